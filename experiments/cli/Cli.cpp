@@ -1,0 +1,118 @@
+#include "experiments/cli/Cli.hpp"
+
+#include <array>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "support/Error.hpp"
+#include "support/Log.hpp"
+
+namespace mapsim::cli {
+
+int run_topo(const std::vector<std::string>& args);
+int run_list(const std::vector<std::string>& args);
+int run_demo(const std::vector<std::string>& args);
+
+namespace {
+
+constexpr std::array<Command, 3> kCommands{{
+    {"demo", "run the built-in demonstration on every machine kind", run_demo},
+    {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
+    {"list", "list topology kinds and link classes", run_list},
+}};
+
+constexpr std::string_view kVersion = "0.1.0";
+
+void print_usage(std::ostream& out) {
+  fmt::print(out,
+             "Usage: mapsim [--quiet | --verbose] COMMAND [OPTIONS]\n\n"
+             "mapsim places the ranks of an MPI application on a modelled machine and measures\n"
+             "how much the placement matters.\n\nCommands:\n");
+  for (const auto& command : kCommands)
+    fmt::print(out, "  {:<10}{}\n", command.name, command.summary);
+  fmt::print(out,
+             "\nGlobal options:\n  -h, --help     this message\n  --version      print the "
+             "version\n  -q, --quiet    only errors on stderr\n  -v, --verbose  debug messages on "
+             "stderr\n\nRun 'mapsim COMMAND --help' for a command's options.\n");
+}
+
+}  // namespace
+
+std::span<const Command> commands() {
+  return kCommands;
+}
+
+std::optional<po::variables_map> parse(CommandLine& line, const std::vector<std::string>& args) {
+  line.options.add_options()("help,h", "print this help");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(line.options).positional(line.positional).run(),
+            vm);
+  if (vm.count("help") != 0) {
+    fmt::print("Usage: mapsim {} {}\n\n{}\n\n", line.command, line.synopsis, line.about);
+    std::cout << line.options << std::flush;
+    return std::nullopt;
+  }
+  po::notify(vm);
+  return vm;
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::size_t at = 0;
+  for (; at < args.size() && args[at].starts_with('-'); ++at) {
+    const auto& flag = args[at];
+    if (flag == "-h" || flag == "--help") {
+      print_usage(std::cout);
+      return 0;
+    }
+    if (flag == "--version") {
+      fmt::print("mapsim {}\n", kVersion);
+      return 0;
+    }
+    if (flag == "-q" || flag == "--quiet") {
+      log::set_level(log::Level::Error);
+    } else if (flag == "-v" || flag == "--verbose") {
+      log::set_level(log::Level::Debug);
+    } else {
+      fmt::print(stderr, "mapsim: error: unknown option '{}' (see 'mapsim --help')\n", flag);
+      return 2;
+    }
+  }
+  if (at == args.size()) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  const std::string name = args[at];
+  const Command* command = nullptr;
+  for (const auto& c : kCommands) {
+    if (c.name == name) command = &c;
+  }
+  if (command == nullptr) {
+    fmt::print(stderr, "mapsim: error: unknown command '{}' (see 'mapsim --help')\n", name);
+    return 2;
+  }
+  const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+                                      args.end());
+  try {
+    return command->run(rest);
+  } catch (const po::error& e) {
+    fmt::print(stderr, "mapsim {}: error: {} (see 'mapsim {} --help')\n", name, e.what(), name);
+    return 2;
+  } catch (const InputError& e) {
+    fmt::print(stderr, "mapsim {}: error: {}\n", name, e.what());
+    return 1;
+  } catch (const InternalError& e) {
+    fmt::print(stderr, "mapsim {}: {}\n", name, e.what());
+    return 3;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "mapsim {}: error: out of memory\n", name);
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "mapsim {}: error: {}\n", name, e.what());
+    return 1;
+  }
+}
+
+}  // namespace mapsim::cli

@@ -1,0 +1,53 @@
+#include <fmt/format.h>
+
+#include "experiments/cli/Cli.hpp"
+#include "support/Error.hpp"
+#include "topologies/LinkClass.hpp"
+#include "topologies/TopologySpec.hpp"
+
+namespace mapsim::cli {
+namespace {
+
+void list_topologies() {
+  fmt::print("Topology kinds (spec KIND:SIZES[:cores=N]):\n");
+  for (const auto& kind : topo::topology_kinds()) {
+    fmt::print("  {:<9}{:<14}{}\n", kind.name, kind.example, kind.summary);
+  }
+}
+
+void list_link_classes() {
+  fmt::print("Link classes (defaults; override per class in an experiment's [network]):\n");
+  for (const auto& info : topo::link_classes()) {
+    fmt::print("  {:<15}{:>7g} GB/s {:>6g} ns  {}\n", info.name, info.defaults.bandwidth / 1e9,
+               info.defaults.latency * 1e9, info.description);
+  }
+}
+
+}  // namespace
+
+int run_list(const std::vector<std::string>& args) {
+  CommandLine line("list", "[WHAT]",
+                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes "
+                   "(default: all of them).");
+  line.options.add_options()("what", po::value<std::string>()->default_value("all"),
+                             "what to list");
+  line.positional.add("what", 1);
+  const auto vm = parse(line, args);
+  if (!vm) return 0;
+
+  const auto what = (*vm)["what"].as<std::string>();
+  if (what == "topologies") {
+    list_topologies();
+  } else if (what == "link-classes") {
+    list_link_classes();
+  } else if (what == "all") {
+    list_topologies();
+    fmt::print("\n");
+    list_link_classes();
+  } else {
+    throw InputError(fmt::format("cannot list '{}'; valid: topologies, link-classes, all", what));
+  }
+  return 0;
+}
+
+}  // namespace mapsim::cli

@@ -1,0 +1,5 @@
+#include "experiments/cli/Cli.hpp"
+
+int main(int argc, char** argv) {
+  return mapsim::cli::main(argc, argv);
+}

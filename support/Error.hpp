@@ -1,0 +1,38 @@
+#pragma once
+// The three tiers of errors (STYLE.md): bad user input throws InputError, whose message names the
+// value and where it came from; a broken internal invariant throws InternalError through
+// MAPSIM_EXPECTS and says it is a bug; library code never exits or aborts.
+
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace mapsim {
+
+/// Bad user input: a CLI option, a spec string, a config key, a trace or matrix file.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+
+  /// The same error, prefixed with where the input came from, e.g. "run.ini:12: key 'topology'".
+  [[nodiscard]] InputError within(std::string_view where) const;
+};
+
+/// A broken internal invariant: a bug in mapsim, never the user's fault.
+class InternalError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+[[noreturn]] void throw_internal_error(std::string_view condition, std::string_view message,
+                                       std::source_location where);
+
+}  // namespace mapsim
+
+/// Checks an internal invariant; on failure throws InternalError naming the condition and place.
+#define MAPSIM_EXPECTS(condition, message)                                                  \
+  do {                                                                                      \
+    if (!(condition)) [[unlikely]]                                                          \
+      ::mapsim::throw_internal_error(#condition, message, std::source_location::current()); \
+  } while (false)

@@ -1,0 +1,164 @@
+#include "topologies/GridTopology.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::topo {
+namespace {
+
+NodeId product(const std::vector<int>& extents) {
+  return std::accumulate(extents.begin(), extents.end(), NodeId{1}, std::multiplies<>());
+}
+
+/// Ordered-pair histogram of per-dimension distances for one dimension of extent k.
+std::vector<std::uint64_t> dimension_histogram(int k, bool torus) {
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(k), 0);
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j < k; ++j) {
+      const int delta = std::abs(i - j);
+      ++counts[static_cast<std::size_t>(torus ? std::min(delta, k - delta) : delta)];
+    }
+  }
+  return counts;
+}
+
+}  // namespace
+
+GridTopology::GridTopology(std::vector<int> extents, bool torus, int cores_per_node)
+    : Topology(extents, product(extents), cores_per_node),
+      torus_(torus),
+      ndims_(static_cast<int>(extents.size())) {
+  MAPSIM_EXPECTS(ndims_ >= 1 && ndims_ <= 16, "grid dimensions checked by the spec parser");
+  const auto n = static_cast<std::size_t>(node_count());
+  const auto nd = static_cast<std::size_t>(ndims_);
+
+  coords_.resize(n * nd);
+  for (std::size_t node = 0; node < n; ++node) {
+    std::size_t rest = node;
+    for (std::size_t d = 0; d < nd; ++d) {
+      coords_[node * nd + d] = static_cast<std::int32_t>(rest % extents[d]);
+      rest /= extents[d];
+    }
+  }
+
+  for (int d = 0; d < ndims_; ++d) {
+    const int k = extents[static_cast<std::size_t>(d)];
+    step_base_.push_back(static_cast<int>(steps_.size()) + k - 1);
+    int longest = 0;
+    for (int delta = -(k - 1); delta <= k - 1; ++delta) {
+      int steps = delta;
+      if (torus_) {
+        const int forward = (delta + k) % k;
+        steps = 2 * forward <= k ? forward : forward - k;  // a tie goes the positive way
+      }
+      steps_.push_back(steps);
+      hops_.push_back(std::abs(steps));
+      longest = std::max(longest, std::abs(steps));
+    }
+    max_route_links_ += longest;
+  }
+
+  ports_.assign(n * nd * 2, -1);
+  for (std::size_t node = 0; node < n; ++node) {
+    std::size_t stride = 1;
+    for (std::size_t d = 0; d < nd; ++d) {
+      const int k = extents[d];
+      const int c = coords_[node * nd + d];
+      for (int minus = 0; minus < 2; ++minus) {
+        int next = c + (minus ? -1 : 1);
+        if (torus_ && k >= 2) next = (next + k) % k;
+        if (next < 0 || next >= k) continue;
+        const std::size_t port = (node * nd + d) * 2 + static_cast<std::size_t>(minus);
+        if (minus && torus_ && k == 2) {  // both directions reach the same neighbour: one link
+          ports_[port] = ports_[port - 1];
+          continue;
+        }
+        const auto to = static_cast<VertexId>(node + (static_cast<std::ptrdiff_t>(next) - c) *
+                                                         static_cast<std::ptrdiff_t>(stride));
+        ports_[port] = static_cast<LinkId>(links_.size());
+        links_.push_back({static_cast<VertexId>(node), to, LinkClass::Grid});
+      }
+      stride *= static_cast<std::size_t>(k);
+    }
+  }
+}
+
+std::string GridTopology::spec() const {
+  std::string text = fmt::format("{}:{}", kind(), fmt::join(dimensions(), "x"));
+  if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
+  return text;
+}
+
+std::string_view GridTopology::dimension_name(int dim) const {
+  static constexpr std::array<std::string_view, 16> kNames{"x",   "y",   "z",   "w",  "d4",  "d5",
+                                                           "d6",  "d7",  "d8",  "d9", "d10", "d11",
+                                                           "d12", "d13", "d14", "d15"};
+  return kNames[static_cast<std::size_t>(dim)];
+}
+
+std::vector<int> GridTopology::coordinates(NodeId node) const {
+  const auto* c = &coords_[static_cast<std::size_t>(node) * ndims_];
+  return {c, c + ndims_};
+}
+
+NodeId GridTopology::node_at(std::span<const int> coords) const {
+  if (static_cast<int>(coords.size()) != ndims_) {
+    throw InputError(
+        fmt::format("{} has {} coordinates per node, got {}", spec(), ndims_, coords.size()));
+  }
+  NodeId node = 0;
+  NodeId stride = 1;
+  for (int d = 0; d < ndims_; ++d) {
+    const int k = dimensions()[static_cast<std::size_t>(d)];
+    const int c = coords[static_cast<std::size_t>(d)];
+    if (c < 0 || c >= k) {
+      throw InputError(fmt::format("coordinate {} = {} is outside {} (0 to {})", dimension_name(d),
+                                   c, spec(), k - 1));
+    }
+    node += c * stride;
+    stride *= k;
+  }
+  return node;
+}
+
+void GridTopology::route_into(NodeId a, NodeId b, std::vector<LinkId>& path) const {
+  path.clear();
+  const auto nd = static_cast<std::size_t>(ndims_);
+  const std::int32_t* ca = &coords_[static_cast<std::size_t>(a) * nd];
+  const std::int32_t* cb = &coords_[static_cast<std::size_t>(b) * nd];
+  auto at = static_cast<std::size_t>(a);
+  for (std::size_t d = 0; d < nd; ++d) {
+    const int steps = steps_[static_cast<std::size_t>(step_base_[d] + cb[d] - ca[d])];
+    const std::size_t minus = steps < 0 ? 1 : 0;
+    for (int s = std::abs(steps); s > 0; --s) {
+      const LinkId id = ports_[(at * nd + d) * 2 + minus];
+      path.push_back(id);
+      at = static_cast<std::size_t>(links_[static_cast<std::size_t>(id)].to);
+    }
+  }
+}
+
+HopHistogram GridTopology::hop_histogram() const {
+  // The hops of a pair are the sum of independent per-dimension distances, so the histogram over
+  // all ordered pairs is the convolution of the per-dimension histograms.
+  std::vector<std::uint64_t> counts{1};
+  for (int d = 0; d < ndims_; ++d) {
+    const auto dim = dimension_histogram(dimensions()[static_cast<std::size_t>(d)], torus_);
+    std::vector<std::uint64_t> next(counts.size() + dim.size() - 1, 0);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      for (std::size_t j = 0; j < dim.size(); ++j) next[i + j] += counts[i] * dim[j];
+    }
+    counts = std::move(next);
+  }
+  while (counts.size() > 1 && counts.back() == 0) counts.pop_back();
+  return HopHistogram{std::move(counts)};
+}
+
+}  // namespace mapsim::topo

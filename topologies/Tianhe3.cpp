@@ -1,0 +1,165 @@
+#include "topologies/Tianhe3.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::topo {
+
+Tianhe3::Tianhe3(int rows, int columns, int nodes_per_chip, int cores_per_node)
+    : Topology({rows, columns, 2, nodes_per_chip / 2}, rows * columns * nodes_per_chip,
+               cores_per_node),
+      rows_(rows),
+      columns_(columns),
+      half_(nodes_per_chip / 2) {
+  MAPSIM_EXPECTS(nodes_per_chip >= 2 && nodes_per_chip % 2 == 0, "checked by the spec parser");
+  place_.reserve(static_cast<std::size_t>(node_count()));
+  for (NodeId node = 0; node < node_count(); ++node) {
+    const auto c = coordinates(node);
+    place_.push_back(static_cast<std::uint64_t>(c[0]) << 32 |
+                     static_cast<std::uint64_t>(c[1]) << 1 | static_cast<std::uint64_t>(c[2]));
+  }
+}
+
+std::string Tianhe3::spec() const {
+  std::string text = fmt::format("tianhe3:{}x{}", rows_, columns_);
+  if (half_ * 2 != 96) text += fmt::format(":nodes={}", half_ * 2);
+  if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
+  return text;
+}
+
+VertexId Tianhe3::vertex_count() const {
+  return node_count() + 2 * rows_ * columns_ + rows_ + columns_;
+}
+
+std::string_view Tianhe3::dimension_name(int dim) const {
+  static constexpr std::array<std::string_view, 4> kNames{"row", "column", "side", "slot"};
+  return kNames[static_cast<std::size_t>(dim)];
+}
+
+std::vector<int> Tianhe3::coordinates(NodeId node) const {
+  const int half = node / half_;
+  const int chip = half / 2;
+  return {chip / columns_, chip % columns_, half % 2, node % half_};
+}
+
+NodeId Tianhe3::node_at(std::span<const int> coords) const {
+  if (coords.size() != 4) {
+    throw InputError(fmt::format("{} has 4 coordinates per node (row, column, side, slot), got {}",
+                                 spec(), coords.size()));
+  }
+  const auto dims = dimensions();
+  for (std::size_t d = 0; d < 4; ++d) {
+    if (coords[d] < 0 || coords[d] >= dims[d]) {
+      throw InputError(fmt::format("coordinate {} = {} is outside {} (0 to {})",
+                                   dimension_name(static_cast<int>(d)), coords[d], spec(),
+                                   dims[d] - 1));
+    }
+  }
+  return (((coords[0] * columns_ + coords[1]) * 2) + coords[2]) * half_ + coords[3];
+}
+
+LinkId Tianhe3::cross_link(int router) const {
+  return 2 * node_count() + router;
+}
+
+LinkId Tianhe3::row_link(int router, bool up) const {
+  return 2 * node_count() + 2 * rows_ * columns_ + router * 2 + (up ? 0 : 1);
+}
+
+LinkId Tianhe3::column_link(int router, bool up) const {
+  return 2 * node_count() + 6 * rows_ * columns_ + router * 2 + (up ? 0 : 1);
+}
+
+LinkId Tianhe3::link_count() const {
+  return 2 * node_count() + 10 * rows_ * columns_;
+}
+
+void Tianhe3::route_into(NodeId a, NodeId b, std::vector<LinkId>& path) const {
+  path.clear();
+  if (a == b) return;
+  const int side = (a / half_) % 2;
+  const int chip_a = a / half_ / 2;
+  const int chip_b = b / half_ / 2;
+  const int row_a = chip_a / columns_;
+  const int row_b = chip_b / columns_;
+  const int column_b = chip_b % columns_;
+
+  path.push_back(node_link(a, /*up=*/true));
+  int router = chip_a * 2 + side;
+  if (chip_a % columns_ != column_b) {  // along the row, through the row switch
+    path.push_back(row_link(router, true));
+    router = (row_a * columns_ + column_b) * 2 + side;
+    path.push_back(row_link(router, false));
+  }
+  if (row_a != row_b) {  // along the column, through the column switch
+    path.push_back(column_link(router, true));
+    router = chip_b * 2 + side;
+    path.push_back(column_link(router, false));
+  }
+  if ((b / half_) % 2 != side) {  // the side change happens at the destination chip
+    path.push_back(cross_link(router));
+  }
+  path.push_back(node_link(b, /*up=*/false));
+}
+
+Link Tianhe3::link(LinkId id) const {
+  const LinkId nodes_end = 2 * node_count();
+  const int routers = 2 * rows_ * columns_;
+  if (id < nodes_end) {
+    const NodeId node = id / 2;
+    const VertexId router = router_vertex(node / half_);
+    return id % 2 == 0 ? Link{node, router, LinkClass::Th3Node}
+                       : Link{router, node, LinkClass::Th3Node};
+  }
+  id -= nodes_end;
+  if (id < routers) {
+    return {router_vertex(id), router_vertex(id ^ 1), LinkClass::Th3Cross};
+  }
+  id -= routers;
+  const bool row = id < 2 * routers;
+  if (!row) id -= 2 * routers;
+  const int router = id / 2;
+  const int chip = router / 2;
+  const VertexId switch_vertex = row ? node_count() + routers + chip / columns_
+                                     : node_count() + routers + rows_ + chip % columns_;
+  return id % 2 == 0 ? Link{router_vertex(router), switch_vertex, LinkClass::Th3Switch}
+                     : Link{switch_vertex, router_vertex(router), LinkClass::Th3Switch};
+}
+
+std::string Tianhe3::vertex_name(VertexId v) const {
+  if (v < node_count()) {
+    const auto c = coordinates(v);
+    return fmt::format("node {} (chip {},{} {} #{})", v, c[0], c[1], c[2] == 0 ? "left" : "right",
+                       c[3]);
+  }
+  const int routers = 2 * rows_ * columns_;
+  const int r = v - node_count();
+  if (r < routers) {
+    const int chip = r / 2;
+    return fmt::format("router (chip {},{} {})", chip / columns_, chip % columns_,
+                       r % 2 == 0 ? "left" : "right");
+  }
+  if (r < routers + rows_) return fmt::format("row switch {}", r - routers);
+  return fmt::format("column switch {}", r - routers - rows_);
+}
+
+HopHistogram Tianhe3::hop_histogram() const {
+  // Ordered pairs per class: every chip pair contributes 2 H^2 same-side and 2 H^2 cross-side
+  // node pairs (H = nodes per side); within one chip there are 2 H (H - 1) same-side pairs.
+  const auto h = static_cast<std::uint64_t>(half_);
+  const auto r = static_cast<std::uint64_t>(rows_);
+  const auto c = static_cast<std::uint64_t>(columns_);
+  const std::uint64_t chips = r * c;
+  const std::uint64_t line_pairs = r * c * (c - 1) + c * r * (r - 1);  // same row or column
+  const std::uint64_t far_pairs = chips * (r - 1) * (c - 1);
+  std::vector<std::uint64_t> counts{
+      chips * 2 * h,          chips * 2 * h * (h - 1), chips * 2 * h * h,    line_pairs * 2 * h * h,
+      line_pairs * 2 * h * h, far_pairs * 2 * h * h,   far_pairs * 2 * h * h};
+  while (counts.back() == 0) counts.pop_back();
+  return HopHistogram{std::move(counts)};
+}
+
+}  // namespace mapsim::topo
