@@ -160,13 +160,13 @@ class Decoder {
   void post(OTF2_TimeStamp time, EventKind kind, uint64_t request) {
     Event event = make(kind, next_request_++);
     if (kind == EventKind::ICollective) event.comm = defs_.world;
-    Live live{event.request, 0, false};
+    Live live{event.request, position_, false};
     if (store_ != nullptr) {
-      live.index = store_->size();
       live.stored = true;
       emit(time, event);
     } else {
       live.pending = event;
+      ++position_;
       pending_gap_holder(time);
     }
     if (!live_.insert_or_assign(request, live).second) ++summary_.unknown_requests;
@@ -222,7 +222,7 @@ class Decoder {
     }
     const Live live = it->second;
     live_.erase(it);
-    if (held(live)) deliver(live.pending);  // the unfinished Irecv / ICollective, as posted
+    if (held(live)) deliver(live.pending, live.index);  // the unfinished Irecv / ICollective
     emit(time, make(EventKind::Cancel, live.id));
   }
 
@@ -245,14 +245,14 @@ class Decoder {
   /// Ends the stream; returns the final gap in ps.
   std::int64_t finish() {
     summary_.open_requests += live_.size();
-    std::vector<Event> held_back;
+    std::vector<std::pair<std::size_t, Event>> held_back;
     for (const auto& [otf2_id, live] : live_) {
-      if (held(live)) held_back.push_back(live.pending);
+      if (held(live)) held_back.emplace_back(live.index, live.pending);
     }
     // In posting order, whatever order the hash map keeps.
     std::sort(held_back.begin(), held_back.end(),
-              [](const Event& a, const Event& b) { return a.request < b.request; });
-    for (const auto& event : held_back) deliver(event);
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [position, event] : held_back) deliver(event, position);
     if (depth_ == 0) pending_ += since(last_leave_, last_time_);
     return take_gap();
   }
@@ -260,7 +260,7 @@ class Decoder {
  private:
   struct Live {
     std::uint32_t id = 0;
-    std::size_t index = 0;  // in the stored stream
+    std::size_t index = 0;  // position in the rank's stream (index in the stored one)
     bool stored = false;
     Event pending{};  // streaming: the Irecv / ICollective waiting for its completion
   };
@@ -272,9 +272,9 @@ class Decoder {
   }
 
   // Hands an event that did not go through emit() (no gap of its own) to the sink.
-  void deliver(const Event& event) {
+  void deliver(const Event& event, std::size_t position) {
     tally(event);
-    sink_->event(rank_, event);
+    sink_->event(rank_, event, position);
   }
 
   static std::uint64_t since(std::uint64_t from, std::uint64_t to) {
@@ -332,7 +332,7 @@ class Decoder {
     }
     if (!live.stored) {
       ++summary_.events[static_cast<std::size_t>(event.kind)];
-      sink_->event(rank_, event);
+      sink_->event(rank_, event, live.index);
     }
     emit(time, make(EventKind::Wait, live.id));
   }
@@ -375,8 +375,9 @@ class Decoder {
     if (store_ != nullptr) {
       store_->push_back(event);
     } else {
-      sink_->event(rank_, event);
+      sink_->event(rank_, event, position_);
     }
+    ++position_;
   }
 
   Otf2Definitions& defs_;
@@ -394,6 +395,7 @@ class Decoder {
   std::uint64_t emitted_ticks_ = 0;  // ticks given to events so far
   std::int64_t emitted_ps_ = 0;      // the same, in ps
   std::uint32_t next_request_ = 0;
+  std::size_t position_ = 0;  // events produced so far, held ones included
   std::unordered_map<uint64_t, Live> live_;
   std::vector<std::uint32_t> sendrecv_;  // requests of the current MPI_Sendrecv
 };
@@ -519,11 +521,11 @@ CallbacksPtr make_callbacks(bool mpi) {
 #define MAPSIM_X(Name) OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, &on_##Name);
     MAPSIM_X(Enter)
     MAPSIM_X(Leave)
-    MAPSIM_X(CallingContextEnter) MAPSIM_X(CallingContextLeave) MAPSIM_X(MpiSend) MAPSIM_X(MpiIsend)
-        MAPSIM_X(MpiIsendComplete) MAPSIM_X(MpiIrecvRequest) MAPSIM_X(MpiRecv) MAPSIM_X(MpiIrecv)
-            MAPSIM_X(MpiRequestTest) MAPSIM_X(MpiRequestCancelled) MAPSIM_X(MpiCollectiveBegin)
-                MAPSIM_X(MpiCollectiveEnd) MAPSIM_X(NonBlockingCollectiveRequest)
-                    MAPSIM_X(NonBlockingCollectiveComplete)
+    MAPSIM_X(CallingContextEnter)
+    MAPSIM_X(CallingContextLeave) MAPSIM_X(MpiSend) MAPSIM_X(MpiIsend) MAPSIM_X(MpiIsendComplete)
+        MAPSIM_X(MpiIrecvRequest) MAPSIM_X(MpiRecv) MAPSIM_X(MpiIrecv) MAPSIM_X(MpiRequestTest)
+            MAPSIM_X(MpiRequestCancelled) MAPSIM_X(MpiCollectiveBegin) MAPSIM_X(MpiCollectiveEnd)
+                MAPSIM_X(NonBlockingCollectiveRequest) MAPSIM_X(NonBlockingCollectiveComplete)
 #undef MAPSIM_X
   }
   return callbacks;

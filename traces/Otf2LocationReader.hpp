@@ -33,11 +33,13 @@
 namespace mapsim::traces {
 
 /// Receives a rank's events while an archive is streamed. Unlike a stored Trace, an Irecv or
-/// ICollective arrives when it completes (just before its Wait), with everything filled in.
+/// ICollective arrives when it completes (just before its Wait), with everything filled in;
+/// `position` is the event's index in the rank's stored stream (read_trace's order), so that
+/// the posting order can be restored.
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  virtual void event(Rank rank, const Event& event) = 0;
+  virtual void event(Rank rank, const Event& event, std::size_t position) = 0;
   /// The rank's stream ended; `final_gap` as RankStream::final_gap.
   virtual void end_rank(Rank /*rank*/, std::int64_t /*final_gap*/) {}
 };
@@ -45,7 +47,8 @@ class EventSink {
 /// OTF2 event record kinds, in the order of OTF2_EvtReaderCallbacks.h.
 #define MAPSIM_OTF2_RECORD_KINDS(X)                                                                \
   X(Unknown)                                                                                       \
-  X(BufferFlush) X(MeasurementOnOff) X(Enter) X(Leave) X(MpiSend) X(MpiIsend) X(MpiIsendComplete)  \
+  X(BufferFlush)                                                                                   \
+  X(MeasurementOnOff) X(Enter) X(Leave) X(MpiSend) X(MpiIsend) X(MpiIsendComplete)                 \
       X(MpiIrecvRequest) X(MpiRecv) X(MpiIrecv) X(MpiRequestTest) X(MpiRequestCancelled) X(        \
           MpiCollectiveBegin) X(MpiCollectiveEnd) X(OmpFork) X(OmpJoin) X(OmpAcquireLock)          \
           X(OmpReleaseLock) X(OmpTaskCreate) X(OmpTaskSwitch) X(OmpTaskComplete) X(Metric) X(      \
