@@ -221,8 +221,12 @@ TEST(TraceReader, SendrecvBecomesConcurrentIsendAndIrecv) {
                              512);
       a.leave(r, 20, "MPI_Sendrecv");
     }
+    // A send recorded outside any MPI region (measurement was off around the call) is an
+    // ordinary blocking Send, whatever the previous call was; it happens at its timestamp.
+    OTF2_EvtWriter_MpiSend(a.writer(0), nullptr, a.at(30), 1, 0, 7, 4);
   }
   const Trace trace = read_checked(dir.path());
+  EXPECT_EQ(trace.ranks[0].events.back(), event(EventKind::Send, 10 * kPsPerNs, 1, 4, 7));
   // Blocking Send then Recv on both sides would deadlock a rendezvous replay.
   EXPECT_THAT(trace.ranks[1].events,
               ElementsAre(event(EventKind::Isend, 10 * kPsPerNs, 0, 512, 0, 0),
