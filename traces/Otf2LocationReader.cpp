@@ -145,15 +145,14 @@ CallbacksPtr make_callbacks(bool mpi) {
   MAPSIM_OTF2_RECORD_KINDS(MAPSIM_X)
 #undef MAPSIM_X
   if (mpi) {
+    // clang-format off
 #define MAPSIM_X(Name) OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, &on_##Name);
-    MAPSIM_X(Enter)
-    MAPSIM_X(Leave)
-    MAPSIM_X(CallingContextEnter)
-    MAPSIM_X(CallingContextLeave)
+    MAPSIM_X(Enter) MAPSIM_X(Leave) MAPSIM_X(CallingContextEnter) MAPSIM_X(CallingContextLeave)
     MAPSIM_X(MpiSend) MAPSIM_X(MpiIsend) MAPSIM_X(MpiIsendComplete) MAPSIM_X(MpiIrecvRequest)
-        MAPSIM_X(MpiRecv) MAPSIM_X(MpiIrecv) MAPSIM_X(MpiRequestTest) MAPSIM_X(MpiRequestCancelled)
-            MAPSIM_X(MpiCollectiveBegin) MAPSIM_X(MpiCollectiveEnd)
-                MAPSIM_X(NonBlockingCollectiveRequest) MAPSIM_X(NonBlockingCollectiveComplete)
+    MAPSIM_X(MpiRecv) MAPSIM_X(MpiIrecv) MAPSIM_X(MpiRequestTest) MAPSIM_X(MpiRequestCancelled)
+    MAPSIM_X(MpiCollectiveBegin) MAPSIM_X(MpiCollectiveEnd)
+    MAPSIM_X(NonBlockingCollectiveRequest) MAPSIM_X(NonBlockingCollectiveComplete)
+    // clang-format on
 #undef MAPSIM_X
   }
   return callbacks;

@@ -45,32 +45,26 @@ class EventSink {
 };
 
 /// OTF2 event record kinds, in the order of OTF2_EvtReaderCallbacks.h.
-#define MAPSIM_OTF2_RECORD_KINDS(X)                                                                \
-  X(Unknown)                                                                                       \
-  X(BufferFlush)                                                                                   \
-  X(MeasurementOnOff)                                                                              \
-  X(Enter) X(Leave) X(MpiSend) X(MpiIsend) X(MpiIsendComplete) X(MpiIrecvRequest) X(MpiRecv) X(    \
-      MpiIrecv) X(MpiRequestTest) X(MpiRequestCancelled) X(MpiCollectiveBegin) X(MpiCollectiveEnd) \
-      X(OmpFork) X(OmpJoin) X(OmpAcquireLock) X(OmpReleaseLock) X(OmpTaskCreate) X(                \
-          OmpTaskSwitch) X(OmpTaskComplete) X(Metric) X(ParameterString) X(ParameterInt)           \
-          X(ParameterUnsignedInt) X(RmaWinCreate) X(RmaWinDestroy) X(RmaCollectiveBegin) X(        \
-              RmaCollectiveEnd) X(RmaGroupSync) X(RmaRequestLock) X(RmaAcquireLock) X(RmaTryLock)  \
-              X(RmaReleaseLock) X(RmaSync) X(RmaWaitChange) X(RmaPut) X(RmaGet) X(RmaAtomic) X(    \
-                  RmaOpCompleteBlocking) X(RmaOpCompleteNonBlocking) X(RmaOpTest)                  \
-                  X(RmaOpCompleteRemote) X(ThreadFork) X(ThreadJoin) X(ThreadTeamBegin) X(         \
-                      ThreadTeamEnd) X(ThreadAcquireLock) X(ThreadReleaseLock) X(ThreadTaskCreate) \
-                      X(ThreadTaskSwitch) X(ThreadTaskComplete) X(ThreadCreate) X(ThreadBegin)     \
-                          X(ThreadWait) X(ThreadEnd) X(CallingContextEnter) X(CallingContextLeave) \
-                              X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle)         \
-                                  X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags)            \
-                                      X(IoDeleteFile) X(IoOperationBegin) X(IoOperationTest)       \
-                                          X(IoOperationIssued) X(IoOperationComplete)              \
-                                              X(IoOperationCancelled) X(IoAcquireLock)             \
-                                                  X(IoReleaseLock) X(IoTryLock) X(ProgramBegin)    \
-                                                      X(ProgramEnd)                                \
-                                                          X(NonBlockingCollectiveRequest)          \
-                                                              X(NonBlockingCollectiveComplete)     \
-                                                                  X(CommCreate) X(CommDestroy)
+// clang-format off
+#define MAPSIM_OTF2_RECORD_KINDS(X)                                                            \
+  X(Unknown) X(BufferFlush) X(MeasurementOnOff) X(Enter) X(Leave) X(MpiSend) X(MpiIsend)       \
+  X(MpiIsendComplete) X(MpiIrecvRequest) X(MpiRecv) X(MpiIrecv) X(MpiRequestTest)              \
+  X(MpiRequestCancelled) X(MpiCollectiveBegin) X(MpiCollectiveEnd) X(OmpFork) X(OmpJoin)       \
+  X(OmpAcquireLock) X(OmpReleaseLock) X(OmpTaskCreate) X(OmpTaskSwitch) X(OmpTaskComplete)     \
+  X(Metric) X(ParameterString) X(ParameterInt) X(ParameterUnsignedInt) X(RmaWinCreate)         \
+  X(RmaWinDestroy) X(RmaCollectiveBegin) X(RmaCollectiveEnd) X(RmaGroupSync) X(RmaRequestLock) \
+  X(RmaAcquireLock) X(RmaTryLock) X(RmaReleaseLock) X(RmaSync) X(RmaWaitChange) X(RmaPut)      \
+  X(RmaGet) X(RmaAtomic) X(RmaOpCompleteBlocking) X(RmaOpCompleteNonBlocking) X(RmaOpTest)     \
+  X(RmaOpCompleteRemote) X(ThreadFork) X(ThreadJoin) X(ThreadTeamBegin) X(ThreadTeamEnd)       \
+  X(ThreadAcquireLock) X(ThreadReleaseLock) X(ThreadTaskCreate) X(ThreadTaskSwitch)            \
+  X(ThreadTaskComplete) X(ThreadCreate) X(ThreadBegin) X(ThreadWait) X(ThreadEnd)              \
+  X(CallingContextEnter) X(CallingContextLeave) X(CallingContextSample) X(IoCreateHandle)      \
+  X(IoDestroyHandle) X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags) X(IoDeleteFile)     \
+  X(IoOperationBegin) X(IoOperationTest) X(IoOperationIssued) X(IoOperationComplete)           \
+  X(IoOperationCancelled) X(IoAcquireLock) X(IoReleaseLock) X(IoTryLock) X(ProgramBegin)       \
+  X(ProgramEnd) X(NonBlockingCollectiveRequest) X(NonBlockingCollectiveComplete) X(CommCreate) \
+  X(CommDestroy)
+// clang-format on
 
 enum class RecordKind : std::uint8_t {
 #define MAPSIM_X(name) name,

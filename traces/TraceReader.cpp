@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "support/Progress.hpp"
 #include "traces/CollectiveTraffic.hpp"
 #include "traces/Otf2Definitions.hpp"
 
@@ -76,6 +77,9 @@ void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
   take_otf2_messages();
   archive_.check(OTF2_Reader_OpenEvtFiles(reader), "opening the event files");
 
+  std::uint64_t declared = 0;
+  for (const auto& location : definitions_->locations) declared += location.events;
+  Progress progress("reading trace", declared, "events");
   RecordCounters counters;
   for (std::size_t i = 0; i < definitions_->locations.size(); ++i) {
     const auto& location = definitions_->locations[i];
@@ -91,6 +95,7 @@ void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
     }
     const auto final_gap = read_location(archive_, *definitions_, location, store,
                                          location.rank >= 0 ? sink : nullptr, summary_, counters);
+    progress.advance(location.events);
     if (location.rank < 0) continue;
     if (ranks != nullptr) {
       (*ranks)[rank].final_gap = final_gap;

@@ -14,7 +14,8 @@ using testing::run_mapsim;
 TEST(Cli, HelpListsEveryCommand) {
   const auto r = run_mapsim("--help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* command : {"topo", "list", "demo", "matrix"}) EXPECT_THAT(r.out, HasSubstr(command));
+  for (const char* command : {"topo", "list", "demo", "matrix"})
+    EXPECT_THAT(r.out, HasSubstr(command));
 }
 
 TEST(Cli, EveryCommandHasHelp) {

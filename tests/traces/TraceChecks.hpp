@@ -60,7 +60,8 @@ inline std::vector<std::string> model_violations(const Trace& trace) {
         case EventKind::Cancel:
           if (live.erase(e.request) == 0) {
             fail(rank, i,
-                 fmt::format("{} of request {}, which is not live", traces::name(e.kind), e.request));
+                 fmt::format("{} of request {}, which is not live", traces::name(e.kind),
+                             e.request));
           }
           break;
         default:
