@@ -6,6 +6,7 @@ namespace mapsim::sim {
 namespace {
 
 constexpr std::uint32_t kPacketHop = kModelEvents;
+constexpr std::uint32_t kPacketInject = kModelEvents + 1;
 
 }  // namespace
 
@@ -30,27 +31,32 @@ void PacketModel::start(const Transfer& transfer) {
   }
   const std::int64_t count =
       std::max<std::int64_t>(1, (transfer.bytes + packet_bytes_ - 1) / packet_bytes_);
-  messages_[m] = Message{route, transfer.id, static_cast<std::uint32_t>(count), 0};
-  const Time now = engine_->now();
-  std::int64_t left = transfer.bytes;
-  for (std::int64_t i = 0; i < count; ++i) {
-    std::uint32_t p;
-    if (!free_packets_.empty()) {
-      p = free_packets_.back();
-      free_packets_.pop_back();
-    } else {
-      p = static_cast<std::uint32_t>(packets_.size());
-      packets_.emplace_back();
-    }
-    const auto size = static_cast<std::uint32_t>(std::min(left, packet_bytes_));
-    left -= size;
-    packets_[p] = Packet{now, m, size, 0};
-    // Every packet is at the source port now: serve them in order without an event each.
-    forward(p, now);
+  messages_[m] = Message{route, transfer.id, static_cast<std::uint32_t>(count), transfer.bytes, 0};
+  inject(m);
+}
+
+void PacketModel::inject(std::uint32_t m) {
+  std::uint32_t p;
+  if (!free_packets_.empty()) {
+    p = free_packets_.back();
+    free_packets_.pop_back();
+  } else {
+    p = static_cast<std::uint32_t>(packets_.size());
+    packets_.emplace_back();
   }
+  Message& message = messages_[m];
+  const auto size = static_cast<std::uint32_t>(std::min(message.bytes_to_inject, packet_bytes_));
+  message.bytes_to_inject -= size;
+  const Time now = engine_->now();
+  packets_[p] = Packet{now, m, size, 0};
+  forward(p, now);
 }
 
 void PacketModel::handle(const QueuedEvent& event) {
+  if (event.kind == kPacketInject) {
+    inject(event.data);
+    return;
+  }
   MAPSIM_EXPECTS(event.kind == kPacketHop, "unknown packet-model event");
   forward(event.data, event.time);
 }
@@ -72,6 +78,9 @@ void PacketModel::forward(std::uint32_t p, Time head) {
     end = start + tx;
   }
   free_at_[l] = end;
+  if (packet.hop == 0 && message.bytes_to_inject > 0) {
+    engine_->schedule(end, kPacketInject, packet.message);
+  }
   const Time next_tail = end + lat;
   if (packet.hop + 1 == message.route.length) {
     message.delivered = std::max(message.delivered, next_tail);

@@ -14,12 +14,14 @@
 //                       next hop: head = start + lat_l,  tail = end + lat_l
 //   free_l := end.
 //
-// At the source all packets are present (h = t = send time). The message is delivered when its
-// last packet's tail reaches the destination. Uncontended, cut-through gives exactly the analytic
+// The source injects a message's packets one after the other: packet i + 1 joins the first port's
+// queue when packet i has been transmitted on it (h = t = that time), so messages leaving one node
+// together interleave packet by packet. The message is delivered when its last packet's tail
+// reaches the destination. Uncontended, cut-through gives exactly the analytic
 // time lat(R) + n / bw when every link has the same bandwidth; store-and-forward adds
 // (hops - 1) * P / bw. Order of service at a port is the order in which packet heads arrive
 // (ties: the order the engine scheduled them), so the queue needs no explicit storage: free_l is
-// its whole state. One engine event per packet per hop after the first.
+// its whole state. One engine event per packet per hop.
 
 #include <vector>
 
@@ -38,7 +40,8 @@ class PacketModel final : public NetworkModel {
   struct Message {
     Route route;
     std::uint32_t transfer = 0;
-    std::uint32_t packets_left = 0;
+    std::uint32_t packets_left = 0;  // not yet delivered
+    std::int64_t bytes_to_inject = 0;
     Time delivered = 0;
   };
   struct Packet {
@@ -48,6 +51,8 @@ class PacketModel final : public NetworkModel {
     std::uint32_t hop = 0;
   };
 
+  /// Creates the message's next packet at the source port now.
+  void inject(std::uint32_t message);
   /// The packet's head is at the port of its current hop at `head`: serve it, then forward it.
   void forward(std::uint32_t packet, Time head);
 
