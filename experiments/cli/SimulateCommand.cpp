@@ -14,23 +14,10 @@
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 #include "topologies/TopologySpec.hpp"
-
-#if __has_include("traces/TraceReader.hpp")
 #include "traces/TraceReader.hpp"
-#define MAPSIM_HAVE_TRACE_READER 1
-#endif
 
 namespace mapsim::cli {
 namespace {
-
-traces::Trace load_trace(const std::string& path) {
-#ifdef MAPSIM_HAVE_TRACE_READER
-  return traces::read_trace(path);
-#else
-  throw InputError(fmt::format(
-      "cannot read trace '{}': this build has no OTF2 reader (traces/TraceReader.hpp)", path));
-#endif
-}
 
 // `rank node` per line, '#' starts a comment. A minimal reader until mappers/MappingFile.hpp
 // (map::read_mapping) is available to this command.
@@ -217,7 +204,7 @@ int run_simulate(const std::vector<std::string>& args) {
   sim::validate(config);
 
   const auto topology = topo::make_topology(options["topology"].as<std::string>());
-  const auto trace = load_trace(options["trace"].as<std::string>());
+  const auto trace = traces::read_trace(options["trace"].as<std::string>());
   topo::Mapping mapping;
   std::string placement = "in-order";
   if (options.count("mapping") != 0) {
