@@ -77,11 +77,15 @@ void Replay::advance(Rank rank) {
     if (gap <= 0 || scale == 0) return 0;
     return scale == 1.0 ? gap : static_cast<Time>(std::llround(static_cast<double>(gap) * scale));
   };
+  const auto& events = stream.events;
+  const bool window = config_.init_to_finalize;
   for (;;) {
-    if (state.next == stream.events.size()) {
+    if (state.next == events.size()) {
       if (!state.final_gap_done) {
         state.final_gap_done = true;
-        const Time gap = scaled(stream.final_gap);
+        const bool after_finalize =
+            window && !events.empty() && events.back().op == traces::CollectiveOp::DestroyHandle;
+        const Time gap = after_finalize ? 0 : scaled(stream.final_gap);
         if (gap > 0) {
           state.compute += gap;
           engine_.schedule(engine_.now() + gap, kRankResume, static_cast<std::uint32_t>(rank));
@@ -93,9 +97,11 @@ void Replay::advance(Rank rank) {
       return;
     }
     const auto index = static_cast<std::uint32_t>(state.next);
-    const auto& event = stream.events[state.next];
+    const auto& event = events[state.next];
     if (!state.gap_done) {
-      const Time gap = scaled(event.gap);
+      const bool before_init =
+          window && state.next == 0 && event.op == traces::CollectiveOp::CreateHandle;
+      const Time gap = before_init ? 0 : scaled(event.gap);
       if (gap > 0) {
         state.gap_done = true;
         state.compute += gap;

@@ -45,6 +45,11 @@ struct SimConfig {
   /// Largest message sent eagerly, bytes; larger ones use rendezvous. 64 KiB, as SimGrid SMPI's
   /// send-is-detached threshold and Open MPI's typical eager limit over fast networks.
   std::int64_t eager_threshold = 65536;
+  /// Replay from MPI_Init to MPI_Finalize: drop the computation before a first event that is
+  /// MPI_Init's communicator creation and after a last event that is MPI_Finalize's communicator
+  /// destruction (process start-up and tear-down, which Score-P records but which is no part of
+  /// the application's run; SMPI and Dimemas replay the same window). Off: replay every gap.
+  bool init_to_finalize = true;
   /// Bandwidth and latency per link class (defaults in topologies/LinkClass.cpp).
   topo::LinkTable links;
   ModelOptions model_options;

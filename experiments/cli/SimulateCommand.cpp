@@ -171,6 +171,7 @@ int run_simulate(const std::vector<std::string>& args) {
                                               defaults.model_options.packet_bytes)
                                       .c_str())(
       "store-and-forward", "packet model: store-and-forward instead of cut-through")(
+      "whole-run", "also replay the computation before MPI_Init and after MPI_Finalize")(
       "link", po::value<std::vector<std::string>>()->composing(),
       "override a link class: CLASS:GBPS:NS, e.g. grid:25:100 (repeatable; 'mapsim list "
       "link-classes')")("links", po::value<std::string>(),
@@ -199,6 +200,7 @@ int run_simulate(const std::vector<std::string>& args) {
     config.model_options.packet_bytes =
         parse_integer(options["packet-size"].as<std::string>(), "--packet-size", 1, 1 << 30);
   config.model_options.cut_through = options.count("store-and-forward") == 0;
+  config.init_to_finalize = options.count("whole-run") == 0;
   if (options.count("link") != 0)
     config.links = apply_link_overrides(options["link"].as<std::vector<std::string>>());
   sim::validate(config);
