@@ -1,8 +1,10 @@
 #include "traces/Otf2Archive.hpp"
 
+#include <array>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <system_error>
 #include <utility>
@@ -75,6 +77,20 @@ fs::path find_anchor(const fs::path& path) {
 }
 
 Otf2Archive::Otf2Archive(const fs::path& path) : anchor_(find_anchor(path)) {
+  // libotf2 leaks its half-built archive when the anchor file is not one; checking OTF2's
+  // signature first also gives a clearer message for the common mistake.
+  {
+    std::ifstream in(anchor_, std::ios::binary);
+    std::array<char, 6> head{};
+    in.read(head.data(), head.size());
+    if (!in || std::string_view(head.data(), head.size()) != std::string_view("\x03"
+                                                                              "BOTF2",
+                                                                              6)) {
+      throw InputError(fmt::format(
+          "{}: not a readable OTF2 anchor file (it does not start with OTF2's signature)",
+          anchor_.string()));
+    }
+  }
   install_error_callback();
   take_otf2_messages();
   reader_ = OTF2_Reader_Open(anchor_.c_str());

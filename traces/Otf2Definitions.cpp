@@ -157,9 +157,11 @@ RawDefinitions read_raw(const Otf2Archive& archive) {
   uint64_t read = 0;
   const auto status = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &read);
   OTF2_Reader_CloseGlobalDefReader(reader, defs);
-  archive.check(status, fmt::format("reading the global definitions (after {} of them; is the "
-                                    ".def file complete?)",
-                                    read));
+  auto file = archive.anchor();
+  file.replace_extension(".def");
+  archive.check(status, fmt::format("reading the global definitions {} (after {} of them; is the "
+                                    "file complete?)",
+                                    file.string(), read));
   return raw;
 }
 

@@ -518,11 +518,12 @@ CallbacksPtr make_callbacks(bool mpi) {
   if (mpi) {
 #define MAPSIM_X(Name) OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, &on_##Name);
     MAPSIM_X(Enter)
-    MAPSIM_X(Leave) MAPSIM_X(CallingContextEnter) MAPSIM_X(CallingContextLeave) MAPSIM_X(MpiSend)
-        MAPSIM_X(MpiIsend) MAPSIM_X(MpiIsendComplete) MAPSIM_X(MpiIrecvRequest) MAPSIM_X(MpiRecv)
-            MAPSIM_X(MpiIrecv) MAPSIM_X(MpiRequestTest) MAPSIM_X(MpiRequestCancelled)
-                MAPSIM_X(MpiCollectiveBegin) MAPSIM_X(MpiCollectiveEnd)
-                    MAPSIM_X(NonBlockingCollectiveRequest) MAPSIM_X(NonBlockingCollectiveComplete)
+    MAPSIM_X(Leave)
+    MAPSIM_X(CallingContextEnter) MAPSIM_X(CallingContextLeave) MAPSIM_X(MpiSend) MAPSIM_X(MpiIsend)
+        MAPSIM_X(MpiIsendComplete) MAPSIM_X(MpiIrecvRequest) MAPSIM_X(MpiRecv) MAPSIM_X(MpiIrecv)
+            MAPSIM_X(MpiRequestTest) MAPSIM_X(MpiRequestCancelled) MAPSIM_X(MpiCollectiveBegin)
+                MAPSIM_X(MpiCollectiveEnd) MAPSIM_X(NonBlockingCollectiveRequest)
+                    MAPSIM_X(NonBlockingCollectiveComplete)
 #undef MAPSIM_X
   }
   return callbacks;
@@ -540,6 +541,9 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
       fmt::format("{}: location {} ('{}'{})", archive.anchor().string(), location.ref,
                   location.name, mpi ? fmt::format(", rank {}", location.rank) : "");
   OTF2_Reader* reader = archive.get();
+  const auto file = [&](std::string_view extension) {
+    return (archive.location_directory() / fmt::format("{}{}", location.ref, extension)).string();
+  };
 
   // Local definitions hold the mapping tables libotf2 applies to this location's events; Score-P
   // writes them, other tools may not (then there is nothing to map).
@@ -547,9 +551,9 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
     uint64_t read = 0;
     const auto status = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &read);
     OTF2_Reader_CloseDefReader(reader, defs);
-    archive.check(status, fmt::format("location {}: reading its local definitions (is "
-                                      "{}.def complete?)",
-                                      location.ref, location.ref));
+    archive.check(status, fmt::format("location {}: reading its local definitions from {} (is "
+                                      "the file complete?)",
+                                      location.ref, file(".def")));
   }
   take_otf2_messages();
 
@@ -568,9 +572,9 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
   const auto status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
   OTF2_Reader_CloseEvtReader(reader, events);
   if (decoder.error) std::rethrow_exception(decoder.error);
-  archive.check(status, fmt::format("location {}: reading its events (after {} records; is {}.evt "
-                                    "complete?)",
-                                    location.ref, read, location.ref));
+  archive.check(status, fmt::format("location {}: reading its events from {} (after {} records; "
+                                    "is the file complete?)",
+                                    location.ref, file(".evt"), read));
   for (std::size_t k = 0; k < kRecordKindCount; ++k) {
     counters.read[k] += decoder.counters.read[k];
     counters.skipped[k] += mpi ? decoder.counters.skipped[k] : decoder.counters.read[k];

@@ -81,9 +81,10 @@ void print_matrix_statistics(const traces::CommMatrix& matrix, std::size_t top) 
       "other than the rank itself)\n",
       stats.out_degree.min, stats.out_degree.mean, stats.out_degree.max, stats.in_degree.min,
       stats.in_degree.mean, stats.in_degree.max);
-  fmt::print("bytes per rank sent min/avg/max {:g}/{:.1f}/{:g}, received {:g}/{:.1f}/{:g}\n",
-             stats.sent_bytes.min, stats.sent_bytes.mean, stats.sent_bytes.max,
-             stats.received_bytes.min, stats.received_bytes.mean, stats.received_bytes.max);
+  fmt::print(
+      "bytes per rank sent min/avg/max {:.0f}/{:.1f}/{:.0f}, received {:.0f}/{:.1f}/{:.0f}\n",
+      stats.sent_bytes.min, stats.sent_bytes.mean, stats.sent_bytes.max, stats.received_bytes.min,
+      stats.received_bytes.mean, stats.received_bytes.max);
   fmt::print("\n{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", "rank", "out", "in", "sent msgs",
              "sent bytes", "recv msgs", "recv bytes");
   for (const auto& r : stats.per_rank) {
@@ -121,6 +122,13 @@ int run_matrix(const std::vector<std::string>& args) {
   if (!vm) return 0;
 
   const fs::path input = (*vm)["input"].as<std::string>();
+  std::error_code error;
+  if (!fs::exists(input, error)) {
+    throw InputError(
+        fmt::format("INPUT '{}' does not exist (expected an OTF2 anchor file or "
+                    "archive directory, or a CSV matrix)",
+                    input.string()));
+  }
   const auto top = static_cast<std::size_t>(
       parse_integer((*vm)["top"].as<std::string>(), "--top", 0, 1'000'000));
   const bool collectives = (*vm)["collectives"].as<bool>();

@@ -14,7 +14,11 @@
 
 #include "traces/Trace.hpp"
 
-namespace mapsim::traces::testing {
+namespace mapsim::testing {
+
+using traces::Event;
+using traces::EventKind;
+using traces::Trace;
 
 /// Requests: each Isend / Irecv / ICollective posts a request number not used before on its
 /// rank; each Wait and Cancel refers to a request posted earlier on the same rank and not yet
@@ -56,7 +60,7 @@ inline std::vector<std::string> model_violations(const Trace& trace) {
         case EventKind::Cancel:
           if (live.erase(e.request) == 0) {
             fail(rank, i,
-                 fmt::format("{} of request {}, which is not live", name(e.kind), e.request));
+                 fmt::format("{} of request {}, which is not live", traces::name(e.kind), e.request));
           }
           break;
         default:
@@ -129,4 +133,4 @@ inline std::vector<std::string> unmatched_messages(const Trace& trace) {
   return problems;
 }
 
-}  // namespace mapsim::traces::testing
+}  // namespace mapsim::testing
