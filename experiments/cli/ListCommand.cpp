@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "experiments/cli/Cli.hpp"
+#include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
 #include "topologies/LinkClass.hpp"
 #include "topologies/TopologySpec.hpp"
@@ -23,11 +24,18 @@ void list_link_classes() {
   }
 }
 
+void list_models() {
+  fmt::print("Network models (mapsim simulate --model NAME):\n");
+  for (const auto& model : sim::network_models()) {
+    fmt::print("  {:<10}{}\n", model.name, model.description);
+  }
+}
+
 }  // namespace
 
 int run_list(const std::vector<std::string>& args) {
   CommandLine line("list", "[WHAT]",
-                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes "
+                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes, models "
                    "(default: all of them).");
   line.options.add_options()("what", po::value<std::string>()->default_value("all"),
                              "what to list");
@@ -40,12 +48,17 @@ int run_list(const std::vector<std::string>& args) {
     list_topologies();
   } else if (what == "link-classes") {
     list_link_classes();
+  } else if (what == "models") {
+    list_models();
   } else if (what == "all") {
     list_topologies();
     fmt::print("\n");
     list_link_classes();
+    fmt::print("\n");
+    list_models();
   } else {
-    throw InputError(fmt::format("cannot list '{}'; valid: topologies, link-classes, all", what));
+    throw InputError(
+        fmt::format("cannot list '{}'; valid: topologies, link-classes, models, all", what));
   }
   return 0;
 }

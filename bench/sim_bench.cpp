@@ -1,0 +1,124 @@
+// Simulator speed: the engine's event queue alternatives on the classic "hold" workload, and full
+// replays per network model (trace events, engine events and messages per second, one core).
+//
+//   build/release/bench/sim_bench
+//
+// The replay workload is a synthetic 2-D halo exchange on an 8x8 process grid (64 ranks on
+// torus:4x4x4): per iteration every rank posts 4 Irecv and 4 Isend to its periodic neighbours,
+// waits for the 8 requests, computes 2 us, and every 10 iterations joins an 8-byte Allreduce.
+// Messages of 1 KiB (eager) or 128 KiB (rendezvous). Targets (issue 6): >= 5 M events/s with
+// `analytic`, >= 2 M with `flow` and `packet`, where events are trace events replayed.
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "sim/EventQueue.hpp"
+#include "sim/Simulation.hpp"
+#include "topologies/TopologySpec.hpp"
+
+namespace {
+
+using namespace mapsim;
+
+/// Hold model: a queue of n events; each step pops the earliest and pushes it back a random
+/// (exponential) time later, as a simulation in steady state does.
+template <typename Queue>
+void Hold(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  Queue queue;
+  std::mt19937_64 rng(42);
+  std::exponential_distribution<double> delay(1e-6);
+  std::uint64_t seq = 0;
+  for (; seq < n; ++seq) {
+    queue.push(sim::QueuedEvent{static_cast<sim::Time>(delay(rng)), seq, 0, 0});
+  }
+  for (auto _ : state) {
+    const auto top = queue.top();
+    queue.pop();
+    queue.push(sim::QueuedEvent{top.time + static_cast<sim::Time>(delay(rng)), seq++, 0, 0});
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Hold<sim::BinaryHeap>)->Arg(64)->Arg(4096)->Arg(262144);
+BENCHMARK(Hold<sim::QuadHeap>)->Arg(64)->Arg(4096)->Arg(262144);
+BENCHMARK(Hold<sim::PairingHeap>)->Arg(64)->Arg(4096)->Arg(262144);
+
+traces::Trace halo_trace(int iterations, std::int64_t bytes) {
+  constexpr int kSide = 8;
+  traces::Trace trace;
+  trace.ranks.resize(kSide * kSide);
+  traces::Communicator world{"MPI_COMM_WORLD", {}};
+  for (Rank r = 0; r < kSide * kSide; ++r) world.members.push_back(r);
+  trace.communicators.push_back(world);
+  for (Rank r = 0; r < kSide * kSide; ++r) {
+    const int x = r % kSide;
+    const int y = r / kSide;
+    const Rank peers[4] = {((x + 1) % kSide) + kSide * y, ((x + kSide - 1) % kSide) + kSide * y,
+                           x + kSide * ((y + 1) % kSide), x + kSide * ((y + kSide - 1) % kSide)};
+    const std::int32_t back[4] = {1, 0, 3, 2};  // the tag the neighbour uses towards us
+    auto& events = trace.ranks[static_cast<std::size_t>(r)].events;
+    std::uint32_t request = 0;
+    for (int it = 0; it < iterations; ++it) {
+      const std::uint32_t first = request;
+      for (int d = 0; d < 4; ++d) {
+        events.push_back({.bytes = bytes,
+                          .peer = peers[d],
+                          .tag = back[d],
+                          .request = request++,
+                          .kind = traces::EventKind::Irecv});
+      }
+      for (int d = 0; d < 4; ++d) {
+        events.push_back({.bytes = bytes,
+                          .peer = peers[d],
+                          .tag = d,
+                          .request = request++,
+                          .kind = traces::EventKind::Isend});
+      }
+      for (std::uint32_t q = first; q < request; ++q)
+        events.push_back({.request = q, .kind = traces::EventKind::Wait});
+      events[events.size() - 16].gap = 2'000'000;  // 2 us of computation before the exchange
+      if (it % 10 == 9) {
+        events.push_back({.bytes = 8 * 64,
+                          .received = 8 * 64,
+                          .kind = traces::EventKind::Collective,
+                          .op = traces::CollectiveOp::Allreduce});
+      }
+    }
+  }
+  return trace;
+}
+
+void Replay(benchmark::State& state, const char* model, std::int64_t bytes) {
+  const auto trace = halo_trace(200, bytes);
+  const auto topology = topo::make_topology("torus:4x4x4");
+  const auto mapping = topo::in_order_mapping(trace.rank_count(), *topology);
+  sim::SimConfig config;
+  config.model = model;
+  double trace_events = 0;
+  double engine_events = 0;
+  double messages = 0;
+  for (auto _ : state) {
+    const auto result = sim::simulate(trace, *topology, mapping, config);
+    trace_events += static_cast<double>(result.trace_events);
+    engine_events += static_cast<double>(result.engine_events);
+    messages += static_cast<double>(result.messages + result.collective_messages);
+    benchmark::DoNotOptimize(result.makespan);
+  }
+  state.counters["trace_events/s"] = benchmark::Counter(trace_events, benchmark::Counter::kIsRate);
+  state.counters["engine_events/s"] =
+      benchmark::Counter(engine_events, benchmark::Counter::kIsRate);
+  state.counters["messages/s"] = benchmark::Counter(messages, benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(Replay, analytic_1KiB, "analytic", 1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Replay, flow_1KiB, "flow", 1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Replay, packet_1KiB, "packet", 1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Replay, analytic_128KiB, "analytic", 131072)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Replay, flow_128KiB, "flow", 131072)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Replay, packet_128KiB, "packet", 131072)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,23 @@
+#pragma once
+// `analytic`: no contention. A transfer of n bytes over route R arrives after
+//
+//     T(n, R) = sum_{l in R} lat_l  +  n / min_{l in R} bw_l          [ps; bytes, bytes/s]
+//
+// whatever else is in flight: links never saturate, so this is the contention-free time every
+// other model is compared with (one engine event per transfer). Assumes wormhole-like pipelining
+// (the whole message streams at the bottleneck rate; no per-hop store), no injection limit and no
+// protocol overhead beyond what the replay adds (rendezvous handshake).
+
+#include "sim/NetworkModel.hpp"
+
+namespace mapsim::sim {
+
+class AnalyticModel final : public NetworkModel {
+ public:
+  using NetworkModel::NetworkModel;
+
+  void start(const Transfer& transfer) override;
+  void handle(const QueuedEvent& event) override;
+};
+
+}  // namespace mapsim::sim

@@ -1,0 +1,46 @@
+#include "sim/NetworkModel.hpp"
+
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "sim/AnalyticModel.hpp"
+#include "sim/FlowModel.hpp"
+#include "sim/PacketModel.hpp"
+
+namespace mapsim::sim {
+namespace {
+
+constexpr std::array<NetworkModelInfo, 3> kModels{{
+    {"analytic", "no contention: route latency + size / bottleneck bandwidth"},
+    {"flow", "max-min fair sharing of link bandwidth, re-solved incrementally"},
+    {"packet", "packets through per-link FIFO output queues, cut-through or store-and-forward"},
+}};
+
+}  // namespace
+
+std::span<const NetworkModelInfo> network_models() {
+  return kModels;
+}
+
+std::unique_ptr<NetworkModel> make_network_model(std::string_view name, Engine& engine,
+                                                 Network& network, const ModelOptions& options) {
+  if (name == "analytic") return std::make_unique<AnalyticModel>(engine, network);
+  if (name == "flow") return std::make_unique<FlowModel>(engine, network);
+  if (name == "packet") {
+    if (options.packet_bytes <= 0) {
+      throw InputError(
+          fmt::format("packet size must be positive, got {} bytes", options.packet_bytes));
+    }
+    return std::make_unique<PacketModel>(engine, network, options);
+  }
+  std::string valid;
+  for (const auto& model : kModels) {
+    valid += valid.empty() ? "" : ", ";
+    valid += model.name;
+  }
+  throw InputError(fmt::format("unknown network model '{}'; valid models: {}", name, valid));
+}
+
+}  // namespace mapsim::sim

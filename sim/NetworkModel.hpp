@@ -1,0 +1,76 @@
+#pragma once
+// A network model moves transfers (messages, or the control packets of the rendezvous protocol)
+// between nodes and tells the replay when each has arrived. Models are registered by name with a
+// one-line description (`mapsim list models`); each model's header states its equations.
+//
+// Contract: start() is called at engine.now(); the model schedules engine events of its own kinds
+// (>= kModelEvents), handles them in handle(), and finally schedules kDelivery with the transfer's
+// id at the time the transfer's last byte reaches the destination. Every transfer is delivered
+// exactly once. A zero-byte transfer (a rendezvous request or clear-to-send) costs the route's
+// latency and no bandwidth.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "sim/Engine.hpp"
+#include "sim/Network.hpp"
+
+namespace mapsim::sim {
+
+struct Transfer {
+  std::uint32_t id = 0;
+  topo::NodeId src = 0;
+  topo::NodeId dst = 0;
+  std::int64_t bytes = 0;
+};
+
+/// Parameters of the models that have any, declared once here (defaults included).
+struct ModelOptions {
+  /// packet: payload bytes per packet; a message of n bytes is ceil(n / packet_bytes) packets.
+  std::int64_t packet_bytes = 4096;
+  /// packet: virtual cut-through (true) or store-and-forward (false).
+  bool cut_through = true;
+};
+
+class NetworkModel {
+ public:
+  NetworkModel(Engine& engine, Network& network)
+      : engine_(&engine),
+        network_(&network),
+        bytes_(static_cast<std::size_t>(network.resource_count()), 0) {}
+  virtual ~NetworkModel() = default;
+  NetworkModel(const NetworkModel&) = delete;
+  NetworkModel& operator=(const NetworkModel&) = delete;
+
+  virtual void start(const Transfer& transfer) = 0;
+  virtual void handle(const QueuedEvent& event) = 0;
+
+  /// Bytes that crossed each resource (see Network.hpp for resource ids).
+  [[nodiscard]] std::span<const std::int64_t> resource_bytes() const { return bytes_; }
+
+ protected:
+  void count_bytes(const Route& route, std::int64_t bytes) {
+    for (const auto r : network_->resources(route)) bytes_[static_cast<std::size_t>(r)] += bytes;
+  }
+
+  Engine* engine_;
+  Network* network_;
+  std::vector<std::int64_t> bytes_;
+};
+
+struct NetworkModelInfo {
+  std::string_view name;
+  std::string_view description;
+};
+
+/// Every registered model, in the order `mapsim list models` prints them.
+std::span<const NetworkModelInfo> network_models();
+
+/// The model named `name`; throws InputError listing the valid names.
+std::unique_ptr<NetworkModel> make_network_model(std::string_view name, Engine& engine,
+                                                 Network& network, const ModelOptions& options);
+
+}  // namespace mapsim::sim

@@ -1,0 +1,99 @@
+#include "sim/PacketModel.hpp"
+
+#include <algorithm>
+
+namespace mapsim::sim {
+namespace {
+
+constexpr std::uint32_t kPacketHop = kModelEvents;
+constexpr std::uint32_t kPacketInject = kModelEvents + 1;
+
+}  // namespace
+
+PacketModel::PacketModel(Engine& engine, Network& network, const ModelOptions& options)
+    : NetworkModel(engine, network),
+      packet_bytes_(options.packet_bytes),
+      cut_through_(options.cut_through),
+      free_at_(static_cast<std::size_t>(network.resource_count()), 0) {
+  MAPSIM_EXPECTS(packet_bytes_ > 0, "packet size must be positive (checked by the caller)");
+}
+
+void PacketModel::start(const Transfer& transfer) {
+  const Route route = network_->route(transfer.src, transfer.dst);
+  count_bytes(route, transfer.bytes);
+  std::uint32_t m;
+  if (!free_messages_.empty()) {
+    m = free_messages_.back();
+    free_messages_.pop_back();
+  } else {
+    m = static_cast<std::uint32_t>(messages_.size());
+    messages_.emplace_back();
+  }
+  const std::int64_t count =
+      std::max<std::int64_t>(1, (transfer.bytes + packet_bytes_ - 1) / packet_bytes_);
+  messages_[m] = Message{route, transfer.id, static_cast<std::uint32_t>(count), transfer.bytes, 0};
+  inject(m);
+}
+
+void PacketModel::inject(std::uint32_t m) {
+  std::uint32_t p;
+  if (!free_packets_.empty()) {
+    p = free_packets_.back();
+    free_packets_.pop_back();
+  } else {
+    p = static_cast<std::uint32_t>(packets_.size());
+    packets_.emplace_back();
+  }
+  Message& message = messages_[m];
+  const auto size = static_cast<std::uint32_t>(std::min(message.bytes_to_inject, packet_bytes_));
+  message.bytes_to_inject -= size;
+  const Time now = engine_->now();
+  packets_[p] = Packet{now, m, size, 0};
+  forward(p, now);
+}
+
+void PacketModel::handle(const QueuedEvent& event) {
+  if (event.kind == kPacketInject) {
+    inject(event.data);
+    return;
+  }
+  MAPSIM_EXPECTS(event.kind == kPacketHop, "unknown packet-model event");
+  forward(event.data, event.time);
+}
+
+void PacketModel::forward(std::uint32_t p, Time head) {
+  Packet& packet = packets_[p];
+  Message& message = messages_[packet.message];
+  const ResourceId link = network_->resources(message.route)[packet.hop];
+  const auto l = static_cast<std::size_t>(link);
+  const Time tx = transfer_time(static_cast<double>(packet.bytes), network_->bandwidth(link));
+  const Time lat = network_->latency(link);
+  Time start;
+  Time end;
+  if (cut_through_) {
+    start = std::max(head, free_at_[l]);
+    end = std::max(start + tx, packet.tail);
+  } else {
+    start = std::max(packet.tail, free_at_[l]);
+    end = start + tx;
+  }
+  free_at_[l] = end;
+  if (packet.hop == 0 && message.bytes_to_inject > 0) {
+    engine_->schedule(end, kPacketInject, packet.message);
+  }
+  const Time next_tail = end + lat;
+  if (packet.hop + 1 == message.route.length) {
+    message.delivered = std::max(message.delivered, next_tail);
+    free_packets_.push_back(p);
+    if (--message.packets_left == 0) {
+      engine_->schedule(message.delivered, kDelivery, message.transfer);
+      free_messages_.push_back(packet.message);
+    }
+    return;
+  }
+  packet.tail = next_tail;
+  ++packet.hop;
+  engine_->schedule(cut_through_ ? start + lat : next_tail, kPacketHop, p);
+}
+
+}  // namespace mapsim::sim

@@ -1,0 +1,427 @@
+#include "sim/Replay.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace mapsim::sim {
+namespace {
+
+// Transfer ids: message index * 4 + phase.
+constexpr int kData = 0;
+constexpr int kRequestToSend = 1;
+constexpr int kClearToSend = 2;
+
+bool communicates(traces::CollectiveOp op) {
+  return op != traces::CollectiveOp::None && op != traces::CollectiveOp::DestroyHandle &&
+         op != traces::CollectiveOp::Other;
+}
+
+}  // namespace
+
+Replay::Replay(const traces::Trace& trace, const topo::Mapping& mapping, Network& network,
+               const SimConfig& config)
+    : trace_(&trace),
+      mapping_(&mapping),
+      network_(&network),
+      config_(config),
+      model_(make_network_model(config.model, engine_, network, config.model_options)),
+      ranks_(static_cast<std::size_t>(trace.rank_count())),
+      collective_events_(static_cast<std::size_t>(trace.rank_count())),
+      comm_rank_(trace.communicators.size()) {
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const auto& events = trace.ranks[static_cast<std::size_t>(r)].events;
+    auto& mine = collective_events_[static_cast<std::size_t>(r)];
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const auto& e = events[i];
+      if ((e.kind == traces::EventKind::Collective || e.kind == traces::EventKind::ICollective) &&
+          communicates(e.op)) {
+        mine[e.comm].push_back(static_cast<std::uint32_t>(i));
+      }
+    }
+  }
+}
+
+Result Replay::run() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  for (Rank r = 0; r < trace_->rank_count(); ++r)
+    engine_.schedule(0, kRankResume, static_cast<std::uint32_t>(r));
+  QueuedEvent event;
+  while (engine_.next(event)) {
+    switch (event.kind) {
+      case kRankResume:
+        advance(static_cast<Rank>(event.data));
+        break;
+      case kDelivery:
+        delivered(event.data);
+        break;
+      default:
+        model_->handle(event);
+    }
+  }
+  for (const auto& rank : ranks_) {
+    if (!rank.finished) throw_deadlock();
+  }
+  result_.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return finish_result();
+}
+
+void Replay::advance(Rank rank) {
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  const auto& stream = trace_->ranks[static_cast<std::size_t>(rank)];
+  const double scale = config_.compute_scale;
+  auto scaled = [scale](std::int64_t gap) -> Time {
+    if (gap <= 0 || scale == 0) return 0;
+    return scale == 1.0 ? gap : static_cast<Time>(std::llround(static_cast<double>(gap) * scale));
+  };
+  const auto& events = stream.events;
+  const bool window = config_.init_to_finalize;
+  for (;;) {
+    if (state.next == events.size()) {
+      if (!state.final_gap_done) {
+        state.final_gap_done = true;
+        const bool after_finalize =
+            window && !events.empty() && events.back().op == traces::CollectiveOp::DestroyHandle;
+        const Time gap = after_finalize ? 0 : scaled(stream.final_gap);
+        if (gap > 0) {
+          state.compute += gap;
+          engine_.schedule(engine_.now() + gap, kRankResume, static_cast<std::uint32_t>(rank));
+          return;
+        }
+      }
+      state.finished = true;
+      state.finish = engine_.now();
+      return;
+    }
+    const auto index = static_cast<std::uint32_t>(state.next);
+    const auto& event = events[state.next];
+    if (!state.gap_done) {
+      const bool before_init =
+          window && state.next == 0 && event.op == traces::CollectiveOp::CreateHandle;
+      const Time gap = before_init ? 0 : scaled(event.gap);
+      if (gap > 0) {
+        state.gap_done = true;
+        state.compute += gap;
+        engine_.schedule(engine_.now() + gap, kRankResume, static_cast<std::uint32_t>(rank));
+        return;
+      }
+    }
+    state.gap_done = false;
+    ++state.next;
+    ++result_.trace_events;
+    if (execute(rank, event, index)) return;
+  }
+}
+
+bool Replay::execute(Rank rank, const traces::Event& e, std::uint32_t index) {
+  using traces::EventKind;
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  switch (e.kind) {
+    case EventKind::Send:
+    case EventKind::Isend: {
+      const bool blocking = e.kind == EventKind::Send;
+      const auto req = new_request(rank, RequestKind::Send, index, kNone);
+      if (!blocking) state.live.emplace_back(e.request, req);
+      ++result_.messages;
+      result_.message_bytes += static_cast<std::uint64_t>(e.bytes);
+      post_send(rank, e.peer, e.comm, e.tag, e.bytes, req, false);
+      return blocking && block_on(rank, req);
+    }
+    case EventKind::Recv:
+    case EventKind::Irecv: {
+      const bool blocking = e.kind == EventKind::Recv;
+      const auto req = new_request(rank, RequestKind::Recv, index, kNone);
+      if (!blocking) state.live.emplace_back(e.request, req);
+      post_recv(rank, e.peer, e.comm, e.tag, req);
+      return blocking && block_on(rank, req);
+    }
+    case EventKind::Wait:
+      return block_on(rank, take_live(rank, e.request, index, "Wait"));
+    case EventKind::Cancel:
+      cancel(take_live(rank, e.request, index, "Cancel"));
+      return false;
+    case EventKind::Collective:
+    case EventKind::ICollective: {
+      if (!communicates(e.op)) return false;
+      const bool blocking = e.kind == EventKind::Collective;
+      const auto req = new_request(rank, RequestKind::Collective, index, kNone);
+      if (!blocking) state.live.emplace_back(e.request, req);
+      start_collective(rank, e, index, req);
+      return blocking && block_on(rank, req);
+    }
+  }
+  return false;
+}
+
+bool Replay::block_on(Rank rank, std::uint32_t request) {
+  if (requests_[request].done) {
+    free_requests_.push_back(request);
+    return false;
+  }
+  ranks_[static_cast<std::size_t>(rank)].waiting = request;
+  return true;
+}
+
+std::uint32_t Replay::take_live(Rank rank, std::uint32_t id, std::uint32_t index,
+                                const char* what) {
+  auto& live = ranks_[static_cast<std::size_t>(rank)].live;
+  // Searched from the newest: requests are usually completed soon after they start.
+  for (auto it = live.rbegin(); it != live.rend(); ++it) {
+    if (it->first == id) {
+      const auto request = it->second;
+      live.erase(std::next(it).base());
+      return request;
+    }
+  }
+  throw InputError(fmt::format(
+      "the trace cannot be replayed: rank {}, event {}: {} on request {}, which no Isend, Irecv "
+      "or non-blocking collective of rank {} started (or which already completed)",
+      rank, index, what, id, rank));
+}
+
+std::uint32_t Replay::new_request(Rank rank, RequestKind kind, std::uint32_t event,
+                                  std::uint32_t notify) {
+  std::uint32_t id;
+  if (!free_requests_.empty()) {
+    id = free_requests_.back();
+    free_requests_.pop_back();
+  } else {
+    id = static_cast<std::uint32_t>(requests_.size());
+    requests_.emplace_back();
+  }
+  requests_[id] = Request{kNone, notify, event, rank, kind, false};
+  return id;
+}
+
+void Replay::complete(std::uint32_t id) {
+  Request& request = requests_[id];
+  request.done = true;
+  if (request.notify != kNone) {
+    Member& member = members_[request.notify];
+    if (member.posting) return;  // advance_member counts it when it finishes posting
+    free_requests_.push_back(id);
+    if (--member.pending == 0) advance_member(request.notify);
+    return;
+  }
+  RankState& rank = ranks_[static_cast<std::size_t>(request.rank)];
+  if (rank.waiting == id) {
+    rank.waiting = kNone;
+    free_requests_.push_back(id);
+    engine_.schedule(engine_.now(), kRankResume, static_cast<std::uint32_t>(request.rank));
+  }
+}
+
+void Replay::cancel(std::uint32_t id) {
+  Request& request = requests_[id];
+  ++result_.cancelled;
+  if (request.done) {
+    free_requests_.push_back(id);
+    return;
+  }
+  auto drop = [](std::vector<Envelope>& queue, std::uint32_t item) {
+    const auto it = std::find_if(queue.begin(), queue.end(),
+                                 [item](const Envelope& e) { return e.item == item; });
+    if (it != queue.end()) queue.erase(it);
+  };
+  if (request.kind == RequestKind::Recv && request.object == kNone) {
+    drop(ranks_[static_cast<std::size_t>(request.rank)].posted, id);
+    free_requests_.push_back(id);
+  } else if (request.kind == RequestKind::Send && !messages_[request.object].matched) {
+    const auto m = request.object;
+    Message& message = messages_[m];
+    drop(ranks_[static_cast<std::size_t>(message.dst)].unexpected, m);
+    message.cancelled = true;
+    message.send_req = kNone;
+    // Whatever is still in flight releases the message when it arrives.
+    if (message.arrived || message.rts_arrived) release(m);
+    free_requests_.push_back(id);
+  }
+  // A request that has matched cannot be cancelled (in MPI neither): it completes unobserved.
+}
+
+std::uint32_t Replay::post_send(Rank src, Rank dst, std::uint16_t comm, std::int32_t tag,
+                                std::int64_t bytes, std::uint32_t request, bool collective) {
+  std::uint32_t m;
+  if (!free_messages_.empty()) {
+    m = free_messages_.back();
+    free_messages_.pop_back();
+  } else {
+    m = static_cast<std::uint32_t>(messages_.size());
+    messages_.emplace_back();
+  }
+  Message& message = messages_[m];
+  message = Message{};
+  message.bytes = bytes;
+  message.src = src;
+  message.dst = dst;
+  message.send_req = request;
+  message.eager = bytes <= config_.eager_threshold;
+  message.collective = collective;
+  requests_[request].object = m;
+  // Match now, in sending order (MPI's non-overtaking rule), whatever the network does later.
+  auto& receiver = ranks_[static_cast<std::size_t>(dst)];
+  const auto it = std::find_if(
+      receiver.posted.begin(), receiver.posted.end(),
+      [&](const Envelope& e) { return e.src == src && e.tag == tag && e.comm == comm; });
+  std::uint32_t recv = kNone;
+  if (it != receiver.posted.end()) {
+    recv = it->item;
+    receiver.posted.erase(it);
+  } else {
+    receiver.unexpected.push_back(Envelope{tag, src, m, comm});
+  }
+  if (message.eager) {
+    start_transfer(m, kData);
+    complete(request);  // buffered: the send returns at once
+  } else {
+    start_transfer(m, kRequestToSend);
+  }
+  if (recv != kNone) pair(m, recv);
+  return m;
+}
+
+void Replay::post_recv(Rank rank, Rank src, std::uint16_t comm, std::int32_t tag,
+                       std::uint32_t request) {
+  auto& state = ranks_[static_cast<std::size_t>(rank)];
+  const auto it = std::find_if(
+      state.unexpected.begin(), state.unexpected.end(),
+      [&](const Envelope& e) { return e.src == src && e.tag == tag && e.comm == comm; });
+  if (it == state.unexpected.end()) {
+    state.posted.push_back(Envelope{tag, src, request, comm});
+    return;
+  }
+  const auto m = it->item;
+  state.unexpected.erase(it);
+  pair(m, request);
+}
+
+void Replay::pair(std::uint32_t m, std::uint32_t request) {
+  Message& message = messages_[m];
+  message.matched = true;
+  message.recv_req = request;
+  requests_[request].object = m;
+  if (message.eager) {
+    if (message.arrived) {
+      release(m);
+      complete(request);
+    }
+  } else if (message.rts_arrived) {
+    start_transfer(m, kClearToSend);
+  }
+}
+
+void Replay::start_transfer(std::uint32_t m, int phase) {
+  Message& message = messages_[m];
+  const bool back = phase == kClearToSend;
+  Transfer transfer;
+  transfer.id = m * 4 + static_cast<std::uint32_t>(phase);
+  transfer.src = mapping_->node(back ? message.dst : message.src);
+  transfer.dst = mapping_->node(back ? message.src : message.dst);
+  transfer.bytes = phase == kData ? message.bytes : 0;
+  if (phase == kData) message.injected = engine_.now();
+  model_->start(transfer);
+}
+
+void Replay::delivered(std::uint32_t transfer) {
+  const std::uint32_t m = transfer / 4;
+  const int phase = static_cast<int>(transfer % 4);
+  Message& message = messages_[m];
+  switch (phase) {
+    case kData: {
+      message.arrived = true;
+      const Time latency = engine_.now() - message.injected;
+      result_.latency.add(latency, network_->free_time(mapping_->node(message.src),
+                                                       mapping_->node(message.dst), message.bytes));
+      if (message.cancelled) {
+        release(m);
+      } else if (!message.eager) {
+        const auto send = message.send_req;
+        const auto recv = message.recv_req;
+        release(m);
+        complete(send);
+        complete(recv);
+      } else if (message.matched) {
+        const auto recv = message.recv_req;
+        release(m);
+        complete(recv);
+      }
+      break;
+    }
+    case kRequestToSend:
+      message.rts_arrived = true;
+      if (message.cancelled) {
+        release(m);
+      } else if (message.matched) {
+        start_transfer(m, kClearToSend);
+      }
+      break;
+    case kClearToSend:
+      start_transfer(m, kData);
+      break;
+    default:
+      MAPSIM_EXPECTS(false, "unknown transfer phase");
+  }
+}
+
+void Replay::release(std::uint32_t m) {
+  free_messages_.push_back(m);
+}
+
+std::int32_t Replay::rank_in(std::uint16_t comm, Rank world) {
+  auto& table = comm_rank_[comm];
+  if (table.empty()) {
+    table.assign(static_cast<std::size_t>(trace_->rank_count()), -1);
+    const auto& members = trace_->communicators[comm].members;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const Rank w = members[i];
+      if (w >= 0 && w < trace_->rank_count())
+        table[static_cast<std::size_t>(w)] = static_cast<std::int32_t>(i);
+    }
+  }
+  return table[static_cast<std::size_t>(world)];
+}
+
+Result Replay::finish_result() {
+  Result& r = result_;
+  r.model = config_.model;
+  r.engine_events = engine_.processed();
+  const auto n = ranks_.size();
+  r.rank_finish.resize(n);
+  r.rank_mpi_time.resize(n);
+  double mpi_sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    r.rank_finish[i] = ranks_[i].finish;
+    r.rank_mpi_time[i] = ranks_[i].finish - ranks_[i].compute;
+    r.makespan = std::max(r.makespan, ranks_[i].finish);
+    r.mpi_time_max = std::max(r.mpi_time_max, r.rank_mpi_time[i]);
+    mpi_sum += static_cast<double>(r.rank_mpi_time[i]);
+  }
+  r.mpi_time_mean = n == 0 ? 0 : mpi_sum / static_cast<double>(n);
+  for (const auto& rank : ranks_) r.unmatched_messages += rank.unexpected.size();
+
+  const auto bytes = model_->resource_bytes();
+  r.link_count = network_->link_count();
+  r.resource_bytes.assign(bytes.begin(), bytes.end());
+  r.resource_busy.resize(bytes.size());
+  r.resource_utilisation.resize(bytes.size());
+  double used_sum = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const auto id = static_cast<ResourceId>(i);
+    r.resource_busy[i] = transfer_time(static_cast<double>(bytes[i]), network_->bandwidth(id));
+    r.resource_utilisation[i] =
+        r.makespan > 0 ? static_cast<double>(r.resource_busy[i]) / static_cast<double>(r.makespan)
+                       : 0;
+    if (id < r.link_count && bytes[i] > 0) {
+      ++r.links_used;
+      used_sum += r.resource_utilisation[i];
+      r.max_link_utilisation = std::max(r.max_link_utilisation, r.resource_utilisation[i]);
+    }
+  }
+  r.mean_link_utilisation = r.links_used == 0 ? 0 : used_sum / r.links_used;
+  return std::move(r);
+}
+
+}  // namespace mapsim::sim

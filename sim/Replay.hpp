@@ -1,0 +1,146 @@
+#pragma once
+// The replay kernel: ranks walking their event streams, MPI matching and protocols, collectives
+// as point-to-point schedules. Internal to mapsim::sim; the public face is Simulation.hpp, whose
+// comment states the semantics implemented here.
+//
+// State per in-flight message: one Message (48 bytes) + its requests (24 bytes each) + a matching
+// queue entry (16 bytes) + the network model's state (see each model). Nothing is kept per trace
+// event: a rank's position in its stream is an index.
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/Engine.hpp"
+#include "sim/Network.hpp"
+#include "sim/NetworkModel.hpp"
+#include "sim/Result.hpp"
+#include "sim/Simulation.hpp"
+#include "traces/CollectiveSchedule.hpp"
+
+namespace mapsim::sim {
+
+class Replay {
+ public:
+  Replay(const traces::Trace& trace, const topo::Mapping& mapping, Network& network,
+         const SimConfig& config);
+
+  Result run();
+
+ private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+
+  struct Message {
+    Time injected = 0;  // when the data entered the network
+    std::int64_t bytes = 0;
+    Rank src = 0;
+    Rank dst = 0;
+    std::uint32_t send_req = kNone;
+    std::uint32_t recv_req = kNone;
+    bool eager = false;
+    bool matched = false;
+    bool arrived = false;  // data delivered
+    bool rts_arrived = false;
+    bool cancelled = false;
+    bool collective = false;
+  };
+  enum class RequestKind : std::uint8_t { Send, Recv, Collective };
+  struct Request {
+    std::uint32_t object = kNone;  // message (Send, Recv once matched) or collective member
+    std::uint32_t notify = kNone;  // kNone: the rank waits on it; else a collective member
+    std::uint32_t event = 0;       // index of the trace event that started it (for errors)
+    Rank rank = 0;
+    RequestKind kind = RequestKind::Send;
+    bool done = false;
+  };
+  struct Envelope {  // an entry of a receiver's matching queues
+    std::int32_t tag = 0;
+    Rank src = 0;
+    std::uint32_t item = 0;  // unexpected: message; posted: request
+    std::uint16_t comm = 0;
+  };
+  struct RankState {
+    std::size_t next = 0;  // next event of the stream
+    bool gap_done = false;
+    bool final_gap_done = false;
+    bool finished = false;
+    std::uint32_t waiting = kNone;  // the request the rank is blocked on
+    Time compute = 0;
+    Time finish = 0;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> live;  // trace request id -> request
+    std::vector<Envelope> posted;      // receives waiting for a send, in posting order
+    std::vector<Envelope> unexpected;  // sends waiting for a receive, in sending order
+    std::unordered_map<std::uint16_t, std::uint32_t> collectives_on;  // comm -> count so far
+  };
+  struct CollectiveInstance {
+    std::unique_ptr<traces::CollectiveSchedule> schedule;
+    std::uint32_t members_left = 0;
+  };
+  struct Member {
+    std::uint64_t instance_key = 0;
+    std::uint32_t request = kNone;  // the rank-visible request, completed at the end
+    std::int32_t me = 0;            // rank within the communicator
+    std::int32_t step = 0;
+    std::int32_t tag = 0;
+    std::uint32_t pending = 0;
+    std::uint16_t comm = 0;
+    bool posting = false;
+  };
+
+  // Rank replay (Replay.cpp).
+  void advance(Rank rank);
+  /// Executes the event; returns true if the rank is now blocked.
+  bool execute(Rank rank, const traces::Event& event, std::uint32_t index);
+  bool block_on(Rank rank, std::uint32_t request);
+  std::uint32_t take_live(Rank rank, std::uint32_t id, std::uint32_t index, const char* what);
+  std::uint32_t new_request(Rank rank, RequestKind kind, std::uint32_t event, std::uint32_t notify);
+  void complete(std::uint32_t request);
+  void cancel(std::uint32_t request);
+
+  // Messages and protocols (Replay.cpp).
+  std::uint32_t post_send(Rank src, Rank dst, std::uint16_t comm, std::int32_t tag,
+                          std::int64_t bytes, std::uint32_t request, bool collective);
+  void post_recv(Rank rank, Rank src, std::uint16_t comm, std::int32_t tag, std::uint32_t request);
+  void pair(std::uint32_t message, std::uint32_t request);
+  void start_transfer(std::uint32_t message, int phase);
+  void delivered(std::uint32_t transfer);
+  void release(std::uint32_t message);
+
+  // Collectives (CollectiveReplay.cpp).
+  void start_collective(Rank rank, const traces::Event& event, std::uint32_t index,
+                        std::uint32_t request);
+  void advance_member(std::uint32_t member);
+  const traces::CollectiveSchedule& instance(std::uint16_t comm, std::uint32_t k);
+
+  // Errors (ReplayErrors.cpp).
+  [[noreturn]] void throw_deadlock() const;
+  std::string describe(std::uint32_t request) const;
+  std::string comm_name(std::uint16_t comm) const;
+
+  Result finish_result();
+
+  const traces::Trace* trace_;
+  const topo::Mapping* mapping_;
+  Network* network_;
+  SimConfig config_;
+  Engine engine_;
+  std::unique_ptr<NetworkModel> model_;
+  Result result_;
+
+  std::vector<RankState> ranks_;
+  std::vector<Message> messages_;
+  std::vector<std::uint32_t> free_messages_;
+  std::vector<Request> requests_;
+  std::vector<std::uint32_t> free_requests_;
+  std::vector<Member> members_;
+  std::vector<std::uint32_t> free_members_;
+  std::unordered_map<std::uint64_t, CollectiveInstance> instances_;
+  // collective_events_[rank][comm]: positions of the rank's collectives on comm, in order.
+  std::vector<std::unordered_map<std::uint16_t, std::vector<std::uint32_t>>> collective_events_;
+  /// comm_rank_[comm][world rank]: rank within the communicator or -1, built on first use.
+  std::vector<std::vector<std::int32_t>> comm_rank_;
+  std::int32_t rank_in(std::uint16_t comm, Rank world);
+};
+
+}  // namespace mapsim::sim

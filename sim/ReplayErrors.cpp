@@ -1,0 +1,88 @@
+// What a replay that cannot complete reports: every blocked rank and the operation it waits for.
+
+#include <fmt/format.h>
+
+#include "sim/Replay.hpp"
+
+namespace mapsim::sim {
+namespace {
+
+constexpr std::size_t kRanksListed = 16;
+
+}  // namespace
+
+std::string Replay::comm_name(std::uint16_t comm) const {
+  if (comm >= trace_->communicators.size()) return fmt::format("#{}", comm);
+  const auto& name = trace_->communicators[comm].name;
+  return name.empty() ? fmt::format("#{}", comm) : fmt::format("'{}'", name);
+}
+
+std::string Replay::describe(std::uint32_t id) const {
+  const Request& request = requests_[id];
+  const auto& events = trace_->ranks[static_cast<std::size_t>(request.rank)].events;
+  const auto& event = events[request.event];
+  if (request.kind == RequestKind::Collective) {
+    const Member& member = members_[request.object];
+    const auto it = instances_.find(member.instance_key);
+    std::string where =
+        fmt::format("{} #{} on communicator {}", traces::name(event.op),
+                    (member.instance_key & 0xffffffffU) + 1, comm_name(member.comm));
+    if (it == instances_.end()) return where;
+    const auto& schedule = *it->second.schedule;
+    const auto& world = trace_->communicators[member.comm].members;
+    const auto step = schedule.step(member.me, member.step - 1);
+    std::string parts;
+    if (step.recv_from >= 0)
+      parts +=
+          fmt::format("a message from rank {}", world[static_cast<std::size_t>(step.recv_from)]);
+    if (step.send_to >= 0) {
+      parts += parts.empty() ? "" : " and ";
+      parts += fmt::format("its message to rank {} to be received",
+                           world[static_cast<std::size_t>(step.send_to)]);
+    }
+    return fmt::format("{} ({}), step {} of {}: waiting for {}", where, schedule.algorithm(),
+                       member.step, schedule.step_count(member.me), parts);
+  }
+  const bool send = request.kind == RequestKind::Send;
+  const std::string what = fmt::format("{} rank {}, tag {}, on communicator {}, {} bytes",
+                                       send ? "send to" : "receive from", event.peer, event.tag,
+                                       comm_name(event.comm), event.bytes);
+  if (send) {
+    const bool matched = request.object != kNone && messages_[request.object].matched;
+    return what + (matched ? " (matched; data in flight)"
+                           : " (rendezvous: no matching receive was ever posted)");
+  }
+  return what + (request.object == kNone ? " (no matching send)" : " (matched; data in flight)");
+}
+
+void Replay::throw_deadlock() const {
+  std::vector<std::string> lines;
+  std::size_t blocked = 0;
+  for (std::size_t r = 0; r < ranks_.size(); ++r) {
+    const auto& rank = ranks_[r];
+    if (rank.finished) continue;
+    ++blocked;
+    if (lines.size() == kRanksListed) continue;
+    const auto& events = trace_->ranks[r].events;
+    std::string op = "no pending operation";
+    if (rank.waiting != kNone) {
+      const auto& request = requests_[rank.waiting];
+      const auto& event = events[rank.next - 1];
+      op = fmt::format("{} {}", traces::name(event.kind), describe(rank.waiting));
+      if (event.kind == traces::EventKind::Wait)
+        op = fmt::format("Wait on request {} started at event {}: {}", event.request, request.event,
+                         describe(rank.waiting));
+    }
+    lines.push_back(
+        fmt::format("  rank {} (event {} of {}): {}", r, rank.next - 1, events.size(), op));
+  }
+  std::string text = fmt::format(
+      "the trace cannot complete: {} of {} ranks are blocked forever (a receive no send matches, "
+      "a send no receive matches, or a deadlock):",
+      blocked, ranks_.size());
+  for (const auto& line : lines) text += "\n" + line;
+  if (blocked > lines.size()) text += fmt::format("\n  ... and {} more", blocked - lines.size());
+  throw InputError(text);
+}
+
+}  // namespace mapsim::sim

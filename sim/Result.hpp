@@ -1,0 +1,75 @@
+#pragma once
+// What a replay measured. Times are picoseconds of simulated time unless named otherwise.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/Time.hpp"
+
+namespace mapsim::sim {
+
+/// Message latency distribution: every data transfer (point-to-point and collective messages,
+/// not the rendezvous control packets), from the time its data enters the network to the time
+/// its last byte arrives, against its contention-free time (route latency + size / bottleneck
+/// bandwidth). Percentiles come from a log-linear histogram (64 sub-buckets per power of two),
+/// so they are exact to within 1/64 (1.6 %) of the value.
+class LatencyHistogram {
+ public:
+  void add(Time latency, Time contention_free);
+
+  [[nodiscard]] std::uint64_t count() const { return count_; }
+  [[nodiscard]] double mean() const;  ///< ps
+  [[nodiscard]] Time max() const { return max_; }
+  /// The q-quantile (0 <= q <= 1), ps; 0 when empty.
+  [[nodiscard]] Time percentile(double q) const;
+  /// Mean over messages of latency / contention-free time (1 = no contention anywhere).
+  [[nodiscard]] double mean_slowdown() const;
+  /// Sum of latencies over sum of contention-free times.
+  [[nodiscard]] double aggregate_slowdown() const;
+
+ private:
+  static constexpr int kSubBits = 6;
+  std::vector<std::uint64_t> buckets_;
+  std::uint64_t count_ = 0;
+  double sum_ = 0;
+  double sum_free_ = 0;
+  double sum_ratio_ = 0;
+  Time max_ = 0;
+};
+
+struct Result {
+  std::string model;
+  Time makespan = 0;                ///< when the last rank finished
+  std::vector<Time> rank_finish;    ///< per world rank
+  std::vector<Time> rank_mpi_time;  ///< per world rank: finish time minus replayed computation
+  Time mpi_time_max = 0;
+  double mpi_time_mean = 0;
+
+  /// Per resource (links, then one intra-node channel per node; see Network.hpp): bytes carried,
+  /// busy time bytes / bandwidth (the time the link spent transmitting: exact for `packet`, the
+  /// integral of the used fraction of its bandwidth for `flow`), utilisation busy / makespan.
+  std::vector<std::int64_t> resource_bytes;
+  std::vector<Time> resource_busy;
+  std::vector<double> resource_utilisation;
+  std::int32_t link_count = 0;       ///< resources below this index are network links
+  double max_link_utilisation = 0;   ///< over network links
+  double mean_link_utilisation = 0;  ///< over network links that carried any byte
+  std::int32_t links_used = 0;
+
+  LatencyHistogram latency;
+  std::uint64_t messages = 0;  ///< point-to-point messages sent (Send, Isend)
+  std::uint64_t message_bytes = 0;
+  std::uint64_t collective_messages = 0;  ///< point-to-point messages of collective schedules
+  std::uint64_t collective_bytes = 0;
+  std::uint64_t collectives = 0;         ///< collective operations started, per member
+  std::uint64_t unmatched_messages = 0;  ///< sent, never received by the end of the trace
+  std::uint64_t cancelled = 0;
+
+  std::uint64_t trace_events = 0;   ///< trace events replayed
+  std::uint64_t engine_events = 0;  ///< discrete events processed by the engine
+  double wall_seconds = 0;          ///< wall-clock time of the replay (not of loading)
+};
+
+}  // namespace mapsim::sim

@@ -1,0 +1,62 @@
+#include "sim/Simulation.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/Replay.hpp"
+
+namespace mapsim::sim {
+
+void validate(const SimConfig& config) {
+  if (!(config.compute_scale >= 0) || !std::isfinite(config.compute_scale)) {
+    throw InputError(
+        fmt::format("compute scale must be zero or positive, got {}", config.compute_scale));
+  }
+  if (config.eager_threshold < 0) {
+    throw InputError(fmt::format("eager threshold must be zero or positive, got {} bytes",
+                                 config.eager_threshold));
+  }
+  if (config.model_options.packet_bytes <= 0) {
+    throw InputError(fmt::format("packet size must be positive, got {} bytes",
+                                 config.model_options.packet_bytes));
+  }
+}
+
+Result simulate(const traces::Trace& trace, const topo::Topology& topology,
+                const topo::Mapping& mapping, const SimConfig& config) {
+  validate(config);
+  if (mapping.rank_count() != trace.rank_count()) {
+    throw InputError(fmt::format("the mapping places {} ranks but the trace has {}",
+                                 mapping.rank_count(), trace.rank_count()));
+  }
+  topo::validate(mapping, topology);
+  for (const auto& comm : trace.communicators) {
+    for (const Rank member : comm.members) {
+      if (member < 0 || member >= trace.rank_count()) {
+        throw InputError(fmt::format("communicator '{}' lists rank {}, but the trace has {} ranks",
+                                     comm.name, member, trace.rank_count()));
+      }
+    }
+  }
+  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+    for (const auto& event : trace.ranks[r].events) {
+      if (event.comm >= trace.communicators.size()) {
+        throw InputError(fmt::format("rank {}: an event names communicator {} of {}", r, event.comm,
+                                     trace.communicators.size()));
+      }
+      const bool p2p =
+          event.kind == traces::EventKind::Send || event.kind == traces::EventKind::Isend ||
+          event.kind == traces::EventKind::Recv || event.kind == traces::EventKind::Irecv;
+      if (p2p && (event.peer < 0 || event.peer >= trace.rank_count())) {
+        throw InputError(fmt::format("rank {}: a {} names peer rank {} of {}", r,
+                                     traces::name(event.kind), event.peer, trace.rank_count()));
+      }
+    }
+  }
+  Network network(topology, config.links);
+  Replay replay(trace, mapping, network, config);
+  return replay.run();
+}
+
+}  // namespace mapsim::sim

@@ -1,0 +1,66 @@
+#pragma once
+// mapsim::sim — replays an MPI trace on a modelled machine under a mapping (the public face of the
+// simulator; the kernel is split by concern: Engine, Network, the network models, Replay).
+//
+//   const auto topology = topo::make_topology("torus:4x4x4");
+//   const auto mapping = topo::in_order_mapping(trace.rank_count(), *topology);
+//   sim::SimConfig config;            // defaults: flow model, compute as recorded, 64 KiB eager
+//   config.model = "packet";
+//   const sim::Result result = sim::simulate(trace, *topology, mapping, config);
+//
+// Replay semantics (MPI as the trace model in traces/Trace.hpp defines it):
+// - Each rank walks its events; the gap before an event is computation, replayed as a delay of
+//   gap * compute_scale (0 replays communication only). MPI calls take no time of their own.
+// - Point-to-point messages match by (communicator, source, tag) in posting order; the matching
+//   order is the order of the sends (MPI's non-overtaking rule), whatever the network does.
+// - Eager protocol for messages of at most eager_threshold bytes: the data leaves at once and the
+//   send completes immediately (buffered); the receive completes when the data has arrived and the
+//   receive is posted. Rendezvous above: a zero-byte request-to-send travels to the receiver; once
+//   the receive is posted, a zero-byte clear-to-send travels back, then the data; send and receive
+//   complete when the data has arrived.
+// - Isend / Irecv / ICollective start requests; Wait blocks until one completes; Cancel withdraws
+//   an unmatched one. Ranks on one node talk through its intra-node channel.
+// - Collectives run as the point-to-point schedules of traces/CollectiveSchedule.hpp, each step
+//   posting its receive and send together; communicator creation and destruction take no time.
+// - A replay that cannot complete throws InputError naming every blocked rank and what it waits
+//   for; it never hangs.
+
+#include <string>
+
+#include "sim/NetworkModel.hpp"
+#include "sim/Result.hpp"
+#include "topologies/LinkClass.hpp"
+#include "topologies/Mapping.hpp"
+#include "topologies/Topology.hpp"
+#include "traces/Trace.hpp"
+
+namespace mapsim::sim {
+
+/// Every parameter of a replay, with its default (stated here only).
+struct SimConfig {
+  /// Network model, one of network_models().
+  std::string model = "flow";
+  /// Factor applied to every recorded compute gap; 0 replays communication only.
+  double compute_scale = 1.0;
+  /// Largest message sent eagerly, bytes; larger ones use rendezvous. 64 KiB, as SimGrid SMPI's
+  /// send-is-detached threshold and Open MPI's typical eager limit over fast networks.
+  std::int64_t eager_threshold = 65536;
+  /// Replay from MPI_Init to MPI_Finalize: drop the computation before a first event that is
+  /// MPI_Init's communicator creation and after a last event that is MPI_Finalize's communicator
+  /// destruction (process start-up and tear-down, which Score-P records but which is no part of
+  /// the application's run; SMPI and Dimemas replay the same window). Off: replay every gap.
+  bool init_to_finalize = true;
+  /// Bandwidth and latency per link class (defaults in topologies/LinkClass.cpp).
+  topo::LinkTable links;
+  ModelOptions model_options;
+};
+
+/// Throws InputError naming the parameter if a value is out of range.
+void validate(const SimConfig& config);
+
+/// Replays `trace` with rank r on node mapping.node(r). Throws InputError for a mapping that does
+/// not fit, an invalid configuration or a trace that cannot complete (see above).
+Result simulate(const traces::Trace& trace, const topo::Topology& topology,
+                const topo::Mapping& mapping, const SimConfig& config = {});
+
+}  // namespace mapsim::sim

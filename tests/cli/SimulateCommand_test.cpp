@@ -1,0 +1,83 @@
+// `mapsim simulate` and `mapsim list models` end to end.
+
+#include <algorithm>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+
+namespace mapsim {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_mapsim;
+
+const std::string kLu = std::string(MAPSIM_SHARED_DIR) + "/data/traces/npb/lu.S.8";
+
+TEST(SimulateCommand, ListsModels) {
+  const auto r = run_mapsim("list models");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* model : {"analytic", "flow", "packet"}) EXPECT_THAT(r.out, HasSubstr(model));
+}
+
+TEST(SimulateCommand, ReplaysARealTraceAndWritesLinkLoads) {
+  testing::TempDir dir;
+  const auto mapping = dir.write("lu.map", "# reversed\n0 7\n1 6\n2 5\n3 4\n4 3\n5 2\n6 1\n7 0\n");
+  const auto links = dir.path() / "links.csv";
+  const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapping " +
+                            mapping.string() + " --model packet --links " + links.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("model            packet"));
+  EXPECT_THAT(r.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
+  const auto csv = testing::read_file(links);
+  EXPECT_THAT(csv, HasSubstr("link,from,to,class,bytes,busy_s,utilisation\n"));
+  // torus:4x2 has 4 x 2 x 2 = 16 directed links (the 2-long y ring: one each way per node pair).
+  EXPECT_GE(std::count(csv.begin(), csv.end(), '\n'), 17);
+}
+
+TEST(SimulateCommand, UnknownModelFails) {
+  const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --model fluid");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("unknown network model 'fluid'"));
+}
+
+TEST(SimulateCommand, MappingFileErrorsNameTheLine) {
+  testing::TempDir dir;
+  const auto mapping = dir.write("bad.map", "0 0\n1 x\n");
+  const auto r =
+      run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapping " + mapping.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("bad.map:2: node"));
+}
+
+TEST(SimulateCommand, MissingRankInMappingFile) {
+  testing::TempDir dir;
+  const auto mapping = dir.write("short.map", "0 0\n1 1\n");
+  const auto r =
+      run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapping " + mapping.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("rank 2 (of 8) is not mapped"));
+}
+
+TEST(SimulateCommand, BadLinkOverride) {
+  const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --link grid:0:100");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("--link 'grid:0:100'"));
+}
+
+TEST(SimulateCommand, BadComputeScale) {
+  const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --compute-scale -2");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("compute scale"));
+}
+
+TEST(SimulateCommand, MissingTraceIsACommandLineError) {
+  const auto r = run_mapsim("simulate --topology torus:4x2");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--trace"));
+}
+
+}  // namespace
+}  // namespace mapsim
