@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "traces/CollectiveTraffic.hpp"
 #include "traces/Otf2Definitions.hpp"
 
 namespace mapsim::traces {
@@ -30,26 +31,27 @@ TraceReader::~TraceReader() = default;
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
 
-void TraceReader::check_event_files() const {
+std::vector<bool> TraceReader::check_event_files() const {
+  std::vector<bool> present(definitions_->locations.size(), true);
   OTF2_FileSubstrate substrate = OTF2_SUBSTRATE_UNDEFINED;
   OTF2_Compression compression = OTF2_COMPRESSION_UNDEFINED;
   if (OTF2_Reader_GetFileSubstrate(archive_.get(), &substrate) != OTF2_SUCCESS ||
       OTF2_Reader_GetCompression(archive_.get(), &compression) != OTF2_SUCCESS ||
       substrate != OTF2_SUBSTRATE_POSIX || compression != OTF2_COMPRESSION_NONE) {
     take_otf2_messages();
-    return;  // other substrates name their files differently; libotf2 will complain itself
+    return present;  // other substrates name their files differently; libotf2 will complain
   }
   const auto directory = archive_.location_directory();
   std::size_t missing = 0;
   std::string first;
-  for (const auto& location : definitions_->locations) {
-    if (location.events == 0) continue;
+  for (std::size_t i = 0; i < present.size(); ++i) {
+    const auto& location = definitions_->locations[i];
     const auto file = directory / fmt::format("{}.evt", location.ref);
-    if (!std::filesystem::exists(file)) {
-      if (missing++ == 0) first = file.string();
-    }
+    if (std::filesystem::exists(file)) continue;
+    present[i] = false;  // fine for a location without events: tracers may not write its file
+    if (location.events > 0 && missing++ == 0) first = file.string();
   }
-  if (missing == 0) return;
+  if (missing == 0) return present;
   if (!std::filesystem::is_directory(directory)) {
     throw InputError(fmt::format(
         "{}: the archive's event files are missing: the directory '{}' does not exist (the "
@@ -64,7 +66,7 @@ void TraceReader::check_event_files() const {
 void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
   MAPSIM_EXPECTS(!read_, "a TraceReader reads its events once");
   read_ = true;
-  check_event_files();
+  const auto present = check_event_files();
   OTF2_Reader* reader = archive_.get();
   for (const auto& location : definitions_->locations) {
     archive_.check(OTF2_Reader_SelectLocation(reader, location.ref), "selecting locations");
@@ -75,8 +77,13 @@ void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
   archive_.check(OTF2_Reader_OpenEvtFiles(reader), "opening the event files");
 
   RecordCounters counters;
-  for (const auto& location : definitions_->locations) {
+  for (std::size_t i = 0; i < definitions_->locations.size(); ++i) {
+    const auto& location = definitions_->locations[i];
     const auto rank = static_cast<std::size_t>(location.rank);
+    if (!present[i]) {  // no events, no file
+      if (location.rank >= 0 && sink != nullptr) sink->end_rank(location.rank, 0);
+      continue;
+    }
     std::vector<Event>* store = nullptr;
     if (location.rank >= 0 && ranks != nullptr) {
       store = &(*ranks)[rank].events;
@@ -128,31 +135,34 @@ Trace read_trace(const std::filesystem::path& path) {
 
 namespace {
 
-class PointToPointSink final : public EventSink {
+class MatrixSink final : public EventSink {
  public:
-  explicit PointToPointSink(Rank ranks) : builder_(ranks) {}
-  void event(Rank rank, const Event& event) override {
+  MatrixSink(Rank ranks, bool collectives) : builder_(ranks), collectives_(collectives) {}
+  void event(Rank rank, const Event& event, std::size_t position) override {
     if (event.kind == EventKind::Send || event.kind == EventKind::Isend) {
       builder_.add(rank, event.peer, 1, static_cast<std::uint64_t>(event.bytes));
+    } else if (collectives_) {
+      traffic_.add(rank, position, event);
     }
   }
-  [[nodiscard]] CommMatrix build() const { return builder_.build(); }
+  CommMatrix build(const std::vector<Communicator>& communicators,
+                   const CollectiveOptions& options) {
+    if (collectives_) traffic_.add_to(builder_, communicators, options);
+    return builder_.build();
+  }
 
  private:
   CommMatrixBuilder builder_;
+  bool collectives_;
+  CollectiveTraffic traffic_;
 };
 
 }  // namespace
 
 CommMatrix read_matrix(TraceReader& reader, const MatrixOptions& options) {
-  if (options.collectives) {
-    throw InputError(
-        "matrices with collectives need the simulator's collective schedules, which are not "
-        "available yet");
-  }
-  PointToPointSink sink(reader.rank_count());
-  reader.stream(sink);
-  return sink.build();
+  MatrixSink sink(reader.rank_count(), options.collectives);
+  const auto communicators = reader.stream(sink);
+  return sink.build(communicators, options.algorithms);
 }
 
 CommMatrix read_matrix(const std::filesystem::path& path, const MatrixOptions& options) {
