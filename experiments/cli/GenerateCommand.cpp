@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <string_view>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -15,13 +16,37 @@
 namespace mapsim::cli {
 namespace {
 
+/// `first` followed by `text` wrapped at 96 columns, continuation lines indented by `indent`.
+std::string wrap(std::string_view first, std::string_view text, std::size_t indent) {
+  std::string out(first);
+  std::size_t line_start = 0;
+  bool words_on_line = false;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    auto end = text.find(' ', at);
+    if (end == std::string_view::npos) end = text.size();
+    const auto word = text.substr(at, end - at);
+    if (words_on_line && out.size() - line_start + 1 + word.size() > 96) {
+      out.push_back('\n');
+      line_start = out.size();
+      out.append(indent, ' ');
+    } else if (words_on_line) {
+      out.push_back(' ');
+    }
+    out.append(word);
+    words_on_line = true;
+    at = end + 1;
+  }
+  out.push_back('\n');
+  return out;
+}
+
 std::string kernels_help() {
   std::string text = "KERNEL is one of (valid rank counts; what --iterations overrides):\n";
   for (const auto& info : traces::generators()) {
-    text += fmt::format("  {:<10}{}\n  {:<10}  ranks: {}\n", info.name, info.summary, "",
-                        info.ranks_rule);
-    if (!info.iterations.empty())
-      text += fmt::format("  {:<10}  --iterations: {}\n", "", info.iterations);
+    text += fmt::format("  {:<10}{}\n", info.name, info.summary);
+    text += wrap("            ranks: ", info.ranks_rule, 19);
+    if (!info.iterations.empty()) text += wrap("            --iterations: ", info.iterations, 26);
   }
   return text;
 }
@@ -40,8 +65,10 @@ int run_generate(const std::vector<std::string>& args) {
       "Writes the trace of a synthetic MPI program as an OTF2 archive (DIR/traces.otf2), as\n"
       "Score-P would record it. The NPB kernels reproduce NPB 3.4's messages, sizes and\n"
       "collectives exactly (../shared/NPB.md); compute gaps model the class's work at 1 Gflop/s\n"
-      "per rank. BT, SP and MG accept any rank count and leave the surplus ranks idle, as NPB\n"
-      "3.4 does.\n\n" +
+      "per rank. Rank counts follow NPB 3.4, which decides at run time: BT and SP run on any\n"
+      "count (floor(sqrt(N))^2 ranks work, the others stay idle) and MG on any count (the\n"
+      "largest power of two works); CG and IS need powers of two. (NPB 3.3 wanted squares for\n"
+      "BT/SP and powers of two for CG, FT, MG and IS at build time.)\n\n" +
       kernels_help();
   CommandLine line("generate", "KERNEL --class C --ranks N --out DIR [--iterations K]", about);
   line.options.add_options()("kernel", po::value<std::string>()->required(), "what to generate")(

@@ -115,7 +115,10 @@ void check_ranks(const GeneratorOptions& options, std::string_view rule,
   if (counts.empty()) {
     listed = "no rank count up to 65536 is valid for this class";
   } else if (counts.size() <= 24) {
-    listed = fmt::format("valid counts: {}", fmt::join(counts, ", "));
+    // Counts beyond the scan may be valid too when the last ones found are near its end.
+    listed =
+        fmt::format("valid counts{}: {}", counts.back() > kScanLimit / 2 ? " (up to 65536)" : "",
+                    fmt::join(counts, ", "));
   } else {
     const auto above = std::upper_bound(counts.begin(), counts.end(), options.ranks);
     std::vector<Rank> nearest;
