@@ -1,0 +1,158 @@
+#include "mappers/ScotchSupport.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::map::scotch {
+namespace {
+
+std::mutex& scotch_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void check(int status, const char* call) {
+  MAPSIM_EXPECTS(status == 0, fmt::format("libscotch: {} failed", call));
+}
+
+// Scotch sums edge weights (and weight x distance) in 32 bits: keep the total near 2^24.
+constexpr std::uint64_t kWeightBudget = std::uint64_t{1} << 24;
+
+// Up to this many nodes a decomposition-defined target stores exact distances between all its
+// domains (quadratic memory: 32 MB at 2048); above, Scotch's multilevel variant estimates them.
+constexpr std::size_t kExactDecompositionNodes = 2048;
+
+// Scotch's mesh and torus architectures take at most this many dimensions (ARCHMESHDIMMAX).
+constexpr int kMaxMeshDimensions = 5;
+
+}  // namespace
+
+std::unique_lock<std::mutex> lock(Seed seed) {
+  std::unique_lock<std::mutex> guard(scotch_mutex());
+  SCOTCH_randomSeed(static_cast<SCOTCH_Num>(seed & 0x7FFFFFFF));
+  SCOTCH_randomReset();
+  return guard;
+}
+
+GraphData process_graph(const CommGraph& graph, std::span<const Rank> subset) {
+  const auto ranks = static_cast<std::size_t>(graph.rank_count());
+  std::vector<Rank> all;
+  if (subset.empty()) {
+    all.resize(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) all[r] = static_cast<Rank>(r);
+    subset = all;
+  }
+  // Local index of each rank of the subset; a scratch table per thread, cleared after use.
+  thread_local std::vector<Num> local;
+  if (local.size() < ranks) local.assign(ranks, -1);
+  for (std::size_t k = 0; k < subset.size(); ++k) {
+    local[static_cast<std::size_t>(subset[k])] = static_cast<Num>(k);
+  }
+  GraphData data;
+  data.start.reserve(subset.size() + 1);
+  data.start.push_back(0);
+  std::vector<std::uint64_t> bytes;
+  std::uint64_t total = 0;
+  for (const Rank r : subset) {
+    for (const auto& nb : graph.neighbors(r)) {
+      const Num target = local[static_cast<std::size_t>(nb.rank)];
+      if (target < 0) continue;
+      data.targets.push_back(target);
+      bytes.push_back(nb.bytes());
+      total += nb.bytes();
+    }
+    data.start.push_back(static_cast<Num>(data.targets.size()));
+  }
+  for (const Rank r : subset) local[static_cast<std::size_t>(r)] = -1;
+  const std::uint64_t scale =
+      total > kWeightBudget ? (total + kWeightBudget - 1) / kWeightBudget : 1;
+  data.weights.reserve(bytes.size());
+  for (const auto b : bytes) {
+    data.weights.push_back(static_cast<Num>(std::max<std::uint64_t>(1, (b + scale / 2) / scale)));
+  }
+  return data;
+}
+
+Graph::Graph(const GraphData& data) {
+  check(SCOTCH_graphInit(&graph_), "SCOTCH_graphInit");
+  const Num n = data.vertex_count();
+  const Num arcs = static_cast<Num>(data.targets.size());
+  check(SCOTCH_graphBuild(&graph_, 0, n, data.start.data(), nullptr,
+                          data.loads.empty() ? nullptr : data.loads.data(), nullptr, arcs,
+                          arcs == 0 ? nullptr : data.targets.data(),
+                          data.weights.empty() || arcs == 0 ? nullptr : data.weights.data()),
+        "SCOTCH_graphBuild");
+}
+
+Arch::Arch() {
+  check(SCOTCH_archInit(&arch_), "SCOTCH_archInit");
+}
+
+void build_target(Arch& arch, const topo::Topology& topology) {
+  const auto dims = topology.dimensions();
+  const auto n = static_cast<int>(dims.size());
+  if (topology.kind() == "torus" && n <= kMaxMeshDimensions) {
+    // Scotch numbers mesh and torus terminals x fastest, as node ids are.
+    std::vector<Num> sizes(dims.begin(), dims.end());
+    check(SCOTCH_archTorusX(arch.get(), n, sizes.data()), "SCOTCH_archTorusX");
+    return;
+  }
+  // SCOTCH_archMeshX of Scotch 7.0.3 measures torus distances (wrap-around), so meshes use the
+  // 2-D and 3-D architectures, which measure Manhattan distances.
+  if (topology.kind() == "mesh" && n <= 2) {
+    check(SCOTCH_archMesh2(arch.get(), dims[0], n == 2 ? dims[1] : 1), "SCOTCH_archMesh2");
+    return;
+  }
+  if (topology.kind() == "mesh" && n == 3) {
+    check(SCOTCH_archMesh3(arch.get(), dims[0], dims[1], dims[2]), "SCOTCH_archMesh3");
+    return;
+  }
+  // The graph of every vertex and link (each pair once each way), restricted to the nodes.
+  const auto vertices = static_cast<std::size_t>(topology.vertex_count());
+  std::vector<std::vector<Num>> adjacency(vertices);
+  for (topo::LinkId id = 0; id < topology.link_count(); ++id) {
+    const auto link = topology.link(id);
+    adjacency[static_cast<std::size_t>(link.from)].push_back(link.to);
+  }
+  GraphData data;
+  data.start.push_back(0);
+  for (auto& list : adjacency) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    data.targets.insert(data.targets.end(), list.begin(), list.end());
+    data.start.push_back(static_cast<Num>(data.targets.size()));
+  }
+  Graph graph(data);
+  std::vector<Num> nodes(static_cast<std::size_t>(topology.node_count()));
+  for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = static_cast<Num>(k);
+  if (nodes.size() <= kExactDecompositionNodes) {
+    // Decomposition-defined architecture with exact graph distances between all terminals.
+    SCOTCH_Strat strategy;
+    check(SCOTCH_stratInit(&strategy), "SCOTCH_stratInit");
+    const int status = SCOTCH_archBuild0(arch.get(), graph.get(), static_cast<Num>(nodes.size()),
+                                         nodes.data(), &strategy);
+    SCOTCH_stratExit(&strategy);
+    check(status, "SCOTCH_archBuild0");
+  } else {
+    // Multilevel decomposition (distances estimated), linear in memory.
+    check(SCOTCH_archBuild2(arch.get(), graph.get(), static_cast<Num>(nodes.size()), nodes.data()),
+          "SCOTCH_archBuild2");
+  }
+}
+
+Strategy::Strategy(Num flags, Num parts, double balance) {
+  check(SCOTCH_stratInit(&strat_), "SCOTCH_stratInit");
+  check(SCOTCH_stratGraphMapBuild(&strat_, flags, parts, balance), "SCOTCH_stratGraphMapBuild");
+}
+
+std::vector<Num> map_graph(Graph& graph, Arch& arch, Strategy& strategy, Num vertices) {
+  std::vector<Num> terminal(static_cast<std::size_t>(vertices), -1);
+  check(SCOTCH_graphMap(graph.get(), arch.get(), strategy.get(), terminal.data()),
+        "SCOTCH_graphMap");
+  return terminal;
+}
+
+}  // namespace mapsim::map::scotch
