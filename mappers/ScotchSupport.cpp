@@ -30,11 +30,17 @@ constexpr int kMaxMeshDimensions = 5;
 
 }  // namespace
 
-std::unique_lock<std::mutex> lock(Seed seed) {
-  std::unique_lock<std::mutex> guard(scotch_mutex());
-  SCOTCH_randomSeed(static_cast<SCOTCH_Num>(seed & 0x7FFFFFFF));
-  SCOTCH_randomReset();
-  return guard;
+std::unique_lock<std::mutex> lock() {
+  return std::unique_lock<std::mutex>(scotch_mutex());
+}
+
+Context::Context(Seed seed) {
+  check(SCOTCH_contextInit(&context_), "SCOTCH_contextInit");
+  check(SCOTCH_contextOptionSetNum(&context_, SCOTCH_OPTIONNUMDETERMINISTIC, 1),
+        "SCOTCH_contextOptionSetNum");
+  check(SCOTCH_contextThreadSpawn(&context_, 1, nullptr), "SCOTCH_contextThreadSpawn");
+  check(SCOTCH_contextRandomClone(&context_), "SCOTCH_contextRandomClone");
+  SCOTCH_contextRandomSeed(&context_, static_cast<Num>((seed ^ (seed >> 31)) & 0x7FFFFFFF));
 }
 
 GraphData process_graph(const CommGraph& graph, std::span<const Rank> subset) {
@@ -76,7 +82,12 @@ GraphData process_graph(const CommGraph& graph, std::span<const Rank> subset) {
   return data;
 }
 
-Graph::Graph(const GraphData& data) {
+Graph::~Graph() {
+  if (bound_) SCOTCH_graphExit(&bound_graph_);
+  SCOTCH_graphExit(&graph_);
+}
+
+Graph::Graph(const GraphData& data, Context* context) {
   check(SCOTCH_graphInit(&graph_), "SCOTCH_graphInit");
   const Num n = data.vertex_count();
   const Num arcs = static_cast<Num>(data.targets.size());
@@ -85,16 +96,25 @@ Graph::Graph(const GraphData& data) {
                           arcs == 0 ? nullptr : data.targets.data(),
                           data.weights.empty() || arcs == 0 ? nullptr : data.weights.data()),
         "SCOTCH_graphBuild");
+  if (context != nullptr) {
+    check(SCOTCH_graphInit(&bound_graph_), "SCOTCH_graphInit");
+    bound_ = true;
+    check(SCOTCH_contextBindGraph(context->get(), &graph_, &bound_graph_),
+          "SCOTCH_contextBindGraph");
+  }
 }
 
 Arch::Arch() {
   check(SCOTCH_archInit(&arch_), "SCOTCH_archInit");
 }
 
-void build_target(Arch& arch, const topo::Topology& topology) {
+void build_target(Arch& arch, const topo::Topology& topology, Context& context,
+                  bool torus_as_mesh) {
   const auto dims = topology.dimensions();
   const auto n = static_cast<int>(dims.size());
-  if (topology.kind() == "torus" && n <= kMaxMeshDimensions) {
+  const bool mesh =
+      topology.kind() == "mesh" || (torus_as_mesh && topology.kind() == "torus" && n <= 3);
+  if (topology.kind() == "torus" && !mesh && n <= kMaxMeshDimensions) {
     // Scotch numbers mesh and torus terminals x fastest, as node ids are.
     std::vector<Num> sizes(dims.begin(), dims.end());
     check(SCOTCH_archTorusX(arch.get(), n, sizes.data()), "SCOTCH_archTorusX");
@@ -102,11 +122,11 @@ void build_target(Arch& arch, const topo::Topology& topology) {
   }
   // SCOTCH_archMeshX of Scotch 7.0.3 measures torus distances (wrap-around), so meshes use the
   // 2-D and 3-D architectures, which measure Manhattan distances.
-  if (topology.kind() == "mesh" && n <= 2) {
+  if (mesh && n <= 2) {
     check(SCOTCH_archMesh2(arch.get(), dims[0], n == 2 ? dims[1] : 1), "SCOTCH_archMesh2");
     return;
   }
-  if (topology.kind() == "mesh" && n == 3) {
+  if (mesh && n == 3) {
     check(SCOTCH_archMesh3(arch.get(), dims[0], dims[1], dims[2]), "SCOTCH_archMesh3");
     return;
   }
@@ -125,7 +145,7 @@ void build_target(Arch& arch, const topo::Topology& topology) {
     data.targets.insert(data.targets.end(), list.begin(), list.end());
     data.start.push_back(static_cast<Num>(data.targets.size()));
   }
-  Graph graph(data);
+  Graph graph(data, &context);
   std::vector<Num> nodes(static_cast<std::size_t>(topology.node_count()));
   for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = static_cast<Num>(k);
   if (nodes.size() <= kExactDecompositionNodes) {

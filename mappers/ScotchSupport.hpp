@@ -4,8 +4,8 @@
 //
 // Every call into Scotch holds one process-wide lock: Scotch keeps global state (its random
 // generator, error handler) and the mappers may run concurrently (`mapsim map --mapper all`).
-// Each mapping starts by reseeding Scotch from the mapper's seed, so results depend on the seed
-// only, never on which mapper ran before.
+// Each mapping runs in its own Scotch context (Context below): single-threaded, deterministic,
+// seeded from the mapper's seed, so results depend on the seed only.
 
 #include <cstdint>
 #include <cstdio>
@@ -24,7 +24,22 @@ namespace mapsim::map::scotch {
 using Num = SCOTCH_Num;
 
 /// The lock every Scotch call must hold.
-std::unique_lock<std::mutex> lock(Seed seed);
+std::unique_lock<std::mutex> lock();
+
+/// A Scotch execution context: one thread, deterministic algorithms, its own random generator
+/// seeded from the mapper's seed. Graphs bound to it run their algorithms under these options,
+/// so results depend on the seed only (never on the machine's cores or on earlier calls).
+class Context {
+ public:
+  explicit Context(Seed seed);
+  ~Context() { SCOTCH_contextExit(&context_); }
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  SCOTCH_Context* get() { return &context_; }
+
+ private:
+  SCOTCH_Context context_;
+};
 
 /// A symmetric graph in Scotch's CSR form (no self-loops, both directions of every edge).
 struct GraphData {
@@ -44,14 +59,17 @@ GraphData process_graph(const CommGraph& graph, std::span<const Rank> subset = {
 /// (the inputs are checked before, so a failure is a bug).
 class Graph {
  public:
-  explicit Graph(const GraphData& data);  ///< keeps pointers into `data`: it must outlive this
-  ~Graph() { SCOTCH_graphExit(&graph_); }
+  /// Keeps pointers into `data`, which must outlive the graph; bound to `context` if given.
+  explicit Graph(const GraphData& data, Context* context = nullptr);
+  ~Graph();
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
-  SCOTCH_Graph* get() { return &graph_; }
+  SCOTCH_Graph* get() { return bound_ ? &bound_graph_ : &graph_; }
 
  private:
   SCOTCH_Graph graph_;
+  SCOTCH_Graph bound_graph_;
+  bool bound_ = false;
 };
 
 class Arch {
@@ -68,9 +86,13 @@ class Arch {
 
 /// The target architecture of a machine, terminal t being compute node t: Scotch's mesh or
 /// torus for grids (exact hop distances), and for the HAEC Box and Tianhe-3 a decomposition-
-/// defined architecture built from the graph of all vertices and links (SCOTCH_archBuild2),
-/// restricted to the compute nodes. Every node weighs the same; capacity is enforced after.
-void build_target(Arch& arch, const topo::Topology& topology);
+/// defined architecture built from the graph of all vertices and links (SCOTCH_archBuild0 with
+/// exact distances up to 2048 nodes, SCOTCH_archBuild2 above), restricted to the compute nodes.
+/// Every node weighs the same; capacity is enforced after. With `torus_as_mesh`, a 2-D or 3-D
+/// torus is described as the mesh of the same size (a sub-graph of it: every mesh distance is
+/// at least the torus distance).
+void build_target(Arch& arch, const topo::Topology& topology, Context& context,
+                  bool torus_as_mesh = false);
 
 /// A mapping strategy for `parts` terminals with Scotch's flags and balance ratio.
 class Strategy {
