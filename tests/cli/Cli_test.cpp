@@ -14,11 +14,11 @@ using testing::run_mapsim;
 TEST(Cli, HelpListsEveryCommand) {
   const auto r = run_mapsim("--help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* command : {"topo", "list", "demo"}) EXPECT_THAT(r.out, HasSubstr(command));
+  for (const char* command : {"topo", "list", "demo", "matrix"}) EXPECT_THAT(r.out, HasSubstr(command));
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-  for (const char* command : {"topo", "list", "demo"}) {
+  for (const char* command : {"topo", "list", "demo", "matrix"}) {
     const auto r = run_mapsim(std::string(command) + " --help");
     EXPECT_EQ(r.exit_code, 0) << command;
     EXPECT_THAT(r.out, HasSubstr(std::string("Usage: mapsim ") + command));

@@ -1,0 +1,166 @@
+// `mapsim matrix INPUT`: the communication matrix of an OTF2 trace or a CSV matrix, summarised.
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "experiments/cli/Cli.hpp"
+#include "support/Error.hpp"
+#include "support/Parse.hpp"
+#include "traces/CommMatrix.hpp"
+#include "traces/MatrixStatistics.hpp"
+#include "traces/TraceReader.hpp"
+
+namespace mapsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using traces::CollectiveOp;
+using traces::EventKind;
+
+bool is_otf2(const fs::path& input) {
+  return fs::is_directory(input) || input.extension() == ".otf2";
+}
+
+std::string join_counts(const std::vector<std::pair<std::string_view, std::uint64_t>>& counts) {
+  std::vector<std::string> parts;
+  for (const auto& [what, count] : counts) parts.push_back(fmt::format("{} {}", what, count));
+  return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+void print_trace_summary(const traces::TraceSummary& summary) {
+  fmt::print("input          {} (OTF2 {}{}; timer {} ticks/s)\n", summary.anchor.string(),
+             summary.otf2_version, summary.creator.empty() ? "" : ", " + summary.creator,
+             summary.timer_resolution);
+  fmt::print("ranks          {} ({} locations, {} communicators)\n", summary.ranks,
+             summary.locations, summary.communicators);
+  std::vector<std::pair<std::string_view, std::uint64_t>> skipped;
+  for (const auto& kind : summary.records_by_kind) {
+    if (kind.skipped > 0) skipped.emplace_back(kind.kind, kind.skipped);
+  }
+  fmt::print("events         {} OTF2 records, {} MPI events; skipped {} ({})\n", summary.records,
+             summary.mpi_events(), summary.skipped, join_counts(skipped));
+  std::vector<std::pair<std::string_view, std::uint64_t>> kinds;
+  for (std::size_t k = 0; k < traces::kEventKindCount; ++k) {
+    if (summary.events[k] > 0)
+      kinds.emplace_back(traces::name(static_cast<EventKind>(k)), summary.events[k]);
+  }
+  fmt::print("  by kind      {}\n", join_counts(kinds));
+  fmt::print("point-to-point {} messages, {} bytes\n", summary.point_to_point.messages,
+             summary.point_to_point.bytes);
+  std::vector<std::pair<std::string_view, std::uint64_t>> ops;
+  std::uint64_t collectives = 0;
+  for (std::size_t k = 0; k < traces::kCollectiveOpCount; ++k) {
+    if (summary.collectives[k] == 0) continue;
+    ops.emplace_back(traces::name(static_cast<CollectiveOp>(k)), summary.collectives[k]);
+    collectives += summary.collectives[k];
+  }
+  fmt::print("collectives    {} ({}; counted once per rank taking part)\n", collectives,
+             join_counts(ops));
+  if (summary.unknown_requests + summary.open_requests > 0) {
+    fmt::print("requests       {} completions of unknown requests, {} never completed\n",
+               summary.unknown_requests, summary.open_requests);
+  }
+}
+
+void print_matrix_statistics(const traces::CommMatrix& matrix, std::size_t top) {
+  const auto stats = traces::matrix_statistics(matrix, top);
+  fmt::print("matrix         {} ranks ({} active), {} messages, {} bytes\n", stats.ranks,
+             stats.active_ranks, stats.total.messages, stats.total.bytes);
+  const auto pairs =
+      static_cast<std::uint64_t>(stats.ranks) * static_cast<std::uint64_t>(stats.ranks);
+  fmt::print("non-zero pairs {} of {} ordered pairs ({} self pairs: {} messages, {} bytes)\n",
+             stats.nonzero_pairs, pairs, stats.self_pairs, stats.self.messages, stats.self.bytes);
+  fmt::print(
+      "degree         out min/avg/max {:g}/{:.2f}/{:g}, in {:g}/{:.2f}/{:g} (partners "
+      "other than the rank itself)\n",
+      stats.out_degree.min, stats.out_degree.mean, stats.out_degree.max, stats.in_degree.min,
+      stats.in_degree.mean, stats.in_degree.max);
+  fmt::print(
+      "bytes per rank sent min/avg/max {:.0f}/{:.1f}/{:.0f}, received {:.0f}/{:.1f}/{:.0f}\n",
+      stats.sent_bytes.min, stats.sent_bytes.mean, stats.sent_bytes.max, stats.received_bytes.min,
+      stats.received_bytes.mean, stats.received_bytes.max);
+  fmt::print("\n{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", "rank", "out", "in", "sent msgs",
+             "sent bytes", "recv msgs", "recv bytes");
+  for (const auto& r : stats.per_rank) {
+    fmt::print("{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", r.rank, r.out_degree, r.in_degree,
+               r.sent.messages, r.sent.bytes, r.received.messages, r.received.bytes);
+  }
+  if (stats.heaviest.empty()) return;
+  fmt::print("\nheaviest pairs (by bytes)\n{:>6} {:>6} {:>12} {:>16}\n", "src", "dst", "messages",
+             "bytes");
+  for (const auto& pair : stats.heaviest) {
+    fmt::print("{:>6} {:>6} {:>12} {:>16}\n", pair.src, pair.dst, pair.traffic.messages,
+               pair.traffic.bytes);
+  }
+}
+
+}  // namespace
+
+int run_matrix(const std::vector<std::string>& args) {
+  CommandLine line("matrix", "INPUT [--csv OUT] [--collectives] [--top K]",
+                   "Builds the communication matrix (messages and bytes per ordered rank pair) of "
+                   "an MPI trace\nand summarises it: ranks, events, point-to-point traffic, "
+                   "collectives, non-zero pairs,\nper-rank degree and volume, the heaviest pairs. "
+                   "INPUT is an OTF2 archive (its anchor file\n*.otf2 or its directory) or a CSV "
+                   "matrix with the header src,dst,messages,bytes.\nThe matrix counts "
+                   "point-to-point messages (MPI_Send, MPI_Isend, ...) unless --collectives.");
+  line.options.add_options()("input", po::value<std::string>()->required(),
+                             "OTF2 anchor file or directory, or CSV matrix")(
+      "csv", po::value<std::string>(), "write the matrix to OUT as CSV src,dst,messages,bytes")(
+      "collectives", po::bool_switch(),
+      "also count collectives, expanded into the point-to-point messages of the simulator's "
+      "algorithms")("top", po::value<std::string>()->default_value("10"),
+                    "how many of the heaviest pairs to list");
+  line.positional.add("input", 1);
+  const auto vm = parse(line, args);
+  if (!vm) return 0;
+
+  const fs::path input = (*vm)["input"].as<std::string>();
+  std::error_code error;
+  if (!fs::exists(input, error)) {
+    throw InputError(
+        fmt::format("INPUT '{}' does not exist (expected an OTF2 anchor file or "
+                    "archive directory, or a CSV matrix)",
+                    input.string()));
+  }
+  const auto top = static_cast<std::size_t>(
+      parse_integer((*vm)["top"].as<std::string>(), "--top", 0, 1'000'000));
+  const bool collectives = (*vm)["collectives"].as<bool>();
+
+  traces::CommMatrix matrix;
+  if (is_otf2(input)) {
+    traces::TraceReader reader(input);
+    matrix = traces::read_matrix(reader, {collectives});
+    const auto& summary = reader.summary();
+    if (summary.mpi_events() == 0) {
+      throw InputError(fmt::format(
+          "{}: the trace has no MPI events ({} locations, {} OTF2 records of other kinds, e.g. "
+          "OpenMP or user regions); there is no communication matrix to build",
+          summary.anchor.string(), summary.locations, summary.records));
+    }
+    print_trace_summary(summary);
+  } else {
+    if (collectives) {
+      throw InputError(fmt::format(
+          "--collectives needs a trace; the CSV matrix '{}' already says what it counts",
+          input.string()));
+    }
+    matrix = traces::read_matrix_csv(input);
+    fmt::print("input          {} (CSV matrix)\n", input.string());
+  }
+  print_matrix_statistics(matrix, top);
+  if (vm->count("csv") != 0) {
+    const fs::path out = (*vm)["csv"].as<std::string>();
+    traces::write_matrix_csv(matrix, out);
+    fmt::print("\nwrote {} ({} non-zero pairs)\n", out.string(), matrix.nonzero_count());
+  }
+  return 0;
+}
+
+}  // namespace mapsim::cli

@@ -1,0 +1,69 @@
+#include "support/Progress.hpp"
+
+#include <cstdio>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "support/Log.hpp"
+
+namespace mapsim {
+namespace {
+
+constexpr std::int64_t kRedrawNs = 100'000'000;  // ten times a second
+
+std::string count(std::uint64_t n) {
+  if (n >= 10'000'000) return fmt::format("{:.1f}M", static_cast<double>(n) / 1e6);
+  if (n >= 10'000) return fmt::format("{:.1f}k", static_cast<double>(n) / 1e3);
+  return fmt::format("{}", n);
+}
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Progress::Progress(std::string label, std::uint64_t total, std::string unit)
+    : label_(std::move(label)),
+      unit_(std::move(unit)),
+      total_(total),
+      start_(std::chrono::steady_clock::now()),
+      enabled_(::isatty(STDERR_FILENO) == 1 && log::level() >= log::Level::Info) {
+  next_draw_ns_ = now_ns() + kRedrawNs;
+}
+
+Progress::~Progress() {
+  if (enabled_) draw(true);
+}
+
+void Progress::advance(std::uint64_t n) {
+  done_.fetch_add(n, std::memory_order_relaxed);
+  if (!enabled_) return;
+  const std::int64_t now = now_ns();
+  std::int64_t due = next_draw_ns_.load(std::memory_order_relaxed);
+  if (now < due || !next_draw_ns_.compare_exchange_strong(due, now + kRedrawNs)) return;
+  draw(false);
+}
+
+void Progress::draw(bool final) {
+  const std::lock_guard lock(draw_mutex_);
+  const auto done = done_.load(std::memory_order_relaxed);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string line = fmt::format("mapsim: {} ", label_);
+  if (total_ > 0) {
+    line += fmt::format("{:3.0f}% ({}/{}{}{})",
+                        100.0 * static_cast<double>(done) / static_cast<double>(total_),
+                        count(done), count(total_), unit_.empty() ? "" : " ", unit_);
+  } else {
+    line += fmt::format("{}{}{}", count(done), unit_.empty() ? "" : " ", unit_);
+  }
+  line += fmt::format(" {:.1f}s", seconds);
+  fmt::print(stderr, "\r{:<78}{}", line, final ? "\n" : "");
+  std::fflush(stderr);
+}
+
+}  // namespace mapsim

@@ -1,0 +1,145 @@
+// `mapsim matrix`: summaries of real traces and CSV matrices, CSV export, and every kind of bad
+// input ending in a message that names the file (and the line and field for CSV) and exit 1.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/Otf2TestArchive.hpp"
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+#include "traces/CommMatrix.hpp"
+#include "traces/TraceReader.hpp"
+
+namespace mapsim {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::run_mapsim;
+using testing::TempDir;
+
+const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+
+TEST(MatrixCommand, SummarisesARealTrace) {
+  // lu.S.8 (README): 8 ranks, 71,932 records, 11,298 messages of 6,610,368 bytes; a 4×2 grid
+  // whose corner ranks have 2 neighbours and the others 3: 20 directed pairs.
+  const auto r = run_mapsim("matrix " + kTraces + "npb/lu.S.8 --top 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("ranks          8 "), HasSubstr("71932 OTF2 records"),
+                           HasSubstr("point-to-point 11298 messages, 6610368 bytes"),
+                           HasSubstr("non-zero pairs 20 of 64"), HasSubstr("Allreduce 80"),
+                           HasSubstr("heaviest pairs")));
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(MatrixCommand, ExportsCsvThatReadsBackAsTheSameMatrix) {
+  const TempDir dir;
+  const auto trace = kTraces + "npb/cg.S.8/traces.otf2";
+  const auto csv = dir.path() / "cg.csv";
+  const auto r = run_mapsim("matrix " + trace + " --csv " + csv.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(traces::read_matrix_csv(csv), traces::read_matrix(trace));
+  // And the CSV is an input of its own, with the same totals.
+  const auto again = run_mapsim("matrix " + csv.string());
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_THAT(again.out,
+              AllOf(HasSubstr("(CSV matrix)"), HasSubstr("23552 messages, 28065792 bytes"),
+                    HasSubstr("4 self pairs")));
+}
+
+TEST(MatrixCommand, TopLimitsTheHeaviestPairs) {
+  const TempDir dir;
+  const auto csv = dir.write("m.csv", "src,dst,messages,bytes\n0,1,1,10\n1,0,1,30\n0,2,2,20\n");
+  const auto r = run_mapsim("matrix " + csv.string() + " --top 2");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // By bytes: 1 -> 0 (30), then 0 -> 2 (20); 0 -> 1 (10) is not listed.
+  const auto pairs = r.out.substr(r.out.find("heaviest pairs"));
+  EXPECT_THAT(pairs, AllOf(HasSubstr("     1      0            1               30"),
+                           HasSubstr("     0      2            2               20"),
+                           Not(HasSubstr("               10"))));
+}
+
+TEST(MatrixCommand, TraceWithoutMpiEventsSaysSo) {
+  const TempDir dir;
+  {
+    testing::Otf2TestArchive a(dir.path() / "omp", 1, 1'000'000'000, 0, 1, /*mpi=*/false);
+    a.enter(0, 0, "main");
+    a.leave(0, 10, "main");
+  }
+  const auto r = run_mapsim("matrix " + (dir.path() / "omp").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("traces.otf2"), HasSubstr("no MPI events")));
+}
+
+TEST(MatrixCommand, ArchiveWithoutEventFiles) {
+  const auto r = run_mapsim("matrix " + kTraces + "public/tauonk_btmz_B_8x4_DEFS_ONLY");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err,
+              AllOf(HasSubstr("mapsim matrix: error:"), HasSubstr("event files are missing")));
+}
+
+TEST(MatrixCommand, MissingInput) {
+  const auto r = run_mapsim("matrix /nonexistent/trace.otf2");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("/nonexistent/trace.otf2"), HasSubstr("does not exist")));
+}
+
+TEST(MatrixCommand, CollectivesNeedATrace) {
+  const TempDir dir;
+  const auto csv = dir.write("m.csv", "src,dst,messages,bytes\n0,1,1,10\n");
+  const auto r = run_mapsim("matrix " + csv.string() + " --collectives");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("--collectives needs a trace"));
+}
+
+TEST(MatrixCommand, BadTopIsACommandLineError) {
+  const auto r = run_mapsim("matrix " + kTraces + "npb/is.S.2 --top many");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("--top"), HasSubstr("'many' is not an integer")));
+}
+
+// CSV errors, one each: the message names the file and line (and the field where there is one).
+std::string csv_error(const TempDir& dir, const std::string& text) {
+  const auto file = dir.write("bad.csv", text);
+  const auto r = run_mapsim("matrix " + file.string());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  return r.err;
+}
+
+TEST(MatrixCommandCsv, BadHeader) {
+  const TempDir dir;
+  EXPECT_THAT(csv_error(dir, "from,to,count,size\n0,1,1,8\n"),
+              AllOf(HasSubstr("mapsim matrix: error:"), HasSubstr("bad.csv:1"),
+                    HasSubstr("expected the header 'src,dst,messages,bytes'")));
+}
+
+TEST(MatrixCommandCsv, NegativeValue) {
+  const TempDir dir;
+  EXPECT_THAT(csv_error(dir, "src,dst,messages,bytes\n0,1,-3,8\n"),
+              AllOf(HasSubstr("bad.csv:2"), HasSubstr("field 'messages'"), HasSubstr("-3")));
+}
+
+TEST(MatrixCommandCsv, NonNumericValue) {
+  const TempDir dir;
+  EXPECT_THAT(csv_error(dir, "src,dst,messages,bytes\n0,1,1,8\n1,0,1,lots\n"),
+              AllOf(HasSubstr("bad.csv:3"), HasSubstr("field 'bytes'"),
+                    HasSubstr("'lots' is not an integer")));
+}
+
+TEST(MatrixCommandCsv, RankOutOfRange) {
+  const TempDir dir;
+  EXPECT_THAT(csv_error(dir, "# ranks=4\nsrc,dst,messages,bytes\n0,1,1,8\n2,7,1,8\n"),
+              AllOf(HasSubstr("bad.csv:4"), HasSubstr("field 'dst'"), HasSubstr("rank 7"),
+                    HasSubstr("4 ranks")));
+}
+
+TEST(MatrixCommandCsv, DuplicatePair) {
+  const TempDir dir;
+  EXPECT_THAT(csv_error(dir, "src,dst,messages,bytes\n0,1,1,8\n1,0,1,8\n0,1,2,16\n"),
+              AllOf(HasSubstr("bad.csv:4"), HasSubstr("duplicate pair 0 -> 1"),
+                    HasSubstr("first on line 2")));
+}
+
+}  // namespace
+}  // namespace mapsim

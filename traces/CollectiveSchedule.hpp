@@ -1,0 +1,113 @@
+#pragma once
+// Point-to-point schedules of MPI collectives: how the simulator replays a collective and how a
+// communication matrix "with collectives" counts its traffic. Both use these, so they agree.
+//
+// Every member of a communicator of P members runs a sequence of steps. A step sends send_bytes
+// to member send_to and/or receives one message from member recv_from (communicator ranks, -1 for
+// none) and ends when both are done (MPI_Sendrecv semantics); a message's size is its sender's.
+// Algorithms (MPICH's classics; r is a member's rank relative to the root):
+//   Barrier, CreateHandle  dissemination: ceil(log2 P) steps, i -> i + 2^k, from i - 2^k, 0 bytes
+//   Bcast                  binomial tree: receive from r - lowbit(r), then send to r + 2^j, j down
+//   Reduce                 binomial tree: receive from r + 2^j (j up) while bit j of r is 0, then
+//                          send to r - lowbit(r)
+//   Gather(v), Scatter(v)  binomial trees as Reduce / Bcast, each message carrying its subtree's
+//   data Allreduce              recursive doubling (exchange with i xor 2^k; the first 2 (P - 2^m)
+//                          members fold into pairs when P is not a power of two), or ring
+//                          (reduce-scatter then allgather, 2 (P - 1) steps of b / P to i + 1)
+//   Allgather(v)           recursive doubling when P is a power of two (round k sends the 2^k
+//                          blocks gathered so far), else ring (P - 1 steps of one block to i + 1)
+//   Alltoall(v,w)          pairwise exchange: step s = 1 .. P-1 sends to i + s, receives from i - s
+//   Reduce_scatter(_block) ring reduce-scatter: P - 1 steps of total / P to i + 1
+//   Scan, Exscan           recursive doubling: exchange with i xor 2^k while that member exists
+//   DestroyHandle, Other   nothing (local)
+//
+// Payloads come from what each member recorded, under Score-P's accounting (P = size, b = payload;
+// checked against Score-P's scorep_mpi_coll byte counting and ../shared/NPB.md sec. 3):
+//   Bcast: root sent P b, everyone received b      -> b = the root's received
+//   Reduce, Gather(v): each sent its own b_i       -> b_i = sent_i
+//   Scatter(v): each received its own b_i          -> b_i = received_i
+//   Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter_block: sent P b_i -> b_i = sent_i / P
+//   Reduce_scatter: sent = the whole vector        -> block = sent_i / P
+//   Scan: received (me + 1) b                      -> b = received_i / (me + 1); Exscan: me b
+// v-variants record only totals, so a member's total is spread evenly over its peers. MPI_IN_PLACE
+// calls record slightly less ((P - 1) b); the schedule does not try to tell them apart.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "traces/Trace.hpp"
+
+namespace mapsim::traces {
+
+/// What one member recorded for one collective (Event::bytes and Event::received).
+struct CollectiveRecord {
+  std::int64_t sent = 0;
+  std::int64_t received = 0;
+};
+
+struct CollectiveStep {
+  std::int32_t send_to = -1;    ///< communicator rank, -1 if the step sends nothing
+  std::int32_t recv_from = -1;  ///< communicator rank, -1 if the step receives nothing
+  std::int64_t send_bytes = 0;
+
+  friend bool operator==(const CollectiveStep&, const CollectiveStep&) = default;
+};
+
+/// Algorithm choices, declared once with their defaults.
+struct CollectiveOptions {
+  /// Allreduce payloads of at least this many bytes use the ring, smaller ones recursive doubling.
+  std::int64_t allreduce_ring_from = 8 * 1024;
+  /// Allgathers whose gathered total reaches this many bytes use the ring even when P is a power
+  /// of two.
+  std::int64_t allgather_ring_from = 64 * 1024;
+};
+
+class CollectiveSchedule {
+ public:
+  /// `records` indexed by communicator rank; `root` a communicator rank, or -1 for rootless ops.
+  /// Throws InputError for a root outside the communicator of a rooted operation.
+  CollectiveSchedule(CollectiveOp op, std::int32_t root, std::vector<CollectiveRecord> records,
+                     const CollectiveOptions& options = {});
+
+  [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(payload_.size()); }
+  [[nodiscard]] CollectiveOp op() const { return op_; }
+  /// e.g. "binomial tree", "ring", "pairwise exchange".
+  [[nodiscard]] std::string_view algorithm() const;
+
+  /// Steps of `member`, computed on demand in O(log P) or O(1): a schedule holds O(P) memory even
+  /// for an all-to-all of P (P - 1) messages.
+  [[nodiscard]] std::int32_t step_count(std::int32_t member) const;
+  [[nodiscard]] CollectiveStep step(std::int32_t member, std::int32_t k) const;
+
+ private:
+  enum class Algorithm : std::uint8_t {
+    None,
+    Dissemination,
+    BinomialBcast,
+    BinomialReduce,
+    BinomialGather,
+    BinomialScatter,
+    RecursiveDoublingAllreduce,
+    RingAllreduce,
+    RecursiveDoublingAllgather,
+    RingAllgather,
+    PairwiseExchange,
+    RingReduceScatter,
+    RecursiveDoublingScan,
+  };
+
+  [[nodiscard]] std::int32_t relative(std::int32_t member) const;
+  [[nodiscard]] std::int32_t absolute(std::int32_t relative_rank) const;
+  [[nodiscard]] std::int64_t subtree_bytes(std::int32_t relative_rank) const;
+  [[nodiscard]] std::int64_t ring_block(std::int32_t owner, std::int32_t block) const;
+
+  CollectiveOp op_;
+  Algorithm algorithm_ = Algorithm::None;
+  std::int32_t root_ = 0;
+  std::vector<std::int64_t> payload_;  // per member, the bytes its algorithm sends (see above)
+  std::vector<std::int64_t> prefix_;  // prefix sums of payload_ by relative rank (trees, allgather)
+};
+
+}  // namespace mapsim::traces

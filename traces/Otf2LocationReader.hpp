@@ -1,0 +1,96 @@
+#pragma once
+// Decodes the event records of one OTF2 location into trace-model events (internal to the
+// reader; the rules are those of Trace.hpp).
+//
+// Compute gaps: a rank is "in MPI" from entering an MPI region (outermost) to leaving it; time
+// outside MPI accumulates as computation and becomes the `gap` of the next event the rank
+// produces, so time in MPI calls that produce no event (MPI_Comm_rank, an unsuccessful MPI_Test)
+// is neither computation nor lost to the next event's gap. User, OpenMP, CUDA, RMA and metric
+// records between MPI calls do not interrupt computation. Gaps are summed in clock ticks and
+// converted to picoseconds cumulatively (ps = ticks * 10^12 / resolution in 128-bit arithmetic),
+// so rounding never accumulates along a stream. The first gap counts from the trace's global
+// start (ClockProperties offset); `final_gap` runs from the last MPI call to the location's last
+// record.
+//
+// Requests: MPI reuses request ids once they complete, so the reader keeps the live requests of
+// the rank and numbers each posted request afresh (0, 1, 2, ... per rank). MpiIsend → Isend,
+// MpiIsendComplete → Wait; MpiIrecvRequest → Irecv at the posting point, completed in place by
+// MpiIrecv (source, tag, delivered length) → Wait; NonBlockingCollectiveRequest → ICollective,
+// completed by NonBlockingCollectiveComplete → Wait; MpiRequestCancelled → Cancel. An MpiIrecv
+// without a live request (older tracers) becomes Irecv + Wait where it is recorded.
+// MPI_Sendrecv(_replace) records MpiSend and MpiRecv inside one call; they become Isend + Irecv
+// + Wait + Wait so that replay does not serialise (and deadlock) the exchange.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "traces/Otf2Archive.hpp"
+#include "traces/Otf2Definitions.hpp"
+#include "traces/Trace.hpp"
+#include "traces/TraceSummary.hpp"
+
+namespace mapsim::traces {
+
+/// Receives a rank's events while an archive is streamed. Unlike a stored Trace, an Irecv or
+/// ICollective arrives when it completes (just before its Wait), with everything filled in.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void event(Rank rank, const Event& event) = 0;
+  /// The rank's stream ended; `final_gap` as RankStream::final_gap.
+  virtual void end_rank(Rank /*rank*/, std::int64_t /*final_gap*/) {}
+};
+
+/// OTF2 event record kinds, in the order of OTF2_EvtReaderCallbacks.h.
+#define MAPSIM_OTF2_RECORD_KINDS(X)                                                                \
+  X(Unknown)                                                                                       \
+  X(BufferFlush) X(MeasurementOnOff) X(Enter) X(Leave) X(MpiSend) X(MpiIsend) X(MpiIsendComplete)  \
+      X(MpiIrecvRequest) X(MpiRecv) X(MpiIrecv) X(MpiRequestTest) X(MpiRequestCancelled) X(        \
+          MpiCollectiveBegin) X(MpiCollectiveEnd) X(OmpFork) X(OmpJoin) X(OmpAcquireLock)          \
+          X(OmpReleaseLock) X(OmpTaskCreate) X(OmpTaskSwitch) X(OmpTaskComplete) X(Metric) X(      \
+              ParameterString) X(ParameterInt) X(ParameterUnsignedInt) X(RmaWinCreate)             \
+              X(RmaWinDestroy) X(RmaCollectiveBegin) X(RmaCollectiveEnd) X(RmaGroupSync) X(        \
+                  RmaRequestLock) X(RmaAcquireLock) X(RmaTryLock) X(RmaReleaseLock) X(RmaSync)     \
+                  X(RmaWaitChange) X(RmaPut) X(RmaGet) X(RmaAtomic) X(RmaOpCompleteBlocking) X(    \
+                      RmaOpCompleteNonBlocking) X(RmaOpTest) X(RmaOpCompleteRemote) X(ThreadFork)  \
+                      X(ThreadJoin) X(ThreadTeamBegin) X(ThreadTeamEnd) X(ThreadAcquireLock)       \
+                          X(ThreadReleaseLock) X(ThreadTaskCreate) X(ThreadTaskSwitch)             \
+                              X(ThreadTaskComplete) X(ThreadCreate) X(ThreadBegin) X(ThreadWait)   \
+                                  X(ThreadEnd) X(CallingContextEnter) X(CallingContextLeave)       \
+                                      X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle) \
+                                          X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags) X( \
+                                              IoDeleteFile) X(IoOperationBegin) X(IoOperationTest) \
+                                              X(IoOperationIssued) X(IoOperationComplete)          \
+                                                  X(IoOperationCancelled) X(IoAcquireLock)         \
+                                                      X(IoReleaseLock) X(IoTryLock)                \
+                                                          X(ProgramBegin) X(ProgramEnd)            \
+                                                              X(NonBlockingCollectiveRequest)      \
+                                                                  X(NonBlockingCollectiveComplete) \
+                                                                      X(CommCreate) X(CommDestroy)
+
+enum class RecordKind : std::uint8_t {
+#define MAPSIM_X(name) name,
+  MAPSIM_OTF2_RECORD_KINDS(MAPSIM_X)
+#undef MAPSIM_X
+      Count
+};
+inline constexpr std::size_t kRecordKindCount = static_cast<std::size_t>(RecordKind::Count);
+std::string_view name(RecordKind kind);
+
+/// Per-kind record counters, summed over locations.
+struct RecordCounters {
+  std::array<std::uint64_t, kRecordKindCount> read{};
+  std::array<std::uint64_t, kRecordKindCount> skipped{};
+};
+
+/// Reads every event record of `location`. If the location carries a rank's MPI events, its
+/// events go to `store` (a stored Trace) or to `sink` (streaming; exactly one of them is
+/// non-null); otherwise records are only counted. Updates `summary` (events, collectives,
+/// traffic, request anomalies) and `counters`. Returns the rank's final gap (ps).
+/// Throws InputError for unreadable event files and for events that cannot be translated.
+std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definitions,
+                           const Otf2Location& location, std::vector<Event>* store, EventSink* sink,
+                           TraceSummary& summary, RecordCounters& counters);
+
+}  // namespace mapsim::traces
