@@ -16,16 +16,18 @@ int run_list(const std::vector<std::string>& args);
 int run_demo(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
 int run_matrix(const std::vector<std::string>& args);
+int run_map(const std::vector<std::string>& args);
 int run_simulate(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 6> kCommands{{
+constexpr std::array<Command, 7> kCommands{{
     {"demo", "run the built-in demonstration on every machine kind", run_demo},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
-    {"list", "list topology kinds and link classes", run_list},
+    {"list", "list topology kinds, link classes, mappers and network models", run_list},
     {"generate", "write a synthetic trace (NPB kernels, Sweep3D, stencils) as OTF2", run_generate},
     {"matrix", "communication matrix of an OTF2 trace or CSV matrix, summarised", run_matrix},
+    {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
 }};
 

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "experiments/cli/Cli.hpp"
+#include "mappers/Mapper.hpp"
 #include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
 #include "topologies/LinkClass.hpp"
@@ -31,12 +32,26 @@ void list_models() {
   }
 }
 
+void list_mappers() {
+  fmt::print("Mappers (mapsim map --mapper NAME [--param key=value]):\n");
+  for (const auto& info : map::mapper_infos()) {
+    fmt::print("  {:<13}{}\n", info.name, info.description);
+    const auto params = map::describe_params(info.params);
+    std::string_view rest = params;
+    while (!rest.empty()) {
+      const auto end = rest.find('\n');
+      fmt::print("  {:<13}  {}\n", "", rest.substr(0, end));
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    }
+  }
+}
+
 }  // namespace
 
 int run_list(const std::vector<std::string>& args) {
   CommandLine line("list", "[WHAT]",
-                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes, models "
-                   "(default: all of them).");
+                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes, "
+                   "mappers, models (default: all of them).");
   line.options.add_options()("what", po::value<std::string>()->default_value("all"),
                              "what to list");
   line.positional.add("what", 1);
@@ -48,6 +63,8 @@ int run_list(const std::vector<std::string>& args) {
     list_topologies();
   } else if (what == "link-classes") {
     list_link_classes();
+  } else if (what == "mappers") {
+    list_mappers();
   } else if (what == "models") {
     list_models();
   } else if (what == "all") {
@@ -55,10 +72,12 @@ int run_list(const std::vector<std::string>& args) {
     fmt::print("\n");
     list_link_classes();
     fmt::print("\n");
+    list_mappers();
+    fmt::print("\n");
     list_models();
   } else {
-    throw InputError(
-        fmt::format("cannot list '{}'; valid: topologies, link-classes, models, all", what));
+    throw InputError(fmt::format(
+        "cannot list '{}'; valid: topologies, link-classes, mappers, models, all", what));
   }
   return 0;
 }

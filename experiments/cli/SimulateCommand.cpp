@@ -10,52 +10,17 @@
 #include <fmt/format.h>
 
 #include "experiments/cli/Cli.hpp"
+#include "mappers/Mapper.hpp"
+#include "mappers/MappingFile.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 #include "topologies/TopologySpec.hpp"
+#include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
 
 namespace mapsim::cli {
 namespace {
-
-// `rank node` per line, '#' starts a comment. A minimal reader until mappers/MappingFile.hpp
-// (map::read_mapping) is available to this command.
-topo::Mapping read_mapping_file(const std::string& path, Rank ranks,
-                                const topo::Topology& topology) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open mapping file '{}'", path));
-  std::vector<topo::NodeId> nodes(static_cast<std::size_t>(ranks), -1);
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    line = line.substr(0, line.find('#'));
-    std::istringstream fields(line);
-    std::string rank_text;
-    std::string node_text;
-    std::string extra;
-    if (!(fields >> rank_text)) continue;
-    const auto where = fmt::format("{}:{}", path, number);
-    if (!(fields >> node_text) || (fields >> extra)) {
-      throw InputError(fmt::format("{}: expected 'rank node', got '{}'", where, line));
-    }
-    const auto rank = parse_integer(rank_text, where + ": rank", 0, ranks - 1);
-    const auto node = parse_integer(node_text, where + ": node", 0, topology.node_count() - 1);
-    auto& slot = nodes[static_cast<std::size_t>(rank)];
-    if (slot != -1) throw InputError(fmt::format("{}: rank {} is mapped twice", where, rank));
-    slot = static_cast<topo::NodeId>(node);
-  }
-  for (Rank r = 0; r < ranks; ++r) {
-    if (nodes[static_cast<std::size_t>(r)] == -1)
-      throw InputError(fmt::format("{}: rank {} (of {}) is not mapped", path, r, ranks));
-  }
-  topo::Mapping mapping(std::move(nodes));
-  try {
-    topo::validate(mapping, topology);
-  } catch (const InputError& e) {
-    throw e.within(path);
-  }
-  return mapping;
-}
 
 // --link CLASS:GBPS:NS, e.g. grid:25:100.
 topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides) {
@@ -156,7 +121,12 @@ int run_simulate(const std::vector<std::string>& args) {
                              "OTF2 trace (anchor file or directory)")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
       "mapping", po::value<std::string>(), "mapping file: 'rank node' per line, '#' comments")(
-      "mapper", po::value<std::string>(), "compute the mapping with this mapper")(
+      "mapper", po::value<std::string>(),
+      "compute the mapping with this mapper from the trace's point-to-point matrix ('mapsim "
+      "list mappers')")("seed", po::value<std::string>()->default_value("0"),
+                        "random seed of the mapper")(
+      "param", po::value<std::vector<std::string>>()->composing(),
+      "mapper parameter key=value; repeatable")(
       "model", po::value<std::string>()->default_value(defaults.model),
       "network model: analytic, flow or packet")(
       "compute-scale", po::value<std::string>(),
@@ -182,11 +152,21 @@ int run_simulate(const std::vector<std::string>& args) {
 
   if (options.count("mapping") != 0 && options.count("mapper") != 0)
     throw po::error("give --mapping or --mapper, not both");
+  if (options.count("param") != 0 && options.count("mapper") == 0)
+    throw po::error("--param needs --mapper");
+  // Build the mapper first: a bad name or parameter fails before the trace is read.
+  std::unique_ptr<map::Mapper> mapper;
+  map::Seed seed = 0;
   if (options.count("mapper") != 0) {
-    throw InputError(fmt::format(
-        "--mapper '{}': mappers are not available to 'simulate' in this build; use --mapping "
-        "FILE or the default in-order placement",
-        options["mapper"].as<std::string>()));
+    map::ParamList params;
+    if (options.count("param") != 0) {
+      for (const auto& text : options["param"].as<std::vector<std::string>>()) {
+        params.push_back(map::split_param(text, "--param"));
+      }
+    }
+    mapper = map::make_mapper(options["mapper"].as<std::string>(), params);
+    seed = static_cast<map::Seed>(
+        parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   }
   sim::SimConfig config;
   config.model = options["model"].as<std::string>();
@@ -211,7 +191,10 @@ int run_simulate(const std::vector<std::string>& args) {
   std::string placement = "in-order";
   if (options.count("mapping") != 0) {
     placement = options["mapping"].as<std::string>();
-    mapping = read_mapping_file(placement, trace.rank_count(), *topology);
+    mapping = map::read_mapping(placement, *topology, trace.rank_count());
+  } else if (mapper) {
+    placement = fmt::format("{} (seed {})", options["mapper"].as<std::string>(), seed);
+    mapping = mapper->map(traces::point_to_point_matrix(trace), *topology, seed);
   } else {
     mapping = topo::in_order_mapping(trace.rank_count(), *topology);
   }

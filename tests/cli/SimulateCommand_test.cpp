@@ -58,7 +58,8 @@ TEST(SimulateCommand, MissingRankInMappingFile) {
   const auto r =
       run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapping " + mapping.string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("rank 2 (of 8) is not mapped"));
+  EXPECT_THAT(r.err,
+              HasSubstr("short.map: rank 2 is missing (the mapping must place ranks 0 to 7)"));
 }
 
 TEST(SimulateCommand, BadLinkOverride) {
@@ -71,6 +72,28 @@ TEST(SimulateCommand, BadComputeScale) {
   const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --compute-scale -2");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("compute scale"));
+}
+
+TEST(SimulateCommand, MapsWithAMapperFromTheTrace) {
+  // lu.S.8 is a 4x2 grid of ranks; greedy places it on a 4x2 torus. The report names the mapper.
+  const auto r =
+      run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapper greedy --seed 3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mapping          greedy (seed 3)"));
+  EXPECT_THAT(r.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
+}
+
+TEST(SimulateCommand, RejectsUnknownMapperBeforeReadingTheTrace) {
+  const auto r = run_mapsim("simulate --trace /nonexistent --topology torus:4x2 --mapper nosuch");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("'nosuch'"));
+  const auto bad_param =
+      run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapper greedy --param x=1");
+  EXPECT_EQ(bad_param.exit_code, 1);
+  EXPECT_THAT(bad_param.err, HasSubstr("'x'"));
+  const auto orphan = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --param x=1");
+  EXPECT_EQ(orphan.exit_code, 2);
+  EXPECT_THAT(orphan.err, HasSubstr("--param needs --mapper"));
 }
 
 TEST(SimulateCommand, MissingTraceIsACommandLineError) {

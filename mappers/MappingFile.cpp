@@ -1,0 +1,151 @@
+#include "mappers/MappingFile.hpp"
+
+#include <fstream>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "support/Error.hpp"
+#include "support/Parse.hpp"
+
+namespace mapsim::map {
+namespace {
+
+struct FormatName {
+  MappingFormat format;
+  std::string_view name;
+};
+constexpr FormatName kFormats[] = {{MappingFormat::Plain, "plain"},
+                                   {MappingFormat::Rankfile, "rankfile"},
+                                   {MappingFormat::Hostlist, "hostlist"}};
+
+std::vector<std::string_view> fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t at = 0;
+  while (at < line.size()) {
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == '\r')) ++at;
+    if (at == line.size()) break;
+    const std::size_t start = at;
+    while (at < line.size() && line[at] != ' ' && line[at] != '\t' && line[at] != '\r') ++at;
+    out.push_back(line.substr(start, at - start));
+  }
+  return out;
+}
+
+}  // namespace
+
+MappingFormat mapping_format_from_name(std::string_view text) {
+  for (const auto& f : kFormats) {
+    if (f.name == text) return f.format;
+  }
+  throw InputError(
+      fmt::format("unknown mapping format '{}'; valid: plain, rankfile, hostlist", text));
+}
+
+std::string_view name(MappingFormat format) {
+  for (const auto& f : kFormats) {
+    if (f.format == format) return f.name;
+  }
+  return "?";
+}
+
+std::string host_name(const topo::Topology& topology, topo::NodeId node) {
+  const auto width = fmt::formatted_size("{}", std::max(topology.node_count() - 1, 0));
+  return fmt::format("node{:0{}}", node, width);
+}
+
+topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topology& topology,
+                           std::optional<Rank> ranks) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot open the mapping file", path.string()));
+  const std::int64_t capacity = topology.cores_per_node();
+  std::vector<topo::NodeId> node_of_rank;
+  std::vector<int> line_of_rank;
+  std::vector<std::int64_t> load(static_cast<std::size_t>(topology.node_count()), 0);
+  const std::int64_t max_rank = ranks ? *ranks - 1 : std::int64_t{INT32_MAX} - 1;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto where = fmt::format("{}:{}", path.string(), number);
+    std::string_view text = line;
+    if (const auto hash = text.find('#'); hash != std::string_view::npos) {
+      text = text.substr(0, hash);
+    }
+    const auto parts = fields(text);
+    if (parts.empty()) continue;
+    if (parts.size() != 2) {
+      throw InputError(
+          fmt::format("{}: expected 'rank node', got {} field(s) '{}'", where, parts.size(), text));
+    }
+    const auto rank = parse_integer(parts[0], fmt::format("{}: rank", where), 0, max_rank);
+    const auto node = parse_integer(parts[1], fmt::format("{}: node", where), 0, INT32_MAX);
+    topology.check_node(node, fmt::format("{}: rank {}", where, rank));
+    const auto r = static_cast<std::size_t>(rank);
+    if (r >= node_of_rank.size()) {
+      node_of_rank.resize(r + 1, -1);
+      line_of_rank.resize(r + 1, 0);
+    }
+    if (node_of_rank[r] != -1) {
+      throw InputError(fmt::format("{}: rank {} is mapped twice (first on line {})", where, rank,
+                                   line_of_rank[r]));
+    }
+    if (++load[static_cast<std::size_t>(node)] > capacity) {
+      throw InputError(
+          fmt::format("{}: node {} would hold more than {} rank(s) ({} has {} "
+                      "core(s) per node)",
+                      where, node, capacity, topology.spec(), capacity));
+    }
+    node_of_rank[r] = static_cast<topo::NodeId>(node);
+    line_of_rank[r] = number;
+  }
+  if (in.bad()) throw InputError(fmt::format("{}: read error", path.string()));
+  const auto expected = static_cast<std::size_t>(ranks ? *ranks : node_of_rank.size());
+  node_of_rank.resize(expected, -1);
+  for (std::size_t r = 0; r < expected; ++r) {
+    if (node_of_rank[r] == -1) {
+      throw InputError(fmt::format("{}: rank {} is missing (the mapping must place ranks 0 to {})",
+                                   path.string(), r, expected - 1));
+    }
+  }
+  if (expected == 0) throw InputError(fmt::format("{}: the mapping is empty", path.string()));
+  return topo::Mapping(std::move(node_of_rank));
+}
+
+void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,
+                   MappingFormat format) {
+  switch (format) {
+    case MappingFormat::Plain:
+      fmt::print(out, "# mapsim mapping: {} ranks on {}\n# rank node\n", mapping.rank_count(),
+                 topology.spec());
+      for (Rank r = 0; r < mapping.rank_count(); ++r)
+        fmt::print(out, "{} {}\n", r, mapping.node(r));
+      return;
+    case MappingFormat::Rankfile: {
+      std::vector<int> next_slot(static_cast<std::size_t>(topology.node_count()), 0);
+      for (Rank r = 0; r < mapping.rank_count(); ++r) {
+        const auto node = mapping.node(r);
+        fmt::print(out, "rank {}={} slot={}\n", r, host_name(topology, node),
+                   next_slot[static_cast<std::size_t>(node)]++);
+      }
+      return;
+    }
+    case MappingFormat::Hostlist:
+      for (Rank r = 0; r < mapping.rank_count(); ++r) {
+        fmt::print(out, "{}\n", host_name(topology, mapping.node(r)));
+      }
+      return;
+  }
+}
+
+void write_mapping(const std::filesystem::path& path, const topo::Mapping& mapping,
+                   const topo::Topology& topology, MappingFormat format) {
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("{}: cannot write the mapping file", path.string()));
+  write_mapping(out, mapping, topology, format);
+  out.flush();
+  if (!out) throw InputError(fmt::format("{}: error while writing the mapping", path.string()));
+}
+
+}  // namespace mapsim::map

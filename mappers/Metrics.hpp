@@ -1,0 +1,99 @@
+#pragma once
+// Static quality of a mapping f: rank -> node, all exact (integers where the quantity is one).
+//
+//   hop-bytes      HB = sum over ordered rank pairs (i, j) of bytes(i, j) * hops(f(i), f(j))
+//   hop-messages   HM = sum of messages(i, j) * hops(f(i), f(j)) (the HAEC thesis's total IeNPC)
+//   dilation       max hops(f(i), f(j)) over pairs that exchange at least one message, and the
+//                  byte-weighted average HB / sum of bytes
+//   IePLC          messages between distinct ranks (a property of the matrix)
+//   IaNLC / IeNLC  messages between distinct ranks on the same node / on different nodes
+//                  (IaNLC + IeNLC = IePLC); self-messages are counted apart
+//   link loads     every message between different nodes crosses the links of its
+//                  dimension-order route (Topology::route_into); per directed link the bytes and
+//                  messages crossing it, and per link with both directions together (the
+//                  thesis's IeNPC statistics). Statistics are over used links (at least one
+//                  message), so min may be far above zero.
+//   congestion     max over directed links of bytes / bandwidth of the link's class, in seconds:
+//                  the time the busiest link needs for its traffic, a static lower bound.
+//
+// On direct networks (mesh, torus, HAEC Box) a route has hops(a, b) links, so the sum of the
+// per-link message loads equals HM. On Tianhe-3 a route has one link more than its hops (the
+// last link, into the destination node), so the sum equals HM + IeNLC.
+//
+// Swap deltas (for search-based mappers): exchanging the nodes of ranks i and j changes HB by
+//   delta(i, j) = sum over neighbours l of i (l != j) of
+//                   out(i,l) (h(f(j), f(l)) - h(f(i), f(l))) + in(i,l) (h(f(l), f(j)) - h(f(l),
+//                   f(i)))
+//               + the same for j with f(i) and f(j) exchanged
+//               + out(i,j) (h(f(j), f(i)) - h(f(i), f(j))) + in(i,j) (h(f(i), f(j)) - h(f(j),
+//               f(i)))
+// in O(deg i + deg j) from the sparse graph; the last line vanishes when hops are symmetric.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "mappers/CommGraph.hpp"
+#include "topologies/LinkClass.hpp"
+#include "topologies/Mapping.hpp"
+#include "topologies/Topology.hpp"
+#include "traces/CommMatrix.hpp"
+
+namespace mapsim::map::metrics {
+
+/// Statistics of a load over the links that carry at least one message.
+struct LoadStats {
+  std::uint64_t total = 0;
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+  double average = 0;
+  std::int64_t used = 0;  ///< links with at least one message
+};
+
+/// Per directed link: bytes and messages crossing it.
+struct LinkLoads {
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::uint64_t> messages;
+};
+
+struct Metrics {
+  std::uint64_t bytes = 0;                ///< between distinct ranks
+  std::uint64_t messages = 0;             ///< IePLC: between distinct ranks
+  std::uint64_t self_messages = 0;        ///< a rank to itself (no link, not in IePLC)
+  std::uint64_t intra_node_messages = 0;  ///< IaNLC
+  std::uint64_t inter_node_messages = 0;  ///< IeNLC
+  std::uint64_t hop_bytes = 0;
+  std::uint64_t hop_messages = 0;
+  int dilation_max = 0;
+  double dilation_average = 0;  ///< weighted by bytes: hop_bytes / bytes (0 without bytes)
+  LoadStats directed_bytes;     ///< per direction of a link
+  LoadStats directed_messages;
+  LoadStats link_bytes;  ///< per link, both directions together
+  LoadStats link_messages;
+  double max_link_seconds = 0;  ///< max over directed links of bytes / bandwidth
+};
+
+/// hop-bytes alone, in parallel (deterministic: integer sums).
+std::uint64_t hop_bytes(const traces::CommMatrix& matrix, const topo::Topology& topology,
+                        const topo::Mapping& mapping);
+std::uint64_t hop_bytes(const CommGraph& graph, const topo::Topology& topology,
+                        std::span<const topo::NodeId> node_of_rank);
+
+/// Dimension-order link loads, in parallel with one reused route buffer per thread (no
+/// allocation per route); identical whatever the number of threads.
+LinkLoads link_loads(const traces::CommMatrix& matrix, const topo::Topology& topology,
+                     const topo::Mapping& mapping);
+
+/// Every metric above. Preconditions: the mapping is valid for the matrix and the topology.
+Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topology,
+                 const topo::Mapping& mapping, const topo::LinkTable& links = {});
+
+/// Change of hop-bytes if ranks i and j exchange nodes (negative: better). O(deg i + deg j).
+std::int64_t swap_delta(const CommGraph& graph, const topo::Topology& topology,
+                        std::span<const topo::NodeId> node_of_rank, Rank i, Rank j);
+
+/// Change of hop-bytes if rank i moves to node `to`. O(deg i).
+std::int64_t move_delta(const CommGraph& graph, const topo::Topology& topology,
+                        std::span<const topo::NodeId> node_of_rank, Rank i, topo::NodeId to);
+
+}  // namespace mapsim::map::metrics

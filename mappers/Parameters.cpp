@@ -1,0 +1,175 @@
+#include "mappers/Parameters.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "support/Error.hpp"
+#include "support/Parse.hpp"
+
+namespace mapsim::map {
+namespace {
+
+std::vector<std::string_view> words(std::string_view choices) {
+  std::vector<std::string_view> out;
+  for (;;) {
+    const auto bar = choices.find('|');
+    out.push_back(choices.substr(0, bar));
+    if (bar == std::string_view::npos) return out;
+    choices.remove_prefix(bar + 1);
+  }
+}
+
+std::string_view type_name(const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Real:
+      return "number";
+    case ParamType::Boolean:
+      return "boolean";
+    case ParamType::Choice:
+      return "choice";
+    case ParamType::Text:
+      return "text";
+  }
+  return "?";
+}
+
+ParamValues::Value parse_value(std::string_view owner, const ParamSpec& spec,
+                               std::string_view text) {
+  const auto what = fmt::format("{}: parameter '{}'", owner, spec.key);
+  switch (spec.type) {
+    case ParamType::Integer:
+      return parse_integer(text, what, static_cast<std::int64_t>(spec.min),
+                           static_cast<std::int64_t>(spec.max));
+    case ParamType::Real: {
+      const double value = parse_real(text, what);
+      if (value < spec.min || value > spec.max) {
+        throw InputError(
+            fmt::format("{}: {} is out of range [{}, {}]", what, text, spec.min, spec.max));
+      }
+      return value;
+    }
+    case ParamType::Boolean:
+      if (text == "true" || text == "yes" || text == "on" || text == "1") return true;
+      if (text == "false" || text == "no" || text == "off" || text == "0") return false;
+      throw InputError(
+          fmt::format("{}: '{}' is not a boolean (true/false, yes/no, on/off, 1/0)", what, text));
+    case ParamType::Choice: {
+      const auto valid = words(spec.choices);
+      for (const auto word : valid) {
+        if (word == text) return std::string(text);
+      }
+      throw InputError(
+          fmt::format("{}: '{}' is not one of {}", what, text, fmt::join(valid, ", ")));
+    }
+    case ParamType::Text:
+      return std::string(text);
+  }
+  MAPSIM_EXPECTS(false, "unknown parameter type");
+  return std::int64_t{0};
+}
+
+}  // namespace
+
+const ParamValues::Value& ParamValues::at(std::string_view key) const {
+  const auto it = values_.find(key);
+  MAPSIM_EXPECTS(it != values_.end(), "a mapper asked for a parameter it did not declare");
+  return it->second;
+}
+
+std::int64_t ParamValues::integer(std::string_view key) const {
+  const auto* value = std::get_if<std::int64_t>(&at(key));
+  MAPSIM_EXPECTS(value != nullptr, "parameter is not an integer");
+  return *value;
+}
+
+double ParamValues::real(std::string_view key) const {
+  const auto* value = std::get_if<double>(&at(key));
+  MAPSIM_EXPECTS(value != nullptr, "parameter is not a number");
+  return *value;
+}
+
+bool ParamValues::flag(std::string_view key) const {
+  const auto* value = std::get_if<bool>(&at(key));
+  MAPSIM_EXPECTS(value != nullptr, "parameter is not a boolean");
+  return *value;
+}
+
+const std::string& ParamValues::text(std::string_view key) const {
+  const auto* value = std::get_if<std::string>(&at(key));
+  MAPSIM_EXPECTS(value != nullptr, "parameter is not a choice or text");
+  return *value;
+}
+
+std::string ParamValues::describe() const {
+  std::vector<std::string> parts;
+  for (const auto& [key, value] : values_) {
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, bool>) {
+            parts.push_back(fmt::format("{}={}", key, v ? "true" : "false"));
+          } else {
+            parts.push_back(fmt::format("{}={}", key, v));
+          }
+        },
+        value);
+  }
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+ParamValues parse_params(std::string_view owner, std::span<const ParamSpec> specs,
+                         const ParamList& given) {
+  std::map<std::string, ParamValues::Value, std::less<>> values;
+  for (const auto& spec : specs) {
+    values.emplace(std::string(spec.key), parse_value(owner, spec, spec.default_value));
+  }
+  std::set<std::string, std::less<>> seen;
+  for (const auto& [key, text] : given) {
+    const ParamSpec* spec = nullptr;
+    for (const auto& s : specs) {
+      if (s.key == key) spec = &s;
+    }
+    if (spec == nullptr) {
+      std::vector<std::string_view> keys;
+      for (const auto& s : specs) keys.push_back(s.key);
+      throw InputError(fmt::format("{}: unknown parameter '{}'; {}", owner, key,
+                                   keys.empty() ? std::string("it takes no parameters")
+                                                : fmt::format("valid: {}", fmt::join(keys, ", "))));
+    }
+    if (!seen.insert(key).second) {
+      throw InputError(fmt::format("{}: parameter '{}' is given twice", owner, key));
+    }
+    values[key] = parse_value(owner, *spec, text);
+  }
+  return ParamValues(std::string(owner), std::move(values));
+}
+
+std::pair<std::string, std::string> split_param(std::string_view text, std::string_view what) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    throw InputError(fmt::format("{}: '{}' is not of the form key=value", what, text));
+  }
+  return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+std::string describe_params(std::span<const ParamSpec> specs) {
+  std::string out;
+  for (const auto& spec : specs) {
+    std::string range;
+    if (spec.type == ParamType::Integer || spec.type == ParamType::Real) {
+      range = fmt::format(", {} to {}", spec.min, spec.max);
+    } else if (spec.type == ParamType::Choice) {
+      range = fmt::format(": {}", spec.choices);
+    }
+    out += fmt::format("{} ({}{}, default {}): {}\n", spec.key, type_name(spec), range,
+                       spec.default_value.empty() ? "none" : spec.default_value, spec.description);
+  }
+  return out;
+}
+
+}  // namespace mapsim::map

@@ -1,0 +1,194 @@
+#include "mappers/ScotchSupport.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::map::scotch {
+namespace {
+
+std::mutex& scotch_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void check(int status, const char* call) {
+  MAPSIM_EXPECTS(status == 0, fmt::format("libscotch: {} failed", call));
+}
+
+// Scotch sums edge weights (and weight x distance) in 32 bits: keep the total near 2^24.
+constexpr std::uint64_t kWeightBudget = std::uint64_t{1} << 24;
+
+// Up to this many nodes a decomposition-defined target stores exact distances between all its
+// domains (quadratic memory: 32 MB at 2048); above, Scotch's multilevel variant estimates them.
+constexpr std::size_t kExactDecompositionNodes = 2048;
+
+// Scotch's mesh and torus architectures take at most this many dimensions (ARCHMESHDIMMAX).
+constexpr int kMaxMeshDimensions = 5;
+
+}  // namespace
+
+std::unique_lock<std::mutex> lock() {
+  return std::unique_lock<std::mutex>(scotch_mutex());
+}
+
+Context::Context(Seed seed) {
+  check(SCOTCH_contextInit(&context_), "SCOTCH_contextInit");
+  check(SCOTCH_contextOptionSetNum(&context_, SCOTCH_OPTIONNUMDETERMINISTIC, 1),
+        "SCOTCH_contextOptionSetNum");
+  check(SCOTCH_contextThreadSpawn(&context_, 1, nullptr), "SCOTCH_contextThreadSpawn");
+  check(SCOTCH_contextRandomClone(&context_), "SCOTCH_contextRandomClone");
+  SCOTCH_contextRandomSeed(&context_, static_cast<Num>((seed ^ (seed >> 31)) & 0x7FFFFFFF));
+}
+
+GraphData process_graph(const CommGraph& graph, std::span<const Rank> subset) {
+  const auto ranks = static_cast<std::size_t>(graph.rank_count());
+  std::vector<Rank> all;
+  if (subset.empty()) {
+    all.resize(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) all[r] = static_cast<Rank>(r);
+    subset = all;
+  }
+  // Local index of each rank of the subset; a scratch table per thread, cleared after use.
+  thread_local std::vector<Num> local;
+  if (local.size() < ranks) local.assign(ranks, -1);
+  for (std::size_t k = 0; k < subset.size(); ++k) {
+    local[static_cast<std::size_t>(subset[k])] = static_cast<Num>(k);
+  }
+  GraphData data;
+  data.start.reserve(subset.size() + 1);
+  data.start.push_back(0);
+  std::vector<std::uint64_t> bytes;
+  std::uint64_t total = 0;
+  for (const Rank r : subset) {
+    for (const auto& nb : graph.neighbors(r)) {
+      const Num target = local[static_cast<std::size_t>(nb.rank)];
+      if (target < 0) continue;
+      data.targets.push_back(target);
+      bytes.push_back(nb.bytes());
+      total += nb.bytes();
+    }
+    data.start.push_back(static_cast<Num>(data.targets.size()));
+  }
+  for (const Rank r : subset) local[static_cast<std::size_t>(r)] = -1;
+  const std::uint64_t scale =
+      total > kWeightBudget ? (total + kWeightBudget - 1) / kWeightBudget : 1;
+  data.weights.reserve(bytes.size());
+  for (const auto b : bytes) {
+    data.weights.push_back(static_cast<Num>(std::max<std::uint64_t>(1, (b + scale / 2) / scale)));
+  }
+  return data;
+}
+
+Graph::~Graph() {
+  if (bound_) SCOTCH_graphExit(&bound_graph_);
+  SCOTCH_graphExit(&graph_);
+}
+
+Graph::Graph(const GraphData& data, Context* context) {
+  check(SCOTCH_graphInit(&graph_), "SCOTCH_graphInit");
+  const Num n = data.vertex_count();
+  const Num arcs = static_cast<Num>(data.targets.size());
+  check(SCOTCH_graphBuild(&graph_, 0, n, data.start.data(), nullptr,
+                          data.loads.empty() ? nullptr : data.loads.data(), nullptr, arcs,
+                          arcs == 0 ? nullptr : data.targets.data(),
+                          data.weights.empty() || arcs == 0 ? nullptr : data.weights.data()),
+        "SCOTCH_graphBuild");
+  if (context != nullptr) {
+    check(SCOTCH_graphInit(&bound_graph_), "SCOTCH_graphInit");
+    bound_ = true;
+    check(SCOTCH_contextBindGraph(context->get(), &graph_, &bound_graph_),
+          "SCOTCH_contextBindGraph");
+  }
+}
+
+Arch::Arch() {
+  check(SCOTCH_archInit(&arch_), "SCOTCH_archInit");
+}
+
+void build_target(Arch& arch, const topo::Topology& topology, Context& context,
+                  bool torus_as_mesh) {
+  const auto dims = topology.dimensions();
+  const auto n = static_cast<int>(dims.size());
+  const bool mesh =
+      topology.kind() == "mesh" || (torus_as_mesh && topology.kind() == "torus" && n <= 3);
+  if (topology.kind() == "torus" && !mesh && n <= kMaxMeshDimensions) {
+    // Scotch numbers mesh and torus terminals x fastest, as node ids are.
+    std::vector<Num> sizes(dims.begin(), dims.end());
+    check(SCOTCH_archTorusX(arch.get(), n, sizes.data()), "SCOTCH_archTorusX");
+    return;
+  }
+  // SCOTCH_archMeshX of Scotch 7.0.3 measures torus distances (wrap-around), so meshes use the
+  // 2-D and 3-D architectures, which measure Manhattan distances.
+  if (mesh && n <= 2) {
+    check(SCOTCH_archMesh2(arch.get(), dims[0], n == 2 ? dims[1] : 1), "SCOTCH_archMesh2");
+    return;
+  }
+  if (mesh && n == 3) {
+    check(SCOTCH_archMesh3(arch.get(), dims[0], dims[1], dims[2]), "SCOTCH_archMesh3");
+    return;
+  }
+  const bool large = topology.node_count() > static_cast<topo::NodeId>(kExactDecompositionNodes);
+  if (large && topology.kind() == "tianhe3") {
+    // A tree: chip rows (5 hops apart), chip columns in a row (3), sides of a chip (2), nodes of
+    // a side (1). Exact but for chips in one column (3 hops, counted 5) and the extra hop of a
+    // side change between chips. Leaves are numbered depth first: node ids.
+    const std::vector<Num> sizes(dims.begin(), dims.end());  // rows, columns, 2, half
+    const std::vector<Num> links{5, 3, 2, 1};
+    check(SCOTCH_archTleaf(arch.get(), 4, sizes.data(), links.data()), "SCOTCH_archTleaf");
+    return;
+  }
+  if (large && topology.kind() == "haec") {
+    // A 3-D torus: exact on a board; between boards it adds the on-board distance that a
+    // wireless hop does not pay (and wraps around in z, which the box does not).
+    check(SCOTCH_archTorus3(arch.get(), dims[0], dims[1], dims[2]), "SCOTCH_archTorus3");
+    return;
+  }
+  // The graph of every vertex and link (each pair once each way), restricted to the nodes.
+  const auto vertices = static_cast<std::size_t>(topology.vertex_count());
+  std::vector<std::vector<Num>> adjacency(vertices);
+  for (topo::LinkId id = 0; id < topology.link_count(); ++id) {
+    const auto link = topology.link(id);
+    adjacency[static_cast<std::size_t>(link.from)].push_back(link.to);
+  }
+  GraphData data;
+  data.start.push_back(0);
+  for (auto& list : adjacency) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    data.targets.insert(data.targets.end(), list.begin(), list.end());
+    data.start.push_back(static_cast<Num>(data.targets.size()));
+  }
+  Graph graph(data, &context);
+  std::vector<Num> nodes(static_cast<std::size_t>(topology.node_count()));
+  for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = static_cast<Num>(k);
+  if (!large) {
+    // Decomposition-defined architecture with exact graph distances between all terminals.
+    SCOTCH_Strat strategy;
+    check(SCOTCH_stratInit(&strategy), "SCOTCH_stratInit");
+    const int status = SCOTCH_archBuild0(arch.get(), graph.get(), static_cast<Num>(nodes.size()),
+                                         nodes.data(), &strategy);
+    SCOTCH_stratExit(&strategy);
+    check(status, "SCOTCH_archBuild0");
+  } else {
+    // Multilevel decomposition (distances estimated), linear in memory.
+    check(SCOTCH_archBuild2(arch.get(), graph.get(), static_cast<Num>(nodes.size()), nodes.data()),
+          "SCOTCH_archBuild2");
+  }
+}
+
+Strategy::Strategy(Num flags, Num parts, double balance) {
+  check(SCOTCH_stratInit(&strat_), "SCOTCH_stratInit");
+  check(SCOTCH_stratGraphMapBuild(&strat_, flags, parts, balance), "SCOTCH_stratGraphMapBuild");
+}
+
+std::vector<Num> map_graph(Graph& graph, Arch& arch, Strategy& strategy, Num vertices) {
+  std::vector<Num> terminal(static_cast<std::size_t>(vertices), -1);
+  check(SCOTCH_graphMap(graph.get(), arch.get(), strategy.get(), terminal.data()),
+        "SCOTCH_graphMap");
+  return terminal;
+}
+
+}  // namespace mapsim::map::scotch
