@@ -100,7 +100,7 @@ void print_result(const sim::Result& r, const traces::Trace& trace, const topo::
              r.latency.mean_slowdown(), r.latency.aggregate_slowdown());
   const double wall = std::max(r.wall_seconds, 1e-9);
   fmt::print(
-      "events           {} trace, {} engine in {:.3f} s: {:.2f} M trace events/s, "
+      "events           {} trace, {} engine in {:.6f} s: {:.2f} M trace events/s, "
       "{:.2f} M engine events/s\n",
       r.trace_events, r.engine_events, r.wall_seconds,
       static_cast<double>(r.trace_events) / wall / 1e6,

@@ -70,12 +70,29 @@ TEST(Cli, ListShowsTopologyKindsAndLinkClasses) {
   EXPECT_THAT(bad.err, HasSubstr("cannot list 'gizmos'"));
 }
 
-TEST(Cli, DemoRunsEveryMachineKind) {
-  const auto r = run_mapsim("demo");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* spec : {"mesh:4x4x4", "torus:4x4x4", "haec:4x4x4", "tianhe3:4x4"}) {
-    EXPECT_THAT(r.out, HasSubstr(std::string("topology       ") + spec));
+TEST(Cli, DemoComparesMappersOnEveryWorkloadAndMachineKind) {
+  // Two cheap mappers keep this quick; the demo's defaults add the expensive ones.
+  const auto r = run_mapsim("demo --mappers in-order,random --model analytic");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* workload : {"lu class W", "cg class S", "bt class W", "mg class S"}) {
+    for (const char* machine :
+         {"torus:4x4x4", "mesh:4x4x4", "haec:4x4x4", "tianhe3:2x2:nodes=16"}) {
+      EXPECT_THAT(r.out, HasSubstr(std::string(workload) + ", 64 ranks")) << workload;
+      EXPECT_THAT(r.out, HasSubstr(std::string(" on ") + machine + " (analytic model")) << machine;
+    }
   }
+  // The first mapper is the baseline: its ratios are exactly 1.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("in-order +[0-9.]+ MB +1\\.000 .* ms +1\\.000"));
+  EXPECT_THAT(r.out, HasSubstr("rank correlation of hop-bytes and simulated time"));
+}
+
+TEST(Cli, DemoRejectsUnknownMapperAndModel) {
+  const auto mapper = run_mapsim("demo --mappers in-order,nosuch");
+  EXPECT_EQ(mapper.exit_code, 1);
+  EXPECT_THAT(mapper.err, HasSubstr("'nosuch'"));
+  const auto model = run_mapsim("demo --model fluid");
+  EXPECT_EQ(model.exit_code, 1);
+  EXPECT_THAT(model.err, HasSubstr("'fluid'"));
 }
 
 }  // namespace
