@@ -21,16 +21,8 @@ void FlowModel::start(const Transfer& transfer) {
     engine_->schedule(engine_->now() + route.latency, kDelivery, transfer.id);
     return;
   }
-  std::uint32_t id;
-  if (!free_flows_.empty()) {
-    id = free_flows_.back();
-    free_flows_.pop_back();
-  } else {
-    id = static_cast<std::uint32_t>(flows_.size());
-    flows_.emplace_back();
-  }
+  const std::uint32_t id = flows_.acquire();
   Flow& flow = flows_[id];
-  flow = Flow{};
   flow.route = route;
   flow.remaining = static_cast<double>(transfer.bytes);
   flow.updated = engine_->now();
@@ -55,7 +47,7 @@ void FlowModel::handle(const QueuedEvent& event) {
     *it = list.back();
     list.pop_back();
   }
-  free_flows_.push_back(event.data);
+  flows_.release(event.data);
   resolve(route);
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sim/NetworkModel.hpp"
+#include "sim/SlotPool.hpp"
 
 namespace mapsim::sim {
 
@@ -57,8 +58,7 @@ class FlowModel final : public NetworkModel {
   void resolve(const Route& seed);
   void reschedule(std::uint32_t flow);
 
-  std::vector<Flow> flows_;
-  std::vector<std::uint32_t> free_flows_;
+  SlotPool<Flow> flows_;
   std::vector<Link> links_;
   std::uint32_t epoch_ = 0;
   // Scratch of the component search, kept to avoid allocating per re-solve.

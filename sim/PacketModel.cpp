@@ -21,14 +21,7 @@ PacketModel::PacketModel(Engine& engine, Network& network, const ModelOptions& o
 void PacketModel::start(const Transfer& transfer) {
   const Route route = network_->route(transfer.src, transfer.dst);
   count_bytes(route, transfer.bytes);
-  std::uint32_t m;
-  if (!free_messages_.empty()) {
-    m = free_messages_.back();
-    free_messages_.pop_back();
-  } else {
-    m = static_cast<std::uint32_t>(messages_.size());
-    messages_.emplace_back();
-  }
+  const std::uint32_t m = messages_.acquire();
   const std::int64_t count =
       std::max<std::int64_t>(1, (transfer.bytes + packet_bytes_ - 1) / packet_bytes_);
   messages_[m] = Message{route, transfer.id, static_cast<std::uint32_t>(count), transfer.bytes, 0};
@@ -36,14 +29,7 @@ void PacketModel::start(const Transfer& transfer) {
 }
 
 void PacketModel::inject(std::uint32_t m) {
-  std::uint32_t p;
-  if (!free_packets_.empty()) {
-    p = free_packets_.back();
-    free_packets_.pop_back();
-  } else {
-    p = static_cast<std::uint32_t>(packets_.size());
-    packets_.emplace_back();
-  }
+  const std::uint32_t p = packets_.acquire();
   Message& message = messages_[m];
   const auto size = static_cast<std::uint32_t>(std::min(message.bytes_to_inject, packet_bytes_));
   message.bytes_to_inject -= size;
@@ -84,10 +70,10 @@ void PacketModel::forward(std::uint32_t p, Time head) {
   const Time next_tail = end + lat;
   if (packet.hop + 1 == message.route.length) {
     message.delivered = std::max(message.delivered, next_tail);
-    free_packets_.push_back(p);
+    packets_.release(p);
     if (--message.packets_left == 0) {
       engine_->schedule(message.delivered, kDelivery, message.transfer);
-      free_messages_.push_back(packet.message);
+      messages_.release(packet.message);
     }
     return;
   }

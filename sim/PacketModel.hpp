@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "sim/NetworkModel.hpp"
+#include "sim/SlotPool.hpp"
 
 namespace mapsim::sim {
 
@@ -59,10 +60,8 @@ class PacketModel final : public NetworkModel {
   std::int64_t packet_bytes_;
   bool cut_through_;
   std::vector<Time> free_at_;
-  std::vector<Message> messages_;
-  std::vector<std::uint32_t> free_messages_;
-  std::vector<Packet> packets_;
-  std::vector<std::uint32_t> free_packets_;
+  SlotPool<Message> messages_;
+  SlotPool<Packet> packets_;
 };
 
 }  // namespace mapsim::sim

@@ -244,16 +244,8 @@ void Replay::cancel(std::uint32_t id) {
 
 std::uint32_t Replay::post_send(Rank src, Rank dst, std::uint16_t comm, std::int32_t tag,
                                 std::int64_t bytes, std::uint32_t request, bool collective) {
-  std::uint32_t m;
-  if (!free_messages_.empty()) {
-    m = free_messages_.back();
-    free_messages_.pop_back();
-  } else {
-    m = static_cast<std::uint32_t>(messages_.size());
-    messages_.emplace_back();
-  }
+  const std::uint32_t m = messages_.acquire();
   Message& message = messages_[m];
-  message = Message{};
   message.bytes = bytes;
   message.src = src;
   message.dst = dst;
@@ -367,7 +359,7 @@ void Replay::delivered(std::uint32_t transfer) {
 }
 
 void Replay::release(std::uint32_t m) {
-  free_messages_.push_back(m);
+  messages_.release(m);
 }
 
 std::int32_t Replay::rank_in(std::uint16_t comm, Rank world) {

@@ -17,6 +17,7 @@
 #include "sim/NetworkModel.hpp"
 #include "sim/Result.hpp"
 #include "sim/Simulation.hpp"
+#include "sim/SlotPool.hpp"
 #include "traces/CollectiveSchedule.hpp"
 
 namespace mapsim::sim {
@@ -129,8 +130,7 @@ class Replay {
   Result result_;
 
   std::vector<RankState> ranks_;
-  std::vector<Message> messages_;
-  std::vector<std::uint32_t> free_messages_;
+  SlotPool<Message> messages_;
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_requests_;
   std::vector<Member> members_;

@@ -1,35 +1,13 @@
 // Link loads reuse one route buffer per thread: the number of allocations does not grow with the
 // number of routes. This binary replaces the global operator new with a counting one.
 
-// GCC pairs the replaced operator new with free() below and warns of a mismatch that is not one.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
 #include "mappers/Metrics.hpp"
 #include "tests/mappers/TestMatrices.hpp"
+#include "tests/support/CountingNew.hpp"
 #include "topologies/TopologySpec.hpp"
-
-namespace {
-std::atomic<long> allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace mapsim::map {
 namespace {
@@ -38,9 +16,9 @@ long allocations_for(const traces::CommMatrix& matrix, const topo::Topology& mac
   std::vector<topo::NodeId> nodes;
   for (Rank r = 0; r < matrix.rank_count(); ++r) nodes.push_back(r % machine.node_count());
   const topo::Mapping mapping(nodes);
-  const long before = allocations.load();
+  const long before = mapsim::testing::allocations.load();
   const auto loads = metrics::link_loads(matrix, machine, mapping);
-  const long count = allocations.load() - before;
+  const long count = mapsim::testing::allocations.load() - before;
   EXPECT_FALSE(loads.messages.empty());
   return count;
 }

@@ -1,32 +1,10 @@
 // hops() and route_into() must not allocate: the simulator and the metrics call them per message.
 // This binary replaces the global operator new with a counting one.
 
-// GCC pairs the replaced operator new with free() below and warns of a mismatch that is not one.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <gtest/gtest.h>
 
+#include "tests/support/CountingNew.hpp"
 #include "topologies/TopologySpec.hpp"
-
-namespace {
-std::atomic<long> allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace mapsim::topo {
 namespace {
@@ -38,7 +16,7 @@ TEST_P(NoAllocation, HopsAndRouteIntoAReservedBufferDoNotAllocate) {
   std::vector<LinkId> path;
   path.reserve(static_cast<std::size_t>(machine->max_route_links()));
   long total_hops = 0;
-  const long before = allocations.load();
+  const long before = mapsim::testing::allocations.load();
   for (NodeId a = 0; a < machine->node_count(); a += 3) {
     for (NodeId b = 0; b < machine->node_count(); ++b) {
       total_hops += machine->hops(a, b);
@@ -46,7 +24,7 @@ TEST_P(NoAllocation, HopsAndRouteIntoAReservedBufferDoNotAllocate) {
       total_hops -= machine->route_hops(path);
     }
   }
-  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_EQ(testing::allocations.load() - before, 0);
   EXPECT_EQ(total_hops, 0);
 }
 
