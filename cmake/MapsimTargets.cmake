@@ -1,6 +1,7 @@
 # Common compile settings for every mapsim target: warnings, warnings-as-errors, sanitizers.
 
-set(MAPSIM_WARNINGS -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Woverloaded-virtual)
+set(MAPSIM_WARNINGS -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Woverloaded-virtual
+    $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>)
 if(MAPSIM_WERROR)
   list(APPEND MAPSIM_WARNINGS -Werror)
 endif()
@@ -10,6 +11,11 @@ if(MAPSIM_SANITIZE)
                              -fno-omit-frame-pointer)
   add_compile_options(${MAPSIM_SANITIZER_FLAGS})
   add_link_options(${MAPSIM_SANITIZER_FLAGS})
+endif()
+
+option(MAPSIM_FUZZ "Build fuzz/ as libFuzzer targets (clang only; see scripts/fuzz.sh)" OFF)
+if(MAPSIM_FUZZ)
+  add_compile_options(-fsanitize=fuzzer-no-link)  # coverage for libFuzzer in every library
 endif()
 
 # mapsim_library(NAME folder SOURCES ... DEPENDS ...) defines mapsim_NAME and its alias mapsim::NAME.

@@ -59,16 +59,24 @@ topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topolo
                            std::optional<Rank> ranks) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open the mapping file", path.string()));
+  return read_mapping(in, path.string(), topology, ranks);
+}
+
+topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::Topology& topology,
+                           std::optional<Rank> ranks) {
   const std::int64_t capacity = topology.cores_per_node();
   std::vector<topo::NodeId> node_of_rank;
   std::vector<int> line_of_rank;
   std::vector<std::int64_t> load(static_cast<std::size_t>(topology.node_count()), 0);
-  const std::int64_t max_rank = ranks ? *ranks - 1 : std::int64_t{INT32_MAX} - 1;
+  // Without an expected count, no more ranks than the machine has cores can be placed: larger
+  // rank numbers are errors, not tables to grow.
+  const std::int64_t max_rank =
+      (ranks ? *ranks : static_cast<std::int64_t>(topology.node_count()) * capacity) - 1;
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
-    const auto where = fmt::format("{}:{}", path.string(), number);
+    const auto where = fmt::format("{}:{}", name, number);
     std::string_view text = line;
     if (const auto hash = text.find('#'); hash != std::string_view::npos) {
       text = text.substr(0, hash);
@@ -100,16 +108,16 @@ topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topolo
     node_of_rank[r] = static_cast<topo::NodeId>(node);
     line_of_rank[r] = number;
   }
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path.string()));
+  if (in.bad()) throw InputError(fmt::format("{}: read error", name));
   const auto expected = static_cast<std::size_t>(ranks ? *ranks : node_of_rank.size());
   node_of_rank.resize(expected, -1);
   for (std::size_t r = 0; r < expected; ++r) {
     if (node_of_rank[r] == -1) {
       throw InputError(fmt::format("{}: rank {} is missing (the mapping must place ranks 0 to {})",
-                                   path.string(), r, expected - 1));
+                                   name, r, expected - 1));
     }
   }
-  if (expected == 0) throw InputError(fmt::format("{}: the mapping is empty", path.string()));
+  if (expected == 0) throw InputError(fmt::format("{}: the mapping is empty", name));
   return topo::Mapping(std::move(node_of_rank));
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -39,6 +40,9 @@ std::string host_name(const topo::Topology& topology, topo::NodeId node);
 /// duplicate rank, a node the topology does not have, a node over capacity; and naming the file
 /// for a missing rank.
 topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topology& topology,
+                           std::optional<Rank> ranks = {});
+/// The same from a stream; `name` stands for the file in error messages.
+topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::Topology& topology,
                            std::optional<Rank> ranks = {});
 
 void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,

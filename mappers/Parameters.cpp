@@ -107,7 +107,8 @@ const std::string& ParamValues::text(std::string_view key) const {
 
 std::string ParamValues::describe() const {
   std::vector<std::string> parts;
-  for (const auto& [key, value] : values_) {
+  for (const auto& entry : values_) {
+    const std::string& key = entry.first;  // lambdas cannot capture structured bindings in clang 14
     std::visit(
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;
@@ -117,7 +118,7 @@ std::string ParamValues::describe() const {
             parts.push_back(fmt::format("{}={}", key, v));
           }
         },
-        value);
+        entry.second);
   }
   return fmt::format("{}", fmt::join(parts, " "));
 }

@@ -8,10 +8,10 @@ InputError InputError::within(std::string_view where) const {
   return InputError(fmt::format("{}: {}", where, what()));
 }
 
-void throw_internal_error(std::string_view condition, std::string_view message,
-                          std::source_location where) {
-  throw InternalError(fmt::format("internal error (a bug in mapsim) at {}:{}: {} [{} failed]",
-                                  where.file_name(), where.line(), message, condition));
+void throw_internal_error(std::string_view condition, std::string_view message, const char* file,
+                          int line) {
+  throw InternalError(fmt::format("internal error (a bug in mapsim) at {}:{}: {} [{} failed]", file,
+                                  line, message, condition));
 }
 
 }  // namespace mapsim

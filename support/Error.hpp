@@ -3,7 +3,6 @@
 // value and where it came from; a broken internal invariant throws InternalError through
 // MAPSIM_EXPECTS and says it is a bug; library code never exits or aborts.
 
-#include <source_location>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,13 +25,13 @@ class InternalError : public std::logic_error {
 };
 
 [[noreturn]] void throw_internal_error(std::string_view condition, std::string_view message,
-                                       std::source_location where);
+                                       const char* file, int line);
 
 }  // namespace mapsim
 
 /// Checks an internal invariant; on failure throws InternalError naming the condition and place.
-#define MAPSIM_EXPECTS(condition, message)                                                  \
-  do {                                                                                      \
-    if (!(condition)) [[unlikely]]                                                          \
-      ::mapsim::throw_internal_error(#condition, message, std::source_location::current()); \
+#define MAPSIM_EXPECTS(condition, message)                                     \
+  do {                                                                         \
+    if (!(condition)) [[unlikely]]                                             \
+      ::mapsim::throw_internal_error(#condition, message, __FILE__, __LINE__); \
   } while (false)

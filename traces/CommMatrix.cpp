@@ -90,8 +90,12 @@ CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank
     throw InputError(
         fmt::format("cannot open matrix file '{}': {}", path.string(), std::strerror(errno)));
   }
-  const auto where = [&](std::size_t line) { return fmt::format("{}:{}", path.string(), line); };
-  constexpr std::int64_t kMaxRank = std::numeric_limits<Rank>::max() - 1;
+  return read_matrix_csv(in, path.string(), ranks);
+}
+
+CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optional<Rank> ranks) {
+  const auto where = [&](std::size_t line) { return fmt::format("{}:{}", name, line); };
+  constexpr std::int64_t kMaxRank = kMaxRanks - 1;
   constexpr auto kMaxCount = static_cast<std::int64_t>(std::numeric_limits<std::int64_t>::max());
 
   struct Row {
@@ -154,15 +158,14 @@ CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank
                     line});
   }
   if (!header) {
-    throw InputError(
-        fmt::format("{}: the header '{}' is missing (the file is empty or only comments)",
-                    path.string(), kHeader));
+    throw InputError(fmt::format(
+        "{}: the header '{}' is missing (the file is empty or only comments)", name, kHeader));
   }
 
   Rank count = declared.value_or(ranks.value_or(0));
   if (declared && ranks && *declared != *ranks) {
-    throw InputError(fmt::format("{}: the file declares ranks={} but {} ranks are expected",
-                                 path.string(), *declared, *ranks));
+    throw InputError(fmt::format("{}: the file declares ranks={} but {} ranks are expected", name,
+                                 *declared, *ranks));
   }
   if (!declared && !ranks) {
     for (const auto& row : rows) count = std::max({count, row.src + 1, row.dst + 1});
@@ -170,11 +173,11 @@ CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank
   std::map<std::pair<Rank, Rank>, std::size_t> seen;
   CommMatrixBuilder builder(count);
   for (const auto& row : rows) {
-    for (const auto& [rank, name] : {std::pair{row.src, "src"}, std::pair{row.dst, "dst"}}) {
+    for (const auto& [rank, field] : {std::pair{row.src, "src"}, std::pair{row.dst, "dst"}}) {
       if (rank >= count) {
         throw InputError(
             fmt::format("{}: field '{}': rank {} is out of range (the matrix has {} ranks)",
-                        where(row.line), name, rank, count));
+                        where(row.line), field, rank, count));
       }
     }
     const auto [it, fresh] = seen.emplace(std::pair{row.src, row.dst}, row.line);

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "support/Ids.hpp"
@@ -80,7 +82,10 @@ class CommMatrixBuilder {
 /// given, else `ranks` if given, else the largest rank + 1. Throws InputError naming the file, the
 /// line and the field for: a missing file, a missing or wrong header, a wrong number of fields,
 /// a negative or non-numeric value, a rank out of range, bytes without messages, a duplicate pair.
+/// Ranks must be below kMaxRanks.
 CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank> ranks = {});
+/// The same from a stream; `name` stands for the file in error messages.
+CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optional<Rank> ranks = {});
 
 /// Writes `# ranks=N`, the header and one row per non-zero pair, in (src, dst) order.
 void write_matrix_csv(const CommMatrix& matrix, const std::filesystem::path& path);

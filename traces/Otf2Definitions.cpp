@@ -224,8 +224,9 @@ Otf2Definitions::Otf2Definitions(const Otf2Archive& archive) : archive_(archive.
                          it == rank_of.end() ? -1 : it->second});
   }
   for (const auto& [location, rank] : rank_of) {
+    const auto ref = location;  // a copy: lambdas cannot capture structured bindings in clang 14
     if (std::none_of(locations.begin(), locations.end(),
-                     [&](const Otf2Location& l) { return l.ref == location; })) {
+                     [&](const Otf2Location& l) { return l.ref == ref; })) {
       fail(fmt::format("MPI rank {} runs on location {}, which is not defined", rank, location));
     }
   }

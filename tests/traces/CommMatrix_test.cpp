@@ -1,5 +1,7 @@
 #include "traces/CommMatrix.hpp"
 
+#include <sstream>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -98,6 +100,26 @@ TEST(CommMatrix, RejectsRankOutOfRange) {
   EXPECT_THAT(csv_error("src,dst,messages,bytes\n7,0,1,8\n", 4), HasSubstr("field 'src': rank 7"));
   EXPECT_THAT(csv_error("# ranks=4\nsrc,dst,messages,bytes\n", 8),
               HasSubstr("declares ranks=4 but 8"));
+}
+
+TEST(CommMatrix, RejectsRankBeyondTheLimit) {
+  // Rank numbers size per-rank tables: one line must not make the reader allocate 2^31 rows.
+  EXPECT_THAT(csv_error("src,dst,messages,bytes\n2000000000,0,1,1\n"),
+              AllOf(HasSubstr("bad.csv:2: field 'src'"), HasSubstr("out of range [0, 16777215]")));
+  EXPECT_THAT(csv_error("# ranks=2000000000\nsrc,dst,messages,bytes\n"), HasSubstr("out of range"));
+}
+
+TEST(CommMatrix, ReadsFromAStream) {
+  std::istringstream in("src,dst,messages,bytes\n1,0,2,16\n");
+  const auto m = read_matrix_csv(in, "<input>");
+  EXPECT_EQ(m.at(1, 0), (Traffic{2, 16}));
+  std::istringstream bad("src,dst\n");
+  try {
+    (void)read_matrix_csv(bad, "<input>");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("<input>:1: expected the header"));
+  }
 }
 
 TEST(CommMatrix, RejectsDuplicatePair) {
