@@ -10,12 +10,12 @@
 
 #include "support/Error.hpp"
 
-#define MAPSIM_FUZZ_TARGET(body)                                                         \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {  \
-    const std::string_view input(reinterpret_cast<const char*>(data), size);           \
-    try {                                                                                \
-      body(input);                                                                       \
-    } catch (const ::mapsim::InputError&) {                                              \
-    }                                                                                    \
-    return 0;                                                                            \
+#define MAPSIM_FUZZ_TARGET(body)                                                      \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+    const std::string_view input(reinterpret_cast<const char*>(data), size);          \
+    try {                                                                             \
+      body(input);                                                                    \
+    } catch (const ::mapsim::InputError&) {                                           \
+    }                                                                                 \
+    return 0;                                                                         \
   }

@@ -230,8 +230,8 @@ TEST(CollectiveSchedule, ScanExchangesWithExistingPartners) {
   const CollectiveSchedule s(CollectiveOp::Scan, -1, {{5, 1}, {4, 2}, {3, 3}, {2, 4}, {1, 5}});
   EXPECT_EQ(s.step_count(4), 1);
   EXPECT_EQ(s.step(4, 0), (CollectiveStep{0, 0, 1}));  // received (me + 1) b = 5 -> b = 1
-  EXPECT_EQ(s.step_count(0), 3);  // partners 1, 2, 4
-  EXPECT_EQ(s.step_count(1), 2);  // partners 0, 3 (5 does not exist)
+  EXPECT_EQ(s.step_count(0), 3);                       // partners 1, 2, 4
+  EXPECT_EQ(s.step_count(1), 2);                       // partners 0, 3 (5 does not exist)
 }
 
 TEST(CollectiveSchedule, LocalOperationsMoveNothing) {
