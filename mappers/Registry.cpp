@@ -1,6 +1,7 @@
 // The table of every mapper: name, one-line description, parameters, factory.
 
 #include "mappers/Factories.hpp"
+#include "mappers/SearchFactories.hpp"
 
 namespace mapsim::map {
 namespace {
@@ -51,6 +52,9 @@ const MapperInfo kMappers[] = {
      make_scotch},
     {"minmd", "HAEC thesis Algorithm 2: heaviest pairs first, minimum Manhattan distance",
      minmd_params(), make_minmd},
+    {"ohtma",
+     "OHTMA (Li et al. 2020): greedy, pair exchanges with locking, backtracking to the best prefix",
+     ohtma_params(), make_ohtma},
 };
 
 }  // namespace

@@ -1,0 +1,15 @@
+#pragma once
+// Internal: the factory and parameter table of every search-based mapper (Mapper library II),
+// for the registry (Registry.cpp).
+
+#include <memory>
+#include <span>
+
+#include "mappers/Mapper.hpp"
+
+namespace mapsim::map {
+
+std::span<const ParamSpec> ohtma_params();
+std::unique_ptr<Mapper> make_ohtma(const ParamValues& params);
+
+}  // namespace mapsim::map
