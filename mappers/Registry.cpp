@@ -55,6 +55,13 @@ const MapperInfo kMappers[] = {
     {"ohtma",
      "OHTMA (Li et al. 2020): greedy, pair exchanges with locking, backtracking to the best prefix",
      ohtma_params(), make_ohtma},
+    {"bokhari",
+     "Bokhari's MAPPER: pairwise exchanges and probabilistic jumps from sweep (cardinality)",
+     bokhari_params(), make_bokhari},
+    {"genetic", "HAEC thesis GA: roulette wheel, ordered crossover, swap mutation (100 x 10)",
+     genetic_params(), make_genetic},
+    {"sampling", "best of N uniformly random mappings (N = 10000)", sampling_params(),
+     make_sampling},
 };
 
 }  // namespace

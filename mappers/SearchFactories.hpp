@@ -11,5 +11,11 @@ namespace mapsim::map {
 
 std::span<const ParamSpec> ohtma_params();
 std::unique_ptr<Mapper> make_ohtma(const ParamValues& params);
+std::span<const ParamSpec> bokhari_params();
+std::unique_ptr<Mapper> make_bokhari(const ParamValues& params);
+std::span<const ParamSpec> genetic_params();
+std::unique_ptr<Mapper> make_genetic(const ParamValues& params);
+std::span<const ParamSpec> sampling_params();
+std::unique_ptr<Mapper> make_sampling(const ParamValues& params);
 
 }  // namespace mapsim::map
