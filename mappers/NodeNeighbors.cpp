@@ -70,18 +70,34 @@ NodeNeighbors::NodeNeighbors(const topo::Topology& topology, std::size_t near_li
     return d;
   };
 
+  // Near nodes: breadth first over the links, layer by layer, until a layer brings the count to
+  // near_limit (or nothing is left), then the nearest of those.
   std::vector<std::vector<NodeId>> near(un);
+  const std::size_t limit = std::min<std::size_t>(near_limit, un > 0 ? un - 1 : 0);
   tbb::parallel_for(tbb::blocked_range<NodeId>(0, nodes, 64), [&](const auto& range) {
+    std::vector<std::uint32_t> seen(vertices, 0);
+    std::uint32_t stamp = 0;
+    std::vector<topo::VertexId> layer;
+    std::vector<topo::VertexId> next;
+    std::vector<NodeId> found;
     for (NodeId n = range.begin(); n != range.end(); ++n) {
-      auto list = adjacent[static_cast<std::size_t>(n)];
-      if (list.size() < near_limit) {
-        for (const NodeId m : adjacent[static_cast<std::size_t>(n)]) {
-          for (const NodeId k : adjacent[static_cast<std::size_t>(m)]) {
-            if (k != n) list.push_back(k);
+      ++stamp;
+      found.clear();
+      layer.assign(1, n);
+      seen[static_cast<std::size_t>(n)] = stamp;
+      while (found.size() < limit && !layer.empty()) {
+        next.clear();
+        for (const topo::VertexId v : layer) {
+          for (std::size_t k = out_start[static_cast<std::size_t>(v)];
+               k < out_start[static_cast<std::size_t>(v) + 1]; ++k) {
+            const topo::VertexId w = out[k];
+            if (seen[static_cast<std::size_t>(w)] == stamp) continue;
+            seen[static_cast<std::size_t>(w)] = stamp;
+            next.push_back(w);
+            if (w < nodes) found.push_back(w);
           }
         }
-        std::sort(list.begin(), list.end());
-        list.erase(std::unique(list.begin(), list.end()), list.end());
+        layer.swap(next);
       }
       struct Key {
         int hops;
@@ -94,9 +110,9 @@ NodeNeighbors::NodeNeighbors(const topo::Topology& topology, std::size_t near_li
         }
       };
       std::vector<Key> keys;
-      keys.reserve(list.size());
-      for (const NodeId m : list) keys.push_back({topology.hops(n, m), distance(n, m), m});
-      const std::size_t keep = std::min(near_limit, keys.size());
+      keys.reserve(found.size());
+      for (const NodeId m : found) keys.push_back({topology.hops(n, m), distance(n, m), m});
+      const std::size_t keep = std::min(limit, keys.size());
       std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(keep), keys.end());
       auto& result = near[static_cast<std::size_t>(n)];
       for (std::size_t k = 0; k < keep; ++k) result.push_back(keys[k].node);

@@ -3,12 +3,13 @@
 //   adjacent(n)  every node m != n with hops(n, m) <= 1: the processor graph whose edges
 //                Bokhari's cardinality counts (a link on meshes, tori and the HAEC Box; the same
 //                side router on Tianhe-3)
-//   near(n)      at most `near_limit` nodes close to n for local-search moves: the adjacent ones,
-//                then (if there are fewer) those adjacent to them, ordered by hops, then by the
-//                coordinate distance sum |c_k(n) - c_k(m)| (so that, among the 512 wireless
-//                neighbours of a HAEC node, the ones straight above and below come first), then id
-// Found from the link graph (a breadth-first search through routers, never through other
-// nodes), checked against Topology::hops; nothing dense.
+//   near(n)      at most `near_limit` nodes close to n for local-search moves: a breadth-first
+//                search over the links, layer by layer, until a layer brings near_limit nodes;
+//                of those, the nearest by hops, then by the coordinate distance
+//                sum |c_k(n) - c_k(m)| (so that, among the 512 wireless neighbours of a HAEC
+//                node, the ones straight above and below come first), then by id
+// Found from the link graph and checked against Topology::hops; nothing dense. Adjacent nodes
+// are reached through a link or through one router that is not a node.
 
 #include <span>
 #include <vector>

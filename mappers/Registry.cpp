@@ -62,6 +62,8 @@ const MapperInfo kMappers[] = {
      genetic_params(), make_genetic},
     {"sampling", "best of N uniformly random mappings (N = 10000)", sampling_params(),
      make_sampling},
+    {"best", "mapsim's own: best constructive starts, then parallel iterated swap local search",
+     best_params(), make_best},
 };
 
 }  // namespace

@@ -17,5 +17,7 @@ std::span<const ParamSpec> genetic_params();
 std::unique_ptr<Mapper> make_genetic(const ParamValues& params);
 std::span<const ParamSpec> sampling_params();
 std::unique_ptr<Mapper> make_sampling(const ParamValues& params);
+std::span<const ParamSpec> best_params();
+std::unique_ptr<Mapper> make_best(const ParamValues& params);
 
 }  // namespace mapsim::map
