@@ -6,11 +6,13 @@
 // of 64 ranks (an 8×8 grid exchanging with its 4 neighbours: MPI_Irecv, MPI_Send, MPI_Wait per
 // neighbour and iteration, as LU's halo) written here with libotf2 at several lengths.
 //
-// Counters: records/s (OTF2 event records, every kind), mpi_events/s (trace-model events),
-// peak_growth_MB (peak resident memory during the read minus the resident memory before it,
-// measured through /proc/self/status VmHWM after resetting it via /proc/self/clear_refs).
+// Counters: records/s (OTF2 event records, every kind), mpi_events/s (trace-model events), both
+// per second of CPU time of the one thread reading (wall time is the Time column),
+// peak_RSS_MB (the peak resident memory, VmHWM, of a fresh process doing one such read: the
+// benchmark runs itself as `traces_bench --rss matrix|trace PATH`).
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace mapsim;
+using traces::CommMatrix;
 
 const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
 
@@ -37,12 +40,6 @@ std::int64_t status_kb(const std::string& field) {
     if (line.rfind(field + ":", 0) == 0) return std::stoll(line.substr(field.size() + 1));
   }
   return 0;
-}
-
-/// Resets the peak resident set to the current one; returns the current one (kB).
-std::int64_t reset_peak() {
-  std::ofstream("/proc/self/clear_refs") << "5";
-  return status_kb("VmRSS");
 }
 
 fs::path bench_dir() {
@@ -109,16 +106,26 @@ fs::path synthetic_archive(std::int64_t iterations) {
   return path;
 }
 
+/// Peak resident memory (MB) of a fresh process that reads `path` with `how` ("matrix" streams
+/// it into a matrix, "trace" stores it): this binary run as `traces_bench --rss HOW PATH`.
+double peak_rss_mb(const std::string& how, const fs::path& path) {
+  const auto command =
+      fs::read_symlink("/proc/self/exe").string() + " --rss " + how + " '" + path.string() + "'";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return -1;
+  double kb = -1;
+  if (std::fscanf(pipe, "%lf", &kb) != 1) kb = -1;
+  ::pclose(pipe);
+  return kb / 1024.0;
+}
+
 template <typename Read>
-void measure(benchmark::State& state, const fs::path& path, Read read) {
+void measure(benchmark::State& state, const fs::path& path, const std::string& how, Read read) {
   std::uint64_t records = 0;
   std::uint64_t events = 0;
-  std::int64_t growth_kb = 0;
   for (auto _ : state) {
-    const auto before = reset_peak();
-    mapsim::traces::TraceReader reader(path);
+    traces::TraceReader reader(path);
     benchmark::DoNotOptimize(read(reader));
-    growth_kb = std::max(growth_kb, status_kb("VmHWM") - before);
     records += reader.summary().records;
     events += reader.summary().mpi_events();
   }
@@ -128,13 +135,19 @@ void measure(benchmark::State& state, const fs::path& path, Read read) {
       benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
   state.counters["records"] =
       static_cast<double>(records) / static_cast<double>(state.iterations());
-  state.counters["peak_growth_MB"] = static_cast<double>(growth_kb) / 1024.0;
-  state.counters["bytes/Event"] = sizeof(mapsim::traces::Event);
+  state.counters["peak_RSS_MB"] = peak_rss_mb(how, path);
+  state.counters["bytes/Event"] = sizeof(traces::Event);
+}
+
+CommMatrix matrix_of(traces::TraceReader& reader) {
+  return traces::read_matrix(reader);
+}
+std::size_t events_of(traces::TraceReader& reader) {
+  return reader.read_trace().event_count();
 }
 
 void BM_MatrixReal(benchmark::State& state, const char* trace) {
-  measure(state, kTraces + trace,
-          [](traces::TraceReader& reader) { return traces::read_matrix(reader); });
+  measure(state, kTraces + trace, "matrix", matrix_of);
 }
 BENCHMARK_CAPTURE(BM_MatrixReal, cg_S_8, "npb/cg.S.8")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MatrixReal, sp_S_9, "npb/sp.S.9")->Unit(benchmark::kMillisecond);
@@ -144,8 +157,7 @@ BENCHMARK_CAPTURE(BM_MatrixReal, casita_2_hybrid, "public/casita_2_jacobi_blame_
 // Argument: iterations. Per iteration a rank with k neighbours writes 2 + 9k records (k = 2, 3
 // or 4; 224 directed neighbour links in all): 2,144 records per iteration for the 64 ranks.
 void BM_MatrixSynthetic(benchmark::State& state) {
-  const auto path = synthetic_archive(state.range(0));
-  measure(state, path, [](traces::TraceReader& reader) { return traces::read_matrix(reader); });
+  measure(state, synthetic_archive(state.range(0)), "matrix", matrix_of);
 }
 BENCHMARK(BM_MatrixSynthetic)
     ->Arg(1'000)
@@ -155,11 +167,9 @@ BENCHMARK(BM_MatrixSynthetic)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(2);
 
-// The stored Trace, for contrast: memory grows by 40 bytes per MPI event.
+// The stored Trace, for contrast: its memory grows by 40 bytes per MPI event.
 void BM_TraceSynthetic(benchmark::State& state) {
-  const auto path = synthetic_archive(state.range(0));
-  measure(state, path,
-          [](traces::TraceReader& reader) { return reader.read_trace().event_count(); });
+  measure(state, synthetic_archive(state.range(0)), "trace", events_of);
 }
 BENCHMARK(BM_TraceSynthetic)
     ->Arg(1'000)
@@ -170,4 +180,21 @@ BENCHMARK(BM_TraceSynthetic)
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--rss") {
+    // Child mode for peak_rss_mb(): read once, print the peak resident set in kB.
+    traces::TraceReader reader(argv[3]);
+    if (std::string(argv[2]) == "trace") {
+      benchmark::DoNotOptimize(events_of(reader));
+    } else {
+      benchmark::DoNotOptimize(matrix_of(reader));
+    }
+    std::printf("%lld\n", static_cast<long long>(status_kb("VmHWM")));
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

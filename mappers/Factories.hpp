@@ -4,6 +4,7 @@
 #include <memory>
 #include <span>
 
+#include "mappers/GridEmbedding.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/SpaceFillingCurves.hpp"
 
@@ -23,5 +24,14 @@ std::unique_ptr<Mapper> make_rcm(const ParamValues& params);
 std::span<const ParamSpec> scotch_params();
 std::unique_ptr<Mapper> make_scotch(const ParamValues& params);
 std::unique_ptr<Mapper> make_bisection(const ParamValues& params);
+
+std::span<const ParamSpec> grid_params();
+std::span<const ParamSpec> affine_params();
+std::unique_ptr<Mapper> make_grid_mapper(GridHeuristic heuristic, const ParamValues& params);
+std::span<const ParamSpec> bft_params();
+std::span<const ParamSpec> mht_params();
+std::unique_ptr<Mapper> make_bft(const ParamValues& params);
+std::unique_ptr<Mapper> make_mht(const ParamValues& params);
+std::unique_ptr<Mapper> make_coce_mht(const ParamValues& params);
 
 }  // namespace mapsim::map

@@ -11,6 +11,11 @@ std::unique_ptr<Mapper> make_curve_mapper(const ParamValues&) {
   return make_curve(curve);
 }
 
+template <GridHeuristic heuristic>
+std::unique_ptr<Mapper> make_grid(const ParamValues& params) {
+  return make_grid_mapper(heuristic, params);
+}
+
 const MapperInfo kMappers[] = {
     {"in-order",
      "rank r on node r / cores in the machine's natural order (launcher default)",
@@ -52,6 +57,26 @@ const MapperInfo kMappers[] = {
      make_scotch},
     {"minmd", "HAEC thesis Algorithm 2: heaviest pairs first, minimum Manhattan distance",
      minmd_params(), make_minmd},
+    {"mxovlp", "Bhatele, regular 2-D grids: maximum overlap, recursively", grid_params(),
+     make_grid<GridHeuristic::Mxovlp>},
+    {"mxov-al", "Bhatele, regular 2-D grids: maximum overlap with alignment at each step",
+     grid_params(), make_grid<GridHeuristic::MxovAl>},
+    {"exco", "Bhatele, regular 2-D grids: expand from a corner", grid_params(),
+     make_grid<GridHeuristic::Exco>},
+    {"coce", "Bhatele, regular 2-D grids: from all four corners to the centre", grid_params(),
+     make_grid<GridHeuristic::Coce>},
+    {"affine", "Bhatele, regular 2-D grids: affine stretch (x,y) -> (Px x/Ox, Py y/Oy)",
+     affine_params(), make_grid<GridHeuristic::Affine>},
+    {"step", "Bhatele, regular 2-D grids: staircase bands of object columns", grid_params(),
+     make_grid<GridHeuristic::Step>},
+    {"bft", "Bhatele, irregular graphs: breadth-first traversal, next to the parent", bft_params(),
+     make_bft},
+    {"mht", "Bhatele, irregular graphs: max-heap traversal, at the neighbours' centroid",
+     mht_params(), make_mht},
+    {"coce-mht",
+     "Bhatele, irregular graphs: four corners, then max-heap traversal inwards",
+     {},
+     make_coce_mht},
     {"ohtma",
      "OHTMA (Li et al. 2020): greedy, pair exchanges with locking, backtracking to the best prefix",
      ohtma_params(), make_ohtma},

@@ -130,6 +130,22 @@ void build_target(Arch& arch, const topo::Topology& topology, Context& context,
     check(SCOTCH_archMesh3(arch.get(), dims[0], dims[1], dims[2]), "SCOTCH_archMesh3");
     return;
   }
+  const bool large = topology.node_count() > static_cast<topo::NodeId>(kExactDecompositionNodes);
+  if (large && topology.kind() == "tianhe3") {
+    // A tree: chip rows (5 hops apart), chip columns in a row (3), sides of a chip (2), nodes of
+    // a side (1). Exact but for chips in one column (3 hops, counted 5) and the extra hop of a
+    // side change between chips. Leaves are numbered depth first: node ids.
+    const std::vector<Num> sizes(dims.begin(), dims.end());  // rows, columns, 2, half
+    const std::vector<Num> links{5, 3, 2, 1};
+    check(SCOTCH_archTleaf(arch.get(), 4, sizes.data(), links.data()), "SCOTCH_archTleaf");
+    return;
+  }
+  if (large && topology.kind() == "haec") {
+    // A 3-D torus: exact on a board; between boards it adds the on-board distance that a
+    // wireless hop does not pay (and wraps around in z, which the box does not).
+    check(SCOTCH_archTorus3(arch.get(), dims[0], dims[1], dims[2]), "SCOTCH_archTorus3");
+    return;
+  }
   // The graph of every vertex and link (each pair once each way), restricted to the nodes.
   const auto vertices = static_cast<std::size_t>(topology.vertex_count());
   std::vector<std::vector<Num>> adjacency(vertices);
@@ -148,7 +164,7 @@ void build_target(Arch& arch, const topo::Topology& topology, Context& context,
   Graph graph(data, &context);
   std::vector<Num> nodes(static_cast<std::size_t>(topology.node_count()));
   for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = static_cast<Num>(k);
-  if (nodes.size() <= kExactDecompositionNodes) {
+  if (!large) {
     // Decomposition-defined architecture with exact graph distances between all terminals.
     SCOTCH_Strat strategy;
     check(SCOTCH_stratInit(&strategy), "SCOTCH_stratInit");

@@ -85,9 +85,11 @@ class Arch {
 };
 
 /// The target architecture of a machine, terminal t being compute node t: Scotch's mesh or
-/// torus for grids (exact hop distances), and for the HAEC Box and Tianhe-3 a decomposition-
-/// defined architecture built from the graph of all vertices and links (SCOTCH_archBuild0 with
-/// exact distances up to 2048 nodes, SCOTCH_archBuild2 above), restricted to the compute nodes.
+/// torus for grids (exact hop distances); for the HAEC Box and Tianhe-3 up to 2048 nodes a
+/// decomposition-defined architecture with exact distances in the graph of all vertices and
+/// links (SCOTCH_archBuild0), restricted to the compute nodes; above (where that table would
+/// take hundreds of MB and Scotch's estimated variant maps slowly) a Tianhe-3 is a tree
+/// (rows 5, columns 3, sides 2, nodes 1 hop apart) and a HAEC Box a 3-D torus.
 /// Every node weighs the same; capacity is enforced after. With `torus_as_mesh`, a 2-D or 3-D
 /// torus is described as the mesh of the same size (a sub-graph of it: every mesh distance is
 /// at least the torus distance).

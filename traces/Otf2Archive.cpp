@@ -77,18 +77,19 @@ fs::path find_anchor(const fs::path& path) {
 }
 
 Otf2Archive::Otf2Archive(const fs::path& path) : anchor_(find_anchor(path)) {
-  // libotf2 leaks its half-built archive when the anchor file is not one; checking OTF2's
-  // signature first also gives a clearer message for the common mistake.
+  // libotf2 leaks its half-built archive when the anchor file is not one; checking the header
+  // of OTF2 files first (a chunk marker, the byte order 'B' or '#', "OTF2") also gives a clearer
+  // message for the common mistake.
   {
     std::ifstream in(anchor_, std::ios::binary);
     std::array<char, 6> head{};
     in.read(head.data(), head.size());
-    if (!in || std::string_view(head.data(), head.size()) != std::string_view("\x03"
-                                                                              "BOTF2",
-                                                                              6)) {
-      throw InputError(fmt::format(
-          "{}: not a readable OTF2 anchor file (it does not start with OTF2's signature)",
-          anchor_.string()));
+    const std::string_view text(head.data(), head.size());
+    if (!in || head[0] != '\x03' || (head[1] != 'B' && head[1] != '#') ||
+        text.substr(2) != "OTF2") {
+      throw InputError(
+          fmt::format("{}: not a readable OTF2 anchor file (it does not start with OTF2's header)",
+                      anchor_.string()));
     }
   }
   install_error_callback();

@@ -1,6 +1,6 @@
 #pragma once
-// Decodes the event records of one OTF2 location into trace-model events (internal to the
-// reader; the rules are those of Trace.hpp).
+// Reads the event records of one OTF2 location and decodes them into trace-model events
+// (internal to the reader; Otf2EventDecoder does the decoding, by the rules of Trace.hpp).
 //
 // Compute gaps: a rank is "in MPI" from entering an MPI region (outermost) to leaving it; time
 // outside MPI accumulates as computation and becomes the `gap` of the next event the rank
@@ -33,11 +33,13 @@
 namespace mapsim::traces {
 
 /// Receives a rank's events while an archive is streamed. Unlike a stored Trace, an Irecv or
-/// ICollective arrives when it completes (just before its Wait), with everything filled in.
+/// ICollective arrives when it completes (just before its Wait), with everything filled in;
+/// `position` is the event's index in the rank's stored stream (read_trace's order), so that
+/// the posting order can be restored.
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  virtual void event(Rank rank, const Event& event) = 0;
+  virtual void event(Rank rank, const Event& event, std::size_t position) = 0;
   /// The rank's stream ended; `final_gap` as RankStream::final_gap.
   virtual void end_rank(Rank /*rank*/, std::int64_t /*final_gap*/) {}
 };
@@ -45,29 +47,30 @@ class EventSink {
 /// OTF2 event record kinds, in the order of OTF2_EvtReaderCallbacks.h.
 #define MAPSIM_OTF2_RECORD_KINDS(X)                                                                \
   X(Unknown)                                                                                       \
-  X(BufferFlush) X(MeasurementOnOff) X(Enter) X(Leave) X(MpiSend) X(MpiIsend) X(MpiIsendComplete)  \
-      X(MpiIrecvRequest) X(MpiRecv) X(MpiIrecv) X(MpiRequestTest) X(MpiRequestCancelled) X(        \
-          MpiCollectiveBegin) X(MpiCollectiveEnd) X(OmpFork) X(OmpJoin) X(OmpAcquireLock)          \
-          X(OmpReleaseLock) X(OmpTaskCreate) X(OmpTaskSwitch) X(OmpTaskComplete) X(Metric) X(      \
-              ParameterString) X(ParameterInt) X(ParameterUnsignedInt) X(RmaWinCreate)             \
-              X(RmaWinDestroy) X(RmaCollectiveBegin) X(RmaCollectiveEnd) X(RmaGroupSync) X(        \
-                  RmaRequestLock) X(RmaAcquireLock) X(RmaTryLock) X(RmaReleaseLock) X(RmaSync)     \
-                  X(RmaWaitChange) X(RmaPut) X(RmaGet) X(RmaAtomic) X(RmaOpCompleteBlocking) X(    \
-                      RmaOpCompleteNonBlocking) X(RmaOpTest) X(RmaOpCompleteRemote) X(ThreadFork)  \
-                      X(ThreadJoin) X(ThreadTeamBegin) X(ThreadTeamEnd) X(ThreadAcquireLock)       \
-                          X(ThreadReleaseLock) X(ThreadTaskCreate) X(ThreadTaskSwitch)             \
-                              X(ThreadTaskComplete) X(ThreadCreate) X(ThreadBegin) X(ThreadWait)   \
-                                  X(ThreadEnd) X(CallingContextEnter) X(CallingContextLeave)       \
-                                      X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle) \
-                                          X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags) X( \
-                                              IoDeleteFile) X(IoOperationBegin) X(IoOperationTest) \
-                                              X(IoOperationIssued) X(IoOperationComplete)          \
-                                                  X(IoOperationCancelled) X(IoAcquireLock)         \
-                                                      X(IoReleaseLock) X(IoTryLock)                \
-                                                          X(ProgramBegin) X(ProgramEnd)            \
-                                                              X(NonBlockingCollectiveRequest)      \
-                                                                  X(NonBlockingCollectiveComplete) \
-                                                                      X(CommCreate) X(CommDestroy)
+  X(BufferFlush)                                                                                   \
+  X(MeasurementOnOff)                                                                              \
+  X(Enter) X(Leave) X(MpiSend) X(MpiIsend) X(MpiIsendComplete) X(MpiIrecvRequest) X(MpiRecv) X(    \
+      MpiIrecv) X(MpiRequestTest) X(MpiRequestCancelled) X(MpiCollectiveBegin) X(MpiCollectiveEnd) \
+      X(OmpFork) X(OmpJoin) X(OmpAcquireLock) X(OmpReleaseLock) X(OmpTaskCreate) X(                \
+          OmpTaskSwitch) X(OmpTaskComplete) X(Metric) X(ParameterString) X(ParameterInt)           \
+          X(ParameterUnsignedInt) X(RmaWinCreate) X(RmaWinDestroy) X(RmaCollectiveBegin) X(        \
+              RmaCollectiveEnd) X(RmaGroupSync) X(RmaRequestLock) X(RmaAcquireLock) X(RmaTryLock)  \
+              X(RmaReleaseLock) X(RmaSync) X(RmaWaitChange) X(RmaPut) X(RmaGet) X(RmaAtomic) X(    \
+                  RmaOpCompleteBlocking) X(RmaOpCompleteNonBlocking) X(RmaOpTest)                  \
+                  X(RmaOpCompleteRemote) X(ThreadFork) X(ThreadJoin) X(ThreadTeamBegin) X(         \
+                      ThreadTeamEnd) X(ThreadAcquireLock) X(ThreadReleaseLock) X(ThreadTaskCreate) \
+                      X(ThreadTaskSwitch) X(ThreadTaskComplete) X(ThreadCreate) X(ThreadBegin)     \
+                          X(ThreadWait) X(ThreadEnd) X(CallingContextEnter) X(CallingContextLeave) \
+                              X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle)         \
+                                  X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags)            \
+                                      X(IoDeleteFile) X(IoOperationBegin) X(IoOperationTest)       \
+                                          X(IoOperationIssued) X(IoOperationComplete)              \
+                                              X(IoOperationCancelled) X(IoAcquireLock)             \
+                                                  X(IoReleaseLock) X(IoTryLock) X(ProgramBegin)    \
+                                                      X(ProgramEnd)                                \
+                                                          X(NonBlockingCollectiveRequest)          \
+                                                              X(NonBlockingCollectiveComplete)     \
+                                                                  X(CommCreate) X(CommDestroy)
 
 enum class RecordKind : std::uint8_t {
 #define MAPSIM_X(name) name,

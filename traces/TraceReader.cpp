@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "traces/CollectiveTraffic.hpp"
 #include "traces/Otf2Definitions.hpp"
 
 namespace mapsim::traces {
@@ -128,31 +129,34 @@ Trace read_trace(const std::filesystem::path& path) {
 
 namespace {
 
-class PointToPointSink final : public EventSink {
+class MatrixSink final : public EventSink {
  public:
-  explicit PointToPointSink(Rank ranks) : builder_(ranks) {}
-  void event(Rank rank, const Event& event) override {
+  MatrixSink(Rank ranks, bool collectives) : builder_(ranks), collectives_(collectives) {}
+  void event(Rank rank, const Event& event, std::size_t position) override {
     if (event.kind == EventKind::Send || event.kind == EventKind::Isend) {
       builder_.add(rank, event.peer, 1, static_cast<std::uint64_t>(event.bytes));
+    } else if (collectives_) {
+      traffic_.add(rank, position, event);
     }
   }
-  [[nodiscard]] CommMatrix build() const { return builder_.build(); }
+  CommMatrix build(const std::vector<Communicator>& communicators,
+                   const CollectiveOptions& options) {
+    if (collectives_) traffic_.add_to(builder_, communicators, options);
+    return builder_.build();
+  }
 
  private:
   CommMatrixBuilder builder_;
+  bool collectives_;
+  CollectiveTraffic traffic_;
 };
 
 }  // namespace
 
 CommMatrix read_matrix(TraceReader& reader, const MatrixOptions& options) {
-  if (options.collectives) {
-    throw InputError(
-        "matrices with collectives need the simulator's collective schedules, which are not "
-        "available yet");
-  }
-  PointToPointSink sink(reader.rank_count());
-  reader.stream(sink);
-  return sink.build();
+  MatrixSink sink(reader.rank_count(), options.collectives);
+  const auto communicators = reader.stream(sink);
+  return sink.build(communicators, options.algorithms);
 }
 
 CommMatrix read_matrix(const std::filesystem::path& path, const MatrixOptions& options) {

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "traces/CollectiveSchedule.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/Otf2Archive.hpp"
 #include "traces/Otf2LocationReader.hpp"
@@ -65,14 +66,15 @@ Trace read_trace(const std::filesystem::path& path);
 
 /// What a streamed matrix counts.
 struct MatrixOptions {
-  /// Also count the point-to-point messages of collectives (not implemented yet: needs the
-  /// simulator's collective schedules).
+  /// Also count the messages of collectives, expanded by the simulator's algorithms
+  /// (CollectiveSchedule). Their calls are kept until all are read (32 bytes per call and rank).
   bool collectives = false;
+  CollectiveOptions algorithms;
 };
 
-/// The point-to-point matrix of the archive at `path` (one message per Send and Isend, from its
-/// rank to its peer), streamed without holding the events. Equals
-/// point_to_point_matrix(read_trace(path)).
+/// The matrix of the archive at `path`, streamed without holding the events: one message per
+/// Send and Isend, from its rank to its peer (and with `options.collectives`, the collectives'
+/// messages). Equals point_to_point_matrix(read_trace(path)) (matrix_with_collectives(...)).
 CommMatrix read_matrix(const std::filesystem::path& path, const MatrixOptions& options = {});
 
 /// The same, from an open reader (whose summary() then describes the whole archive).

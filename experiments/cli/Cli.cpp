@@ -15,14 +15,16 @@ int run_topo(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
 int run_demo(const std::vector<std::string>& args);
 int run_matrix(const std::vector<std::string>& args);
+int run_map(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 4> kCommands{{
+constexpr std::array<Command, 5> kCommands{{
     {"demo", "run the built-in demonstration on every machine kind", run_demo},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
-    {"list", "list topology kinds and link classes", run_list},
+    {"list", "list topology kinds, link classes and mappers", run_list},
     {"matrix", "communication matrix of an OTF2 trace or CSV matrix, summarised", run_matrix},
+    {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
 }};
 
 constexpr std::string_view kVersion = "0.1.0";

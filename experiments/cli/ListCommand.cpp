@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "experiments/cli/Cli.hpp"
+#include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
 #include "topologies/LinkClass.hpp"
 #include "topologies/TopologySpec.hpp"
@@ -23,12 +24,26 @@ void list_link_classes() {
   }
 }
 
+void list_mappers() {
+  fmt::print("Mappers (mapsim map --mapper NAME [--param key=value]):\n");
+  for (const auto& info : map::mapper_infos()) {
+    fmt::print("  {:<13}{}\n", info.name, info.description);
+    const auto params = map::describe_params(info.params);
+    std::string_view rest = params;
+    while (!rest.empty()) {
+      const auto end = rest.find('\n');
+      fmt::print("  {:<13}  {}\n", "", rest.substr(0, end));
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    }
+  }
+}
+
 }  // namespace
 
 int run_list(const std::vector<std::string>& args) {
   CommandLine line("list", "[WHAT]",
-                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes "
-                   "(default: all of them).");
+                   "Lists what mapsim knows. WHAT is one of: topologies, link-classes, "
+                   "mappers (default: all of them).");
   line.options.add_options()("what", po::value<std::string>()->default_value("all"),
                              "what to list");
   line.positional.add("what", 1);
@@ -40,12 +55,17 @@ int run_list(const std::vector<std::string>& args) {
     list_topologies();
   } else if (what == "link-classes") {
     list_link_classes();
+  } else if (what == "mappers") {
+    list_mappers();
   } else if (what == "all") {
     list_topologies();
     fmt::print("\n");
     list_link_classes();
+    fmt::print("\n");
+    list_mappers();
   } else {
-    throw InputError(fmt::format("cannot list '{}'; valid: topologies, link-classes, all", what));
+    throw InputError(
+        fmt::format("cannot list '{}'; valid: topologies, link-classes, mappers, all", what));
   }
   return 0;
 }

@@ -68,10 +68,11 @@ void print_trace_summary(const traces::TraceSummary& summary) {
   }
 }
 
-void print_matrix_statistics(const traces::CommMatrix& matrix, std::size_t top) {
+void print_matrix_statistics(const traces::CommMatrix& matrix, std::size_t top, bool collectives) {
   const auto stats = traces::matrix_statistics(matrix, top);
-  fmt::print("matrix         {} ranks ({} active), {} messages, {} bytes\n", stats.ranks,
-             stats.active_ranks, stats.total.messages, stats.total.bytes);
+  fmt::print("matrix         {} ranks ({} active), {} messages, {} bytes{}\n", stats.ranks,
+             stats.active_ranks, stats.total.messages, stats.total.bytes,
+             collectives ? " (point-to-point and collectives as the simulator sends them)" : "");
   const auto pairs =
       static_cast<std::uint64_t>(stats.ranks) * static_cast<std::uint64_t>(stats.ranks);
   fmt::print("non-zero pairs {} of {} ordered pairs ({} self pairs: {} messages, {} bytes)\n",
@@ -115,8 +116,9 @@ int run_matrix(const std::vector<std::string>& args) {
       "csv", po::value<std::string>(), "write the matrix to OUT as CSV src,dst,messages,bytes")(
       "collectives", po::bool_switch(),
       "also count collectives, expanded into the point-to-point messages of the simulator's "
-      "algorithms")("top", po::value<std::string>()->default_value("10"),
-                    "how many of the heaviest pairs to list");
+      "algorithms (binomial trees, recursive doubling, ring, pairwise exchange, dissemination)")(
+      "top", po::value<std::string>()->default_value("10"),
+      "how many of the heaviest pairs to list");
   line.positional.add("input", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -136,7 +138,9 @@ int run_matrix(const std::vector<std::string>& args) {
   traces::CommMatrix matrix;
   if (is_otf2(input)) {
     traces::TraceReader reader(input);
-    matrix = traces::read_matrix(reader, {collectives});
+    traces::MatrixOptions options;
+    options.collectives = collectives;
+    matrix = traces::read_matrix(reader, options);
     const auto& summary = reader.summary();
     if (summary.mpi_events() == 0) {
       throw InputError(fmt::format(
@@ -154,7 +158,7 @@ int run_matrix(const std::vector<std::string>& args) {
     matrix = traces::read_matrix_csv(input);
     fmt::print("input          {} (CSV matrix)\n", input.string());
   }
-  print_matrix_statistics(matrix, top);
+  print_matrix_statistics(matrix, top, collectives);
   if (vm->count("csv") != 0) {
     const fs::path out = (*vm)["csv"].as<std::string>();
     traces::write_matrix_csv(matrix, out);

@@ -85,6 +85,15 @@ TEST(MatrixCommand, MissingInput) {
   EXPECT_THAT(r.err, AllOf(HasSubstr("/nonexistent/trace.otf2"), HasSubstr("does not exist")));
 }
 
+TEST(MatrixCommand, CollectivesAddTheSimulatorsMessages) {
+  // ep.S.5 has no point-to-point messages; its collectives are 74 messages of 1,056 bytes in
+  // all (hand-counted in CollectiveTraffic_test.cpp).
+  const auto r = run_mapsim("matrix --collectives " + kTraces + "npb/ep.S.5");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("point-to-point 0 messages, 0 bytes"),
+                           HasSubstr("74 messages, 1056 bytes (point-to-point and collectives")));
+}
+
 TEST(MatrixCommand, CollectivesNeedATrace) {
   const TempDir dir;
   const auto csv = dir.write("m.csv", "src,dst,messages,bytes\n0,1,1,10\n");

@@ -221,8 +221,12 @@ TEST(TraceReader, SendrecvBecomesConcurrentIsendAndIrecv) {
                              512);
       a.leave(r, 20, "MPI_Sendrecv");
     }
+    // A send recorded outside any MPI region (measurement was off around the call) is an
+    // ordinary blocking Send, whatever the previous call was; it happens at its timestamp.
+    OTF2_EvtWriter_MpiSend(a.writer(0), nullptr, a.at(30), 1, 0, 7, 4);
   }
   const Trace trace = read_checked(dir.path());
+  EXPECT_EQ(trace.ranks[0].events.back(), event(EventKind::Send, 10 * kPsPerNs, 1, 4, 7));
   // Blocking Send then Recv on both sides would deadlock a rendezvous replay.
   EXPECT_THAT(trace.ranks[1].events,
               ElementsAre(event(EventKind::Isend, 10 * kPsPerNs, 0, 512, 0, 0),
@@ -352,8 +356,11 @@ TEST(TraceReader, StreamingDeliversCompletedIrecvsBeforeTheirWaits) {
   struct Recorder : EventSink {
     std::vector<Event> events;
     std::int64_t final_gap = -1;
-    void event(Rank rank, const Event& e) override {
-      if (rank == 0) events.push_back(e);
+    std::vector<std::size_t> positions;
+    void event(Rank rank, const Event& e, std::size_t position) override {
+      if (rank != 0) return;
+      events.push_back(e);
+      positions.push_back(position);
     }
     void end_rank(Rank rank, std::int64_t gap) override {
       if (rank == 0) final_gap = gap;
@@ -365,6 +372,7 @@ TEST(TraceReader, StreamingDeliversCompletedIrecvsBeforeTheirWaits) {
   EXPECT_THAT(recorder.events,
               ElementsAre(event(EventKind::Send, 10 * kPsPerNs, 1, 8, 0),
                           event(EventKind::Irecv, 0, 1, 8, 0, 0), wait(0, 10 * kPsPerNs)));
+  EXPECT_THAT(recorder.positions, ElementsAre(1, 0, 2));  // the stored order: Irecv, Send, Wait
   EXPECT_EQ(recorder.final_gap, 0);
 }
 

@@ -1,0 +1,208 @@
+// `mapsim map`: one mapper, all of them, evaluating a mapping file, writing mappings, and every
+// bad input.
+
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+
+namespace mapsim {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::run_mapsim;
+
+const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+
+// A ring of 4 ranks: each sends 2 messages of 50 bytes to the next.
+std::string ring_csv(const testing::TempDir& dir) {
+  return dir
+      .write("ring.csv", "src,dst,messages,bytes\n0,1,2,100\n1,2,2,100\n2,3,2,100\n3,0,2,100\n")
+      .string();
+}
+
+TEST(MapCommand, PrintsEveryMetricAndTheMappingTime) {
+  const testing::TempDir dir;
+  const auto r =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --topology torus:4 --mapper in-order");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // In order on a ring of 4 nodes every pair is one hop apart: 400 bytes x 1 hop.
+  EXPECT_THAT(r.out, HasSubstr("matrix         4 ranks, 8 messages, 400 bytes"));
+  EXPECT_THAT(r.out, HasSubstr("mapper         in-order, seed 0"));
+  EXPECT_THAT(r.out, ContainsRegex("mapping time   [0-9.]+ ms"));
+  EXPECT_THAT(r.out, HasSubstr("hop-bytes      400\n"));
+  EXPECT_THAT(r.out, HasSubstr("hop-messages   8 (total IeNPC)"));
+  EXPECT_THAT(r.out, HasSubstr("dilation       max 1 hops, average 1.0000 hops per byte"));
+  EXPECT_THAT(r.out, HasSubstr("IePLC 8: IaNLC 0 intra-node, IeNLC 8 inter-node; 0 to self"));
+  EXPECT_THAT(r.out, HasSubstr("per direction  4 links: messages 8/2/2.00/2"));
+  EXPECT_THAT(r.out, HasSubstr("congestion"));
+}
+
+TEST(MapCommand, TakesParametersAndSeed) {
+  const testing::TempDir dir;
+  const auto r = run_mapsim("map --matrix " + ring_csv(dir) +
+                            " --topology mesh:2x2 --mapper minmd --param weight=messages --seed 7");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mapper         minmd (weight=messages), seed 7"));
+}
+
+TEST(MapCommand, AllMappersInOneTable) {
+  const testing::TempDir dir;
+  const auto r = run_mapsim("map --matrix " + ring_csv(dir) +
+                            " --topology mesh:2x2 --mapper all --param scotch.runs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* mapper : {"in-order", "round-robin", "hilbert", "greedy", "rcm", "scotch",
+                             "bisection", "minmd", "mxovlp", "step", "coce-mht"}) {
+    EXPECT_THAT(r.out, ContainsRegex(std::string("\n") + mapper + " +[0-9.]+ +[0-9]+ ")) << mapper;
+  }
+  // In order on 2x2: 0-1 and 2-3 one hop, 1-2 and 3-0 diagonal (two hops): 600 hop-bytes.
+  EXPECT_THAT(r.out, ContainsRegex("\nin-order +[0-9.]+ +600 +1.000 "));
+}
+
+TEST(MapCommand, WritesAndEvaluatesMappingFiles) {
+  const testing::TempDir dir;
+  const auto csv = ring_csv(dir);
+  const auto file = (dir.path() / "m.txt").string();
+  const auto mapped =
+      run_mapsim("map --matrix " + csv + " --topology mesh:2x2 --mapper greedy --out " + file);
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  EXPECT_THAT(mapped.out, HasSubstr("wrote          " + file + " (plain format)"));
+  const auto evaluated =
+      run_mapsim("map --matrix " + csv + " --topology mesh:2x2 --mapping " + file);
+  ASSERT_EQ(evaluated.exit_code, 0) << evaluated.err;
+  // The same mapping, the same metrics.
+  const auto metrics_of = [](const std::string& out) { return out.substr(out.find("hop-bytes")); };
+  const auto a = metrics_of(mapped.out);
+  EXPECT_EQ(a.substr(0, a.find("wrote")), metrics_of(evaluated.out));
+}
+
+TEST(MapCommand, WritesRankfileAndHostlistToStandardOutput) {
+  const testing::TempDir dir;
+  const auto rankfile = run_mapsim("map --matrix " + ring_csv(dir) +
+                                   " --topology mesh:2:cores=2 --mapper in-order --format "
+                                   "rankfile --out -");
+  ASSERT_EQ(rankfile.exit_code, 0) << rankfile.err;
+  EXPECT_EQ(rankfile.out,
+            "rank 0=node0 slot=0\nrank 1=node0 slot=1\nrank 2=node1 slot=0\nrank 3=node1 slot=1\n");
+  EXPECT_THAT(rankfile.err, HasSubstr("hop-bytes"));  // the report goes to standard error
+  const auto hostlist = run_mapsim("map --matrix " + ring_csv(dir) +
+                                   " --topology mesh:2:cores=2 --mapper in-order --format "
+                                   "hostlist --out -");
+  EXPECT_EQ(hostlist.out, "node0\nnode0\nnode1\nnode1\n");
+}
+
+TEST(MapCommand, MapsATrace) {
+  const auto r =
+      run_mapsim("map --trace " + kTraces + "npb/lu.S.8 --topology mesh:4x2 --mapper in-order");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // LU's 4x2 process grid on a 4x2 mesh in order: every message crosses exactly one link.
+  EXPECT_THAT(r.out, HasSubstr("matrix         8 ranks, 11298 messages, 6610368 bytes"));
+  EXPECT_THAT(r.out, HasSubstr("hop-bytes      6610368\n"));
+}
+
+TEST(MapCommand, RejectsBothOrNoInputs) {
+  const testing::TempDir dir;
+  const auto both =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --trace x --topology mesh:4 --mapper scan");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.err, HasSubstr("give exactly one of --matrix CSV and --trace T"));
+  const auto none = run_mapsim("map --topology mesh:4 --mapper scan");
+  EXPECT_EQ(none.exit_code, 2);
+}
+
+TEST(MapCommand, RejectsMapperAndMappingTogetherOrNeither) {
+  const testing::TempDir dir;
+  const auto neither = run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4");
+  EXPECT_EQ(neither.exit_code, 2);
+  EXPECT_THAT(neither.err, HasSubstr("give exactly one of --mapper NAME|all and --mapping FILE"));
+}
+
+TEST(MapCommand, RejectsUnknownMapperAndParameter) {
+  const testing::TempDir dir;
+  const auto mapper =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4 --mapper hilbrt");
+  EXPECT_EQ(mapper.exit_code, 1);
+  EXPECT_THAT(mapper.err, HasSubstr("unknown mapper 'hilbrt'; valid: in-order"));
+  const auto param = run_mapsim("map --matrix " + ring_csv(dir) +
+                                " --topology mesh:4 --mapper greedy --param wieght=bytes");
+  EXPECT_EQ(param.exit_code, 1);
+  EXPECT_THAT(param.err, HasSubstr("mapper 'greedy': unknown parameter 'wieght'; valid: weight"));
+  const auto malformed = run_mapsim("map --matrix " + ring_csv(dir) +
+                                    " --topology mesh:4 --mapper greedy --param weight");
+  EXPECT_EQ(malformed.exit_code, 1);
+  EXPECT_THAT(malformed.err, HasSubstr("--param: 'weight' is not of the form key=value"));
+}
+
+TEST(MapCommand, AllNeedsQualifiedParametersAndNoOut) {
+  const testing::TempDir dir;
+  const auto bare = run_mapsim("map --matrix " + ring_csv(dir) +
+                               " --topology mesh:4 --mapper all --param runs=2");
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_THAT(bare.err, HasSubstr("with --mapper all, name the mapper: MAPPER.runs=2"));
+  const auto out =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4 --mapper all --out x.txt");
+  EXPECT_EQ(out.exit_code, 2);
+  const auto other = run_mapsim("map --matrix " + ring_csv(dir) +
+                                " --topology mesh:4 --mapper greedy --param scotch.runs=2");
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_THAT(other.err, HasSubstr("is for mapper 'scotch', not 'greedy'"));
+}
+
+TEST(MapCommand, RejectsBadMappingFile) {
+  const testing::TempDir dir;
+  const auto file = dir.write("bad.txt", "0 0\n1 1\n1 2\n3 3\n");
+  const auto r =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4 --mapping " + file.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("bad.txt:3: rank 1 is mapped twice (first on line 2)"));
+  const auto missing = dir.write("short.txt", "0 0\n1 1\n2 2\n");
+  const auto m = run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4 --mapping " +
+                            missing.string());
+  EXPECT_EQ(m.exit_code, 1);
+  EXPECT_THAT(m.err, HasSubstr("rank 3 is missing"));
+}
+
+TEST(MapCommand, RejectsTooSmallMachineAndBadFormat) {
+  const testing::TempDir dir;
+  const auto small =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:3 --mapper scan");
+  EXPECT_EQ(small.exit_code, 1);
+  EXPECT_THAT(small.err, HasSubstr("4 ranks do not fit on mesh:3"));
+  const auto format = run_mapsim("map --matrix " + ring_csv(dir) +
+                                 " --topology mesh:4 --mapper scan --format slurm");
+  EXPECT_EQ(format.exit_code, 1);
+  EXPECT_THAT(format.err, HasSubstr("unknown mapping format 'slurm'"));
+  const auto seed =
+      run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4 --mapper random --seed -1");
+  EXPECT_EQ(seed.exit_code, 1);
+  EXPECT_THAT(seed.err, HasSubstr("--seed"));
+}
+
+TEST(MapCommand, RejectsBrokenAndMissingTraces) {
+  // Published without its event files.
+  const auto broken =
+      run_mapsim("map --trace " + kTraces +
+                 "public/tauonk_btmz_B_8x4_DEFS_ONLY --topology mesh:64 --mapper scan");
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_THAT(broken.err, HasSubstr("mapsim map: error:"));
+  const auto missing = run_mapsim("map --trace /nonexistent/trace --topology mesh:4 --mapper scan");
+  EXPECT_EQ(missing.exit_code, 1);
+}
+
+TEST(ListCommand, ListsMappersWithParameters) {
+  const auto r = run_mapsim("list mappers");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ContainsRegex("\n  scotch +Scotch static mapping"));
+  EXPECT_THAT(r.out, HasSubstr("runs (integer, 1 to 64, default 4)"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  coce-mht +Bhatele"));
+  EXPECT_THAT(run_mapsim("list").out, HasSubstr("Mappers"));
+  EXPECT_THAT(r.out, Not(HasSubstr("Link classes")));
+}
+
+}  // namespace
+}  // namespace mapsim
