@@ -31,26 +31,27 @@ TraceReader::~TraceReader() = default;
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
 
-void TraceReader::check_event_files() const {
+std::vector<bool> TraceReader::check_event_files() const {
+  std::vector<bool> present(definitions_->locations.size(), true);
   OTF2_FileSubstrate substrate = OTF2_SUBSTRATE_UNDEFINED;
   OTF2_Compression compression = OTF2_COMPRESSION_UNDEFINED;
   if (OTF2_Reader_GetFileSubstrate(archive_.get(), &substrate) != OTF2_SUCCESS ||
       OTF2_Reader_GetCompression(archive_.get(), &compression) != OTF2_SUCCESS ||
       substrate != OTF2_SUBSTRATE_POSIX || compression != OTF2_COMPRESSION_NONE) {
     take_otf2_messages();
-    return;  // other substrates name their files differently; libotf2 will complain itself
+    return present;  // other substrates name their files differently; libotf2 will complain
   }
   const auto directory = archive_.location_directory();
   std::size_t missing = 0;
   std::string first;
-  for (const auto& location : definitions_->locations) {
-    if (location.events == 0) continue;
+  for (std::size_t i = 0; i < present.size(); ++i) {
+    const auto& location = definitions_->locations[i];
     const auto file = directory / fmt::format("{}.evt", location.ref);
-    if (!std::filesystem::exists(file)) {
-      if (missing++ == 0) first = file.string();
-    }
+    if (std::filesystem::exists(file)) continue;
+    present[i] = false;  // fine for a location without events: tracers may not write its file
+    if (location.events > 0 && missing++ == 0) first = file.string();
   }
-  if (missing == 0) return;
+  if (missing == 0) return present;
   if (!std::filesystem::is_directory(directory)) {
     throw InputError(fmt::format(
         "{}: the archive's event files are missing: the directory '{}' does not exist (the "
@@ -65,7 +66,7 @@ void TraceReader::check_event_files() const {
 void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
   MAPSIM_EXPECTS(!read_, "a TraceReader reads its events once");
   read_ = true;
-  check_event_files();
+  const auto present = check_event_files();
   OTF2_Reader* reader = archive_.get();
   for (const auto& location : definitions_->locations) {
     archive_.check(OTF2_Reader_SelectLocation(reader, location.ref), "selecting locations");
@@ -76,8 +77,13 @@ void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
   archive_.check(OTF2_Reader_OpenEvtFiles(reader), "opening the event files");
 
   RecordCounters counters;
-  for (const auto& location : definitions_->locations) {
+  for (std::size_t i = 0; i < definitions_->locations.size(); ++i) {
+    const auto& location = definitions_->locations[i];
     const auto rank = static_cast<std::size_t>(location.rank);
+    if (!present[i]) {  // no events, no file
+      if (location.rank >= 0 && sink != nullptr) sink->end_rank(location.rank, 0);
+      continue;
+    }
     std::vector<Event>* store = nullptr;
     if (location.rank >= 0 && ranks != nullptr) {
       store = &(*ranks)[rank].events;

@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "traces/CollectiveSchedule.hpp"
 #include "traces/CommMatrix.hpp"
@@ -52,7 +53,8 @@ class TraceReader {
   std::vector<Communicator> stream(EventSink& sink);
 
  private:
-  void check_event_files() const;
+  /// Per location: whether its event file exists. Throws if one with events lacks its file.
+  [[nodiscard]] std::vector<bool> check_event_files() const;
   void read_events(std::vector<RankStream>* ranks, EventSink* sink);
 
   Otf2Archive archive_;

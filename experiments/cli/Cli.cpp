@@ -14,6 +14,7 @@ namespace mapsim::cli {
 int run_topo(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
 int run_demo(const std::vector<std::string>& args);
+int run_generate(const std::vector<std::string>& args);
 int run_matrix(const std::vector<std::string>& args);
 int run_map(const std::vector<std::string>& args);
 
@@ -23,6 +24,7 @@ constexpr std::array<Command, 5> kCommands{{
     {"demo", "run the built-in demonstration on every machine kind", run_demo},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
     {"list", "list topology kinds, link classes and mappers", run_list},
+    {"generate", "write a synthetic trace (NPB kernels, Sweep3D, stencils) as OTF2", run_generate},
     {"matrix", "communication matrix of an OTF2 trace or CSV matrix, summarised", run_matrix},
     {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
 }};

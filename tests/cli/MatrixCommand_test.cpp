@@ -1,6 +1,9 @@
 // `mapsim matrix`: summaries of real traces and CSV matrices, CSV export, and every kind of bad
 // input ending in a message that names the file (and the line and field for CSV) and exit 1.
 
+#include <algorithm>
+#include <filesystem>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -77,6 +80,21 @@ TEST(MatrixCommand, ArchiveWithoutEventFiles) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err,
               AllOf(HasSubstr("mapsim matrix: error:"), HasSubstr("event files are missing")));
+}
+
+TEST(MatrixCommand, DamagedArchiveGivesOneMessageAndNothingFromLibotf2) {
+  const TempDir dir;
+  const auto copy = dir.path() / "lu";
+  std::filesystem::copy(kTraces + "npb/lu.S.8", copy, std::filesystem::copy_options::recursive);
+  std::filesystem::permissions(copy / "traces" / "2.evt", std::filesystem::perms::owner_write,
+                               std::filesystem::perm_options::add);
+  std::filesystem::resize_file(copy / "traces" / "2.evt", 50'000);
+  const auto r = run_mapsim("matrix " + copy.string());
+  EXPECT_EQ(r.exit_code, 1);
+  // libotf2 would print "[OTF2] ... error" lines of its own; its messages go into ours instead.
+  EXPECT_THAT(r.err, AllOf(HasSubstr("mapsim matrix: error:"), HasSubstr("traces/2.evt"),
+                           Not(HasSubstr("[OTF2]"))));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(MatrixCommand, MissingInput) {

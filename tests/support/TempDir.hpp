@@ -1,6 +1,7 @@
 #pragma once
 // A temporary directory for one test, removed with everything in it when the test ends.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,9 +15,11 @@ class TempDir {
  public:
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ =
-        std::filesystem::temp_directory_path() /
-        ("mapsim-" + std::string(info ? info->name() : "test") + "-" + std::to_string(::getpid()));
+    // Parameterised tests are named "Name/3": keep the directory one level deep.
+    std::string name = info ? info->name() : "test";
+    std::replace(name.begin(), name.end(), '/', '_');
+    path_ = std::filesystem::temp_directory_path() /
+            ("mapsim-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

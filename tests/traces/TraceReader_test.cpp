@@ -3,6 +3,7 @@
 
 #include "traces/TraceReader.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -316,6 +317,20 @@ TEST(TraceReader, HybridRanksReadOnlyTheMpiLocationAndCountTheRest) {
   ASSERT_NE(team, summary.records_by_kind.end());
   EXPECT_EQ(team->read, 4u);
   EXPECT_EQ(team->skipped, 4u);
+}
+
+TEST(TraceReader, LocationWithoutEventsNeedsNoEventFile) {
+  const TempDir dir;
+  {
+    Otf2TestArchive a(dir.path(), 2, 1'000'000'000, 0, /*threads=*/1);
+    a.send(0, 0, 10, 1, 0, 8);
+    a.recv(1, 0, 10, 0, 0, 8);
+  }
+  // The OpenMP thread of rank 1 recorded nothing; some tracers then write no file for it.
+  std::filesystem::remove(dir.path() / "traces" /
+                          fmt::format("{}.evt", Otf2TestArchive::location(1, 1)));
+  const Trace trace = read_checked(dir.path());
+  EXPECT_EQ(trace.event_count(), 2u);
 }
 
 TEST(TraceReader, TraceWithoutMpiLoadsWithEmptyStreams) {
