@@ -20,7 +20,7 @@ int run_map(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 5> kCommands{{
+constexpr std::array<Command, 6> kCommands{{
     {"demo", "run the built-in demonstration on every machine kind", run_demo},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
     {"list", "list topology kinds, link classes and mappers", run_list},
