@@ -4,8 +4,15 @@
 //      round-robin, random, the space-filling curves, greedy, rcm, minmd, bisection, scotch, and
 //      any added later; `ohtma`, `bokhari`, `genetic`, `sampling` and `best` are left out)
 //      plus OHTMA's greedy phase, each with the problem's seed, in parallel; a start that cannot
-//      handle the input (InputError) is skipped;
-//   2. the starts ranked by cost (ties: the order above), identical ones merged;
+//      handle the input (InputError) is skipped, and so are Bhatele's grid heuristics when the
+//      pattern is not a regular grid (they would repeat their fall-backs mht and coce-mht). On a
+//      dense matrix (average degree above 64, e.g. FT's all-to-alls) the starts see a skeleton
+//      of it: every rank's 16 heaviest partners, equal light partners sampled evenly and scaled
+//      to keep the rank's volume (BestMapper.cpp). Scotch and the Bhatele heuristics take
+//      minutes on an all-to-all of thousands of ranks, and a start only has to be a good place
+//      to search from;
+//   2. the starts ranked by their cost on the whole matrix (ties: the order above), identical
+//      ones merged;
 //   3. `chains` iterated local searches (LocalSearch.hpp) in parallel, chain c from the
 //      (c mod k)-th best start with k = min(chains, starts, 2), each with its own random stream
 //      (seed, c) and an equal share of the work budget;
@@ -27,8 +34,8 @@ namespace mapsim::map {
 
 struct BestOptions {
   SearchGoal goal = SearchGoal::HopBytes;
-  int chains = 4;
-  std::uint64_t work_per_rank = 20000;
+  int chains = 2;
+  std::uint64_t work_per_rank = 50000;
   double time_limit = 0;  ///< seconds for the local search; 0: the work budget
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <optional>
 
@@ -24,8 +25,11 @@ SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
     sorted.assign(all.begin(), all.end());
     const std::size_t keep = std::min(partners, sorted.size());
     std::partial_sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(keep),
-                      sorted.end(), [](const Neighbor& a, const Neighbor& b) {
-                        return a.bytes() > b.bytes() || (a.bytes() == b.bytes() && a.rank < b.rank);
+                      sorted.end(), [r](const Neighbor& a, const Neighbor& b) {
+                        if (a.bytes() != b.bytes()) return a.bytes() > b.bytes();
+                        const auto da = std::abs(a.rank - r);
+                        const auto db = std::abs(b.rank - r);
+                        return da < db || (da == db && a.rank < b.rank);
                       });
     for (std::size_t k = 0; k < keep; ++k) partners_.push_back(sorted[k].rank);
     partner_start_[static_cast<std::size_t>(r) + 1] = partners_.size();

@@ -58,7 +58,9 @@ class SearchSpace {
 
   [[nodiscard]] const CommGraph& graph() const { return graph_; }
   [[nodiscard]] const topo::Topology& topology() const { return topology_; }
-  /// The heaviest partners of r (bytes both ways), heaviest first, ties to the lower rank.
+  /// The heaviest partners of r (bytes both ways), heaviest first; ties to the nearest rank id
+  /// (|l - r|), then to the lower: among the thousand equal partners of an all-to-all, the ranks
+  /// next to r in rank order rather than the same few lowest ranks for everybody.
   [[nodiscard]] std::span<const Rank> partners(Rank r) const {
     const auto k = static_cast<std::size_t>(r);
     return {partners_.data() + partner_start_[k], partner_start_[k + 1] - partner_start_[k]};
