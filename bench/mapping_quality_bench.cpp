@@ -270,6 +270,17 @@ int run(int argc, char** argv) {
       g_params.push_back({text.substr(0, dot), map::split_param(text.substr(dot + 1), "--param")});
     } else if (arg == "--starts") {
       show_starts = true;
+    } else if (arg == "--help") {
+      fmt::print(
+          "Usage: mapping_quality_bench [--machines torus,mesh,haec,tianhe3]\n"
+          "  [--kernels lu,bt,sp,cg,mg,ft] [--sizes 64,512,4096] [--mappers a,b,...]\n"
+          "  [--param MAPPER.key=value]... [--limit SECONDS] [--iterations N] [--starts]\n"
+          "  [--speedup]\n"
+          "Every mapper on generated NPB matrices: hop-bytes and max directed link load\n"
+          "relative to in-order, mapping time; one table per machine kind, then best's margin\n"
+          "over the next best mapper. --limit is ohtma's and bokhari's time-limit (120 s);\n"
+          "--speedup times the parallel mappers with 1 and 2 threads on LU.D.4096.\n");
+      return 0;
     } else if (arg == "--speedup") {
       want_speedup = true;
     } else {

@@ -36,7 +36,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <optional>
+#include <memory>
 #include <set>
 
 #include <tbb/blocked_range.h>
@@ -82,7 +82,7 @@ class Search {
         placement_(std::move(placement)),
         cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes())) {
     if (objective_ == Objective::Cardinality) {
-      neighbors_.emplace(p.topology, 0);
+      neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
       count_.assign(static_cast<std::size_t>(p.ranks()), 0);
       buckets_.resize(static_cast<std::size_t>(p.graph.max_degree()) + 1);
       stamp_.assign(static_cast<std::size_t>(placement_.slot_count()), 0);
@@ -233,7 +233,7 @@ class Search {
   Placement placement_;
   std::int64_t cost_;
   // Cardinality only.
-  std::optional<NodeNeighbors> neighbors_;
+  std::unique_ptr<NodeNeighbors> neighbors_;
   std::vector<std::int64_t> count_;      // c_r: partners of r near r
   std::vector<std::set<Slot>> buckets_;  // cores by the count of their occupant (idle: 0)
   std::vector<std::uint32_t> stamp_;     // cores already evaluated for the current u
