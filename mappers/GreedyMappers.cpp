@@ -13,7 +13,9 @@
 //   3. When no unmapped rank talks to a mapped one, start a new component (step 1).
 // The seed papers are silent on the start node and on ties; those choices are ours. Hoefler &
 // Snir also weigh routes by the congestion mapped so far; the OHTMA description does not, and
-// neither do we.
+// neither do we. A node with cores left is free (NodePool), so with several cores per node a
+// rank's heaviest partner's node is its first choice; with more nodes than ranks the mapping
+// stays around the centre.
 //
 // minmd — minimum Manhattan distance, the HAEC thesis's Algorithm 2 (sec. 3.2): communicating
 // pairs in decreasing order of weight (bytes both ways, or messages; ties: the lower pair

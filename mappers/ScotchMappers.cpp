@@ -67,6 +67,9 @@ class ScotchMapper final : public Mapper {
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
+    // Without messages between distinct ranks every placement costs nothing: keep the natural
+    // order (and keep away from Scotch 7.0.3, which leaks memory mapping an edgeless graph).
+    if (p.graph.edge_count() == 0) return topo::in_order_mapping(p.ranks(), p.topology);
     std::vector<NodeId> best;
     std::uint64_t best_cost = 0;
     for (int run = 0; run < runs_; ++run) {
