@@ -34,6 +34,17 @@ constexpr std::uint64_t kMultiplier = 1220703125;  // 5^13
 constexpr std::uint64_t kSeed = 314159265;
 constexpr std::uint64_t kMask46 = (std::uint64_t{1} << 46) - 1;
 
+/// a^n mod 2^46 (64-bit products wrap modulo 2^64, a multiple of 2^46).
+std::uint64_t power(std::uint64_t a, std::uint64_t n) {
+  std::uint64_t result = 1;
+  while (n > 0) {
+    if ((n & 1) != 0) result = (result * a) & kMask46;
+    a = (a * a) & kMask46;
+    n >>= 1;
+  }
+  return result;
+}
+
 struct IsClass {
   int total_keys_log2;
   int max_key_log2;
@@ -90,16 +101,33 @@ class Is final : public Workload {
     std::vector<std::int64_t> histogram(static_cast<std::size_t>(buckets_), 0);
     // The keys rank 0 overwrites, indexes 1 … 2·iterations.
     std::vector<std::int64_t> first(static_cast<std::size_t>(2 * iterations_ + 1), 0);
-    std::uint64_t x = kSeed;
-    for (std::int64_t g = 0; g < total; ++g) {
+    // The key chain is one long recurrence; cut it into kLanes blocks, each started by jumping
+    // ahead (x·a^k mod 2^46), and advance them together so the multiplications overlap.
+    constexpr std::int64_t kLanes = 8;
+    const std::int64_t lane_keys = total / kLanes;
+    std::array<std::uint64_t, kLanes> lane{};
+    const std::uint64_t jump = power(kMultiplier, static_cast<std::uint64_t>(4 * lane_keys));
+    lane[0] = kSeed;
+    for (std::size_t l = 1; l < lane.size(); ++l) lane[l] = (lane[l - 1] * jump) & kMask46;
+    const auto next_key = [&](std::uint64_t& x) {
       std::uint64_t sum = 0;
       for (int i = 0; i < 4; ++i) {
         x = (x * kMultiplier) & kMask46;
         sum += x;
       }
-      const auto key = static_cast<std::int64_t>(sum >> shift);
-      ++histogram[static_cast<std::size_t>(key >> bucket_shift)];
-      if (g < static_cast<std::int64_t>(first.size())) first[static_cast<std::size_t>(g)] = key;
+      return static_cast<std::int64_t>(sum >> shift);
+    };
+    for (std::int64_t g = 0; g < lane_keys; ++g) {
+      for (auto& x : lane) ++histogram[static_cast<std::size_t>(next_key(x) >> bucket_shift)];
+    }
+    // The keys rank 0 will overwrite (the first ones of lane 0), and the tail after the lanes.
+    std::uint64_t x = kSeed;
+    for (std::size_t g = 0; g < first.size() && static_cast<std::int64_t>(g) < total; ++g) {
+      first[g] = next_key(x);
+    }
+    x = (kSeed * power(kMultiplier, static_cast<std::uint64_t>(4 * kLanes * lane_keys))) & kMask46;
+    for (std::int64_t g = kLanes * lane_keys; g < total; ++g) {
+      ++histogram[static_cast<std::size_t>(next_key(x) >> bucket_shift)];
     }
 
     std::vector<std::vector<std::int64_t>> received;
