@@ -107,6 +107,8 @@ class CongestionCost {
 
 // Perturbation regions hold 3 to kRegion ranks or nodes.
 constexpr std::uint64_t kRegion = 10;
+// Partners drawn at random per examination, for ranks with more partners than the heaviest few.
+constexpr int kRandomPartners = 2;
 
 template <typename Cost>
 class Chain {
@@ -230,10 +232,18 @@ class Chain {
         }
       }
     };
-    for (const Rank l : space_.partners(i)) {
+    auto near_partner = [&](Rank l) {
       const NodeId y = placement_.node(l);
       try_node(y);
       for (const NodeId z : space_.near(y)) try_node(z);
+    };
+    for (const Rank l : space_.partners(i)) near_partner(l);
+    // Ranks with more partners than the heaviest few (all-to-alls): also near a few others,
+    // drawn at random, so that moves towards the bulk of the light traffic are tried too.
+    const auto all = space_.graph().neighbors(i);
+    if (all.size() > space_.partners(i).size()) {
+      for (int k = 0; k < kRandomPartners; ++k)
+        near_partner(all[static_cast<std::size_t>(random_.below(all.size()))].rank);
     }
     for (const NodeId z : space_.near(home)) try_node(z);
     if (best_slot == -1) return;

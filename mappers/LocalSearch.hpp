@@ -10,15 +10,15 @@
 //                                              and pushes traffic off heavy links
 // Moves: rank i exchanges places with the rank on a core of a target node, or moves to an idle
 // core of it (nodes may outnumber ranks). Target nodes of i: the nodes of its heaviest partners
-// and the nodes near those (NodeNeighbors::near), and the nodes near i's own. A rank is examined
-// when it is queued; its best improving move is made, and the two ranks that moved and their
-// heaviest partners are queued again (the others keep "don't look" status). The descent ends
-// when the queue is empty: a local minimum of this neighbourhood.
-// Perturbation (to leave local minima): a random region — a rank and its partners (breadth first
-// over the heaviest partners), or the cores of a node and its nearest nodes — is shuffled at
-// random, then the descent runs again from the ranks of the region. The result is kept if it is
-// not worse, otherwise the round is undone (a journal of exchanges), so the chain's cost never
-// rises above its start's.
+// and the nodes near those (NodeNeighbors::near), and the nodes near i's own; a rank with more
+// partners than that (all-to-alls) also looks near two of its other partners, drawn at random. A
+// rank is examined when it is queued; its best improving move is made, and the two ranks that moved
+// and their heaviest partners are queued again (the others keep "don't look" status). The descent
+// ends when the queue is empty: a local minimum of this neighbourhood. Perturbation (to leave local
+// minima): a random region — a rank and its partners (breadth first over the heaviest partners), or
+// the cores of a node and its nearest nodes — is shuffled at random, then the descent runs again
+// from the ranks of the region. The result is kept if it is not worse, otherwise the round is
+// undone (a journal of exchanges), so the chain's cost never rises above its start's.
 //
 // Budget: work units, a deterministic measure of time: evaluating a move of rank i costs
 // deg(i) + 1, a swap of i and j deg(i) + deg(j) + 1 (the neighbour terms of the delta), and under

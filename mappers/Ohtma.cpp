@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <limits>
 
@@ -68,14 +69,15 @@ std::vector<NodeId> ohtma_greedy(const CommGraph& graph, const topo::Topology& t
   for (Rank p = 0; p < n; ++p) unselected[static_cast<std::size_t>(p)] = p;
 
   std::vector<NodeId> node_of(un, -1);
-  // Step 0: every node's key is HT (nothing selected yet).
+  // Adds the hops to the core just placed on node `placed` (none: -1) and returns the free node
+  // of least k HS + HT, ties to the lowest id.
   auto scan_nodes = [&](std::uint64_t k, NodeId placed) {
     auto body = [&](NodeId begin, NodeId end, NodeChoice best) {
       for (NodeId m = begin; m < end; ++m) {
-        const auto um2 = static_cast<std::size_t>(m);
-        if (placed >= 0) hop_selected[um2] += static_cast<std::uint64_t>(topology.hops(m, placed));
-        if (free_cores[um2] == 0) continue;
-        const NodeChoice c{static_cast<Uint128>(k) * hop_selected[um2] + hop_total[um2], m};
+        const auto at = static_cast<std::size_t>(m);
+        if (placed >= 0) hop_selected[at] += static_cast<std::uint64_t>(topology.hops(m, placed));
+        if (free_cores[at] == 0) continue;
+        const NodeChoice c{static_cast<Uint128>(k) * hop_selected[at] + hop_total[at], m};
         if (c.better_than(best)) best = c;
       }
       return best;
@@ -105,8 +107,7 @@ std::vector<NodeId> ohtma_greedy(const CommGraph& graph, const topo::Topology& t
         best_at = at;
       }
     }
-    const Rank best_rank = unselected[best_at];
-    const Rank p_max = best_rank;
+    const Rank p_max = unselected[best_at];
     unselected[best_at] = unselected.back();
     unselected.pop_back();
     const NodeId n_min = next.node;
@@ -148,7 +149,11 @@ struct Row {
 
 class ExchangePhase {
  public:
-  ExchangePhase(const CommGraph& graph, const topo::Topology& topology, std::vector<NodeId> f)
+  /// `in_time` is asked before each of the first full rows; if it says no, the phase is not
+  /// ready() and must not be used.
+  template <typename InTime>
+  ExchangePhase(const CommGraph& graph, const topo::Topology& topology, std::vector<NodeId> f,
+                const InTime& in_time)
       : graph_(graph),
         topology_(topology),
         n_(graph.rank_count()),
@@ -162,8 +167,19 @@ class ExchangePhase {
       cost_[static_cast<std::size_t>(r)] = own_cost(r);
       unlocked_.push_back(r);
     }
-    for_rows(unlocked_, [&](Rank i, Scratch& s) { recompute(i, s); });
+    std::atomic<bool> late{false};
+    for_rows(unlocked_, [&](Rank i, Scratch& s) {
+      if (late.load(std::memory_order_relaxed)) return;
+      if (!in_time()) {
+        late = true;
+        return;
+      }
+      recompute(i, s);
+    });
+    ready_ = !late;
   }
+
+  [[nodiscard]] bool ready() const { return ready_; }
 
   /// The unlocked pair of largest gain (ties: lowest m, then lowest n), or m = -1 if none.
   [[nodiscard]] OhtmaExchange best() const {
@@ -343,6 +359,7 @@ class ExchangePhase {
   std::vector<Rank> unlocked_;                      // in increasing rank order
   std::vector<Row> rows_;
   tbb::enumerable_thread_specific<Scratch> scratch_;
+  bool ready_ = true;
 };
 
 }  // namespace
@@ -356,10 +373,12 @@ OhtmaResult run_ohtma(const CommGraph& graph, const topo::Topology& topology,
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(options.time_limit));
+  auto in_time = [&] { return options.time_limit <= 0 || Clock::now() < deadline; };
   if (loop > 0 && n >= 2) {
-    ExchangePhase phase(graph, topology, result.greedy);
-    for (std::int64_t k = 0; k < loop && phase.unlocked() >= 2; ++k) {
-      if (options.time_limit > 0 && Clock::now() >= deadline) {
+    ExchangePhase phase(graph, topology, result.greedy, in_time);
+    result.timed_out = !phase.ready();
+    for (std::int64_t k = 0; phase.ready() && k < loop && phase.unlocked() >= 2; ++k) {
+      if (!in_time()) {
         result.timed_out = true;
         break;
       }

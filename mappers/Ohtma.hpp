@@ -58,8 +58,9 @@ struct OhtmaOptions {
   /// Exchange iterations; -1: |P| / 2, the paper's choice.
   std::int64_t loop = -1;
   /// Wall-clock limit of the exchange phase in seconds (0: none). When it strikes, the
-  /// exchanges made so far are backtracked as usual; the result then depends on the machine's
-  /// speed and load.
+  /// exchanges made so far are backtracked as usual (none if the first gains were not all
+  /// computed in time: the greedy mapping); the result then depends on the machine's speed and
+  /// load.
   double time_limit = 0;
 };
 
