@@ -1,6 +1,7 @@
 // The table of every mapper: name, one-line description, parameters, factory.
 
 #include "mappers/Factories.hpp"
+#include "mappers/SearchFactories.hpp"
 
 namespace mapsim::map {
 namespace {
@@ -76,6 +77,18 @@ const MapperInfo kMappers[] = {
      "Bhatele, irregular graphs: four corners, then max-heap traversal inwards",
      {},
      make_coce_mht},
+    {"ohtma",
+     "OHTMA (Li et al. 2020): greedy, pair exchanges with locking, backtracking to the best prefix",
+     ohtma_params(), make_ohtma},
+    {"bokhari",
+     "Bokhari's MAPPER: pairwise exchanges and probabilistic jumps from sweep (cardinality)",
+     bokhari_params(), make_bokhari},
+    {"genetic", "HAEC thesis GA: roulette wheel, ordered crossover, swap mutation (100 x 10)",
+     genetic_params(), make_genetic},
+    {"sampling", "best of N uniformly random mappings (N = 10000)", sampling_params(),
+     make_sampling},
+    {"best", "mapsim's own: best constructive starts, then parallel iterated swap local search",
+     best_params(), make_best},
 };
 
 }  // namespace

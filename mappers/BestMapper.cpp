@@ -1,0 +1,223 @@
+#include "mappers/BestMapper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+#include <tbb/parallel_for.h>
+
+#include "mappers/Ohtma.hpp"
+#include "mappers/RegularPattern.hpp"
+#include "mappers/SearchFactories.hpp"
+#include "support/Error.hpp"
+
+namespace mapsim::map {
+namespace {
+
+using topo::NodeId;
+
+// Search-based mappers are not starts: they cost too much for what they add.
+constexpr std::string_view kNotStarts[] = {"ohtma", "bokhari", "genetic", "sampling", "best"};
+
+// Bhatele's heuristics for regular grids: on an irregular pattern they only repeat mht and
+// coce-mht (their fall-backs), so they are left out there.
+constexpr std::string_view kGridHeuristics[] = {"mxovlp", "mxov-al", "exco",
+                                                "coce",   "affine",  "step"};
+
+template <std::size_t N>
+bool listed(const std::string_view (&names)[N], std::string_view name) {
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+// Above this average degree the starts see a skeleton of the matrix.
+constexpr std::size_t kDenseDegree = 64;
+constexpr std::size_t kSkeletonPartners = 16;
+
+// Every rank's kSkeletonPartners heaviest partners. When a rank has more partners of the
+// lightest weight it keeps than room for them (all-to-alls: thousands of equal partners), it keeps
+// some spread evenly over them in rank order (from an offset that depends on the rank), and
+// those stand for all: their traffic is scaled by (partners of that weight) / (kept ones), so
+// the skeleton keeps each rank's volume and the balance between its heavy and light partners.
+// A pair kept by both ranks gets the mean factor.
+traces::CommMatrix skeleton(const CommGraph& graph) {
+  struct Kept {
+    Rank u;
+    Rank v;
+    double factor;
+  };
+  std::vector<Kept> kept;
+  std::vector<Neighbor> sorted;
+  std::vector<Neighbor> boundary;
+  for (Rank r = 0; r < graph.rank_count(); ++r) {
+    const auto all = graph.neighbors(r);
+    sorted.assign(all.begin(), all.end());
+    const std::size_t keep = std::min(kSkeletonPartners, sorted.size());
+    if (keep == 0) continue;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Neighbor& a, const Neighbor& b) {
+      return a.bytes() > b.bytes();  // stable: equal weights stay in rank order
+    });
+    const std::uint64_t lightest = sorted[keep - 1].bytes();
+    std::size_t heavier = 0;  // partners heavier than the boundary weight: all kept
+    while (sorted[heavier].bytes() > lightest) ++heavier;
+    boundary.clear();
+    for (std::size_t k = heavier; k < sorted.size() && sorted[k].bytes() == lightest; ++k)
+      boundary.push_back(sorted[k]);
+    for (std::size_t k = 0; k < heavier; ++k)
+      kept.push_back({std::min(r, sorted[k].rank), std::max(r, sorted[k].rank), 1.0});
+    const std::size_t slots = keep - heavier;
+    const std::size_t m = boundary.size();
+    const double factor = static_cast<double>(m) / static_cast<double>(slots);
+    for (std::size_t j = 0; j < slots; ++j) {
+      const std::size_t at = (j * m / slots + static_cast<std::size_t>(r)) % m;
+      const Rank l = boundary[at].rank;
+      kept.push_back({std::min(r, l), std::max(r, l), factor});
+    }
+  }
+  std::sort(kept.begin(), kept.end(),
+            [](const Kept& a, const Kept& b) { return a.u < b.u || (a.u == b.u && a.v < b.v); });
+  traces::CommMatrixBuilder builder(graph.rank_count());
+  for (std::size_t k = 0; k < kept.size();) {
+    const Rank u = kept[k].u;
+    const Rank v = kept[k].v;
+    double factor = 0;
+    std::size_t same = 0;
+    for (; k < kept.size() && kept[k].u == u && kept[k].v == v; ++k, ++same)
+      factor += kept[k].factor;
+    factor /= static_cast<double>(same);
+    const auto partners = graph.neighbors(u);
+    const auto it = std::lower_bound(partners.begin(), partners.end(), v,
+                                     [](const Neighbor& nb, Rank rank) { return nb.rank < rank; });
+    auto scaled = [&](std::uint64_t bytes) {
+      return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * factor));
+    };
+    if (it->messages_out > 0) builder.add(u, v, it->messages_out, scaled(it->bytes_out));
+    if (it->messages_in > 0) builder.add(v, u, it->messages_in, scaled(it->bytes_in));
+  }
+  return builder.build();
+}
+
+}  // namespace
+
+BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
+                    const BestOptions& options, Seed seed) {
+  const CommGraph graph(matrix);
+  const SearchSpace space(graph, topology);
+  std::optional<traces::CommMatrix> sparse;
+  std::optional<CommGraph> sparse_graph;
+  if (2 * graph.edge_count() > kDenseDegree * static_cast<std::size_t>(graph.rank_count())) {
+    sparse = skeleton(graph);
+    sparse_graph.emplace(*sparse);
+  }
+  const traces::CommMatrix& input = sparse ? *sparse : matrix;
+  const CommGraph& input_graph = sparse_graph ? *sparse_graph : graph;
+  const bool regular = !detect_pattern(input_graph).empty();
+
+  std::vector<std::string_view> names;
+  for (const auto& info : mapper_infos()) {
+    if (listed(kNotStarts, info.name)) continue;
+    if (!regular && listed(kGridHeuristics, info.name)) continue;
+    names.push_back(info.name);
+  }
+  std::vector<std::optional<BestStart>> found(names.size() + 1);
+  tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t k) {
+    BestStart start;
+    if (k == names.size()) {
+      start.name = "ohtma-greedy";
+      start.nodes = ohtma_greedy(input_graph, topology);
+    } else {
+      start.name = std::string(names[k]);
+      try {
+        const auto mapping = make_mapper(names[k])->map(input, topology, seed);
+        start.nodes.assign(mapping.nodes().begin(), mapping.nodes().end());
+      } catch (const InputError&) {
+        return;  // this mapper cannot handle the input (e.g. a grid it needs)
+      }
+    }
+    start.cost = search_cost(space, options.goal, start.nodes);
+    found[k] = std::move(start);
+  });
+
+  BestResult result;
+  for (auto& start : found) {
+    if (start) result.starts.push_back(std::move(*start));
+  }
+  MAPSIM_EXPECTS(!result.starts.empty(), "best: no constructive start");
+  std::stable_sort(result.starts.begin(), result.starts.end(),
+                   [](const BestStart& a, const BestStart& b) { return a.cost < b.cost; });
+  // Merge identical mappings (the first name stays).
+  std::vector<BestStart> distinct;
+  for (auto& start : result.starts) {
+    const bool seen = std::any_of(distinct.begin(), distinct.end(), [&](const BestStart& d) {
+      return d.cost == start.cost && d.nodes == start.nodes;
+    });
+    if (!seen) distinct.push_back(std::move(start));
+  }
+  result.starts = std::move(distinct);
+
+  const auto chains = static_cast<std::size_t>(std::max(1, options.chains));
+  const std::size_t from = std::min<std::size_t>({chains, result.starts.size(), 2});
+  LocalSearchOptions search{options.goal, 0, options.time_limit};
+  search.work = options.work_per_rank * static_cast<std::uint64_t>(matrix.rank_count()) / chains;
+  std::vector<LocalSearchResult> runs(chains);
+  tbb::parallel_for(
+      std::size_t{0}, chains,
+      [&](std::size_t c) {
+        runs[c] =
+            local_search(space, result.starts[c % from].nodes, search, Random::stream(seed, c));
+      },
+      tbb::simple_partitioner{});
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < chains; ++c) {
+    if (runs[c].cost < runs[best].cost) best = c;
+  }
+  result.nodes = std::move(runs[best].nodes);
+  result.cost = runs[best].cost;
+  result.best_chain = static_cast<int>(best);
+  return result;
+}
+
+namespace {
+
+constexpr ParamSpec kBestParams[] = {
+    {"objective", ParamType::Choice, "hop-bytes",
+     "hop-bytes, or congestion (largest dimension-order link load, then sum of squared loads)", 0,
+     0, "hop-bytes|congestion"},
+    {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
+    {"work", ParamType::Integer, "50000",
+     "local-search budget in work units per rank (neighbour terms evaluated), shared by the "
+     "chains; deterministic",
+     0, 1000000000},
+    {"time-limit", ParamType::Real, "0",
+     "wall-clock seconds for the local search instead of the work budget, 0 for none (the "
+     "result then depends on the machine's speed and load)",
+     0, 1e9},
+};
+
+class Best final : public Mapper {
+ public:
+  explicit Best(const ParamValues& params)
+      : options_{params.text("objective") == "congestion" ? SearchGoal::Congestion
+                                                          : SearchGoal::HopBytes,
+                 static_cast<int>(params.integer("chains")),
+                 static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit")} {}
+
+ protected:
+  topo::Mapping compute(const Problem& p) const override {
+    return topo::Mapping(run_best(p.matrix, p.topology, options_, p.seed).nodes);
+  }
+
+ private:
+  BestOptions options_;
+};
+
+}  // namespace
+
+std::span<const ParamSpec> best_params() {
+  return kBestParams;
+}
+std::unique_ptr<Mapper> make_best(const ParamValues& params) {
+  return std::make_unique<Best>(params);
+}
+
+}  // namespace mapsim::map

@@ -1,0 +1,58 @@
+#pragma once
+// best — mapsim's own mapper, whose job is the lowest cost of all mappers:
+//   1. constructive starts: every registered mapper that is not search-based (in-order,
+//      round-robin, random, the space-filling curves, greedy, rcm, minmd, bisection, scotch, and
+//      any added later; `ohtma`, `bokhari`, `genetic`, `sampling` and `best` are left out)
+//      plus OHTMA's greedy phase, each with the problem's seed, in parallel; a start that cannot
+//      handle the input (InputError) is skipped, and so are Bhatele's grid heuristics when the
+//      pattern is not a regular grid (they would repeat their fall-backs mht and coce-mht). On a
+//      dense matrix (average degree above 64, e.g. FT's all-to-alls) the starts see a skeleton
+//      of it: every rank's 16 heaviest partners, equal light partners sampled evenly and scaled
+//      to keep the rank's volume (BestMapper.cpp). Scotch and the Bhatele heuristics take
+//      minutes on an all-to-all of thousands of ranks, and a start only has to be a good place
+//      to search from;
+//   2. the starts ranked by their cost on the whole matrix (ties: the order above), identical
+//      ones merged;
+//   3. `chains` iterated local searches (LocalSearch.hpp) in parallel, chain c from the
+//      (c mod k)-th best start with k = min(chains, starts, 2), each with its own random stream
+//      (seed, c) and an equal share of the work budget;
+//   4. the best chain's mapping (ties: the lowest chain).
+// The cost is hop-bytes by default, or congestion (the largest dimension-order link load, then
+// the sum of squared loads). No chain ends worse than its start, so the result is at least as
+// good as every start. With the default work budget (work units per rank) the result depends
+// only on the problem, the parameters and the seed, whatever the thread count; time-limit
+// replaces the budget by the wall clock, and the result then depends on the machine's speed and
+// load.
+
+#include <string>
+#include <vector>
+
+#include "mappers/LocalSearch.hpp"
+#include "mappers/Mapper.hpp"
+
+namespace mapsim::map {
+
+struct BestOptions {
+  SearchGoal goal = SearchGoal::HopBytes;
+  int chains = 2;
+  std::uint64_t work_per_rank = 50000;
+  double time_limit = 0;  ///< seconds for the local search; 0: the work budget
+};
+
+struct BestStart {
+  std::string name;  ///< the constructive mapper, or "ohtma-greedy"
+  std::vector<topo::NodeId> nodes;
+  SearchCost cost;
+};
+
+struct BestResult {
+  std::vector<topo::NodeId> nodes;
+  SearchCost cost;
+  std::vector<BestStart> starts;  ///< ranked, best first, duplicates merged
+  int best_chain = 0;
+};
+
+BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
+                    const BestOptions& options, Seed seed);
+
+}  // namespace mapsim::map

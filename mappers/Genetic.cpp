@@ -1,0 +1,211 @@
+#include "mappers/Genetic.hpp"
+
+#include <algorithm>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "mappers/SearchFactories.hpp"
+#include "support/Error.hpp"
+
+namespace mapsim::map {
+namespace {
+
+using topo::NodeId;
+using Chromosome = std::vector<std::int32_t>;
+
+// OX into `child`, with `mark` (all zero on entry and on return) flagging the section's values.
+void crossover_into(std::span<const std::int32_t> donor, std::span<const std::int32_t> receptor,
+                    std::size_t begin, std::size_t end, Chromosome& child,
+                    std::vector<char>& mark) {
+  const std::size_t size = donor.size();
+  child.resize(size);
+  for (std::size_t k = begin; k < end; ++k) {
+    child[k] = donor[k];
+    mark[static_cast<std::size_t>(donor[k])] = 1;
+  }
+  std::size_t write = end % size;
+  for (std::size_t step = 0; step < size; ++step) {
+    const std::int32_t value = receptor[(end + step) % size];
+    if (mark[static_cast<std::size_t>(value)]) continue;
+    child[write] = value;
+    write = (write + 1) % size;
+  }
+  for (std::size_t k = begin; k < end; ++k) mark[static_cast<std::size_t>(donor[k])] = 0;
+}
+
+}  // namespace
+
+std::vector<std::int32_t> ordered_crossover(std::span<const std::int32_t> donor,
+                                            std::span<const std::int32_t> receptor,
+                                            std::size_t begin, std::size_t end) {
+  MAPSIM_EXPECTS(donor.size() == receptor.size() && begin < end && end <= donor.size(),
+                 "ordered crossover with a bad section");
+  Chromosome child;
+  std::vector<char> mark(donor.size(), 0);
+  crossover_into(donor, receptor, begin, end, child, mark);
+  return child;
+}
+
+GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology,
+                          const GeneticOptions& options, Seed seed, std::span<const NodeId> first) {
+  const Rank n = graph.rank_count();
+  const int cores = topology.cores_per_node();
+  const std::size_t slots =
+      static_cast<std::size_t>(topology.node_count()) * static_cast<std::size_t>(cores);
+  const auto size = static_cast<std::size_t>(options.population);
+  MAPSIM_EXPECTS(size >= 1 && slots >= static_cast<std::size_t>(n), "genetic: bad sizes");
+
+  struct Scratch {
+    std::vector<NodeId> nodes;
+    std::vector<char> mark;
+  };
+  tbb::enumerable_thread_specific<Scratch> scratch([&] {
+    return Scratch{std::vector<NodeId>(static_cast<std::size_t>(n)), std::vector<char>(slots, 0)};
+  });
+  auto evaluate = [&](const Chromosome& c, Scratch& s) {
+    for (Rank r = 0; r < n; ++r)
+      s.nodes[static_cast<std::size_t>(r)] = c[static_cast<std::size_t>(r)] / cores;
+    return objective_cost_serial(options.objective, graph, topology, s.nodes);
+  };
+  // Stream of individual k of generation g (g = 0: the initial population).
+  auto stream = [&](std::uint64_t g, std::uint64_t k) {
+    return Random::stream(seed, g * 65536 + k);
+  };
+
+  std::vector<Chromosome> population(size);
+  std::vector<std::int64_t> cost(size);
+  tbb::parallel_for(std::size_t{0}, size, [&](std::size_t k) {
+    auto& c = population[k];
+    c.resize(slots);
+    if (k == 0 && !first.empty()) {
+      // The given mapping: each rank on the lowest free core of its node, idle cores after.
+      std::vector<int> used(static_cast<std::size_t>(topology.node_count()), 0);
+      std::vector<char> taken(slots, 0);
+      for (Rank r = 0; r < n; ++r) {
+        const NodeId node = first[static_cast<std::size_t>(r)];
+        const auto slot =
+            static_cast<std::int32_t>(node * cores + used[static_cast<std::size_t>(node)]++);
+        c[static_cast<std::size_t>(r)] = slot;
+        taken[static_cast<std::size_t>(slot)] = 1;
+      }
+      std::size_t at = static_cast<std::size_t>(n);
+      for (std::size_t s = 0; s < slots; ++s) {
+        if (!taken[s]) c[at++] = static_cast<std::int32_t>(s);
+      }
+    } else {
+      for (std::size_t s = 0; s < slots; ++s) c[s] = static_cast<std::int32_t>(s);
+      auto random = stream(0, k);
+      random.shuffle(std::span<std::int32_t>(c));
+    }
+    cost[k] = evaluate(c, scratch.local());
+  });
+
+  GeneticResult result;
+  std::size_t best_at = 0;
+  for (std::size_t k = 1; k < size; ++k) {
+    if (cost[k] < cost[best_at]) best_at = k;
+  }
+  Chromosome best = population[best_at];
+  result.best_cost = cost[best_at];
+  result.initial_cost = result.best_cost;
+
+  std::vector<Chromosome> next(size);
+  std::vector<std::int64_t> next_cost(size);
+  std::vector<double> wheel(size);
+  for (int g = 1; g <= options.generations; ++g) {
+    // Roulette wheel: cumulative fitness in population order.
+    double total = 0;
+    for (std::size_t k = 0; k < size; ++k) {
+      total += options.objective == Objective::Cardinality
+                   ? static_cast<double>(-cost[k])
+                   : 1.0 / (static_cast<double>(cost[k]) + 1.0);
+      wheel[k] = total;
+    }
+    auto select = [&](Random& random) -> const Chromosome& {
+      if (total <= 0) return population[random.below(size)];
+      const double spin = random.uniform() * total;
+      const auto at = static_cast<std::size_t>(std::upper_bound(wheel.begin(), wheel.end(), spin) -
+                                               wheel.begin());
+      return population[std::min(at, size - 1)];
+    };
+    tbb::parallel_for(std::size_t{0}, (size + 1) / 2, [&](std::size_t pair) {
+      auto random = stream(static_cast<std::uint64_t>(g), pair);
+      const Chromosome& a = select(random);
+      const Chromosome& b = select(random);
+      const auto begin = static_cast<std::size_t>(random.below(slots));
+      const auto end = begin + 1 + static_cast<std::size_t>(random.below(slots - begin));
+      Scratch& s = scratch.local();
+      for (std::size_t child = 0; child < 2 && 2 * pair + child < size; ++child) {
+        Chromosome& c = next[2 * pair + child];
+        crossover_into(child == 0 ? a : b, child == 0 ? b : a, begin, end, c, s.mark);
+        if (random.uniform() < options.mutation) {
+          // Swap mutation of a process's gene with any other gene.
+          const auto i = static_cast<std::size_t>(random.below(static_cast<std::uint64_t>(n)));
+          const auto j = static_cast<std::size_t>(random.below(slots));
+          std::swap(c[i], c[j]);
+        }
+        next_cost[2 * pair + child] = evaluate(c, s);
+      }
+    });
+    std::swap(population, next);
+    std::swap(cost, next_cost);
+    for (std::size_t k = 0; k < size; ++k) {
+      if (cost[k] < result.best_cost) {
+        result.best_cost = cost[k];
+        best = population[k];
+      }
+    }
+    result.history.push_back(result.best_cost);
+  }
+  result.best.resize(static_cast<std::size_t>(n));
+  for (Rank r = 0; r < n; ++r)
+    result.best[static_cast<std::size_t>(r)] = best[static_cast<std::size_t>(r)] / cores;
+  return result;
+}
+
+namespace {
+
+constexpr ParamSpec kGeneticParams[] = {
+    {"objective", ParamType::Choice, "cardinality",
+     "fitness: Bokhari's cardinality (as in the thesis) or 1 / (hop-bytes + 1)", 0, 0,
+     "cardinality|hop-bytes"},
+    {"population", ParamType::Integer, "100", "chromosomes per generation", 2, 65536},
+    {"generations", ParamType::Integer, "10", "generations bred after the initial one", 0, 1000000},
+    {"mutation", ParamType::Real, "0.5", "probability that a child gets one swap mutation", 0, 1},
+    {"initial", ParamType::Choice, "random",
+     "initial population: all random (thesis), or the sweep mapping and random ones", 0, 0,
+     "random|sweep"},
+};
+
+class Genetic final : public Mapper {
+ public:
+  explicit Genetic(const ParamValues& params)
+      : options_{parse_objective(params.text("objective")),
+                 static_cast<int>(params.integer("population")),
+                 static_cast<int>(params.integer("generations")), params.real("mutation")},
+        with_sweep_(params.text("initial") == "sweep") {}
+
+ protected:
+  topo::Mapping compute(const Problem& p) const override {
+    topo::Mapping first;
+    if (with_sweep_) first = make_mapper("sweep")->map(p.matrix, p.topology, p.seed);
+    return topo::Mapping(run_genetic(p.graph, p.topology, options_, p.seed, first.nodes()).best);
+  }
+
+ private:
+  GeneticOptions options_;
+  bool with_sweep_;
+};
+
+}  // namespace
+
+std::span<const ParamSpec> genetic_params() {
+  return kGeneticParams;
+}
+std::unique_ptr<Mapper> make_genetic(const ParamValues& params) {
+  return std::make_unique<Genetic>(params);
+}
+
+}  // namespace mapsim::map

@@ -1,0 +1,337 @@
+#include "mappers/LocalSearch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <optional>
+
+#include "mappers/LinkLoadTracker.hpp"
+#include "mappers/Metrics.hpp"
+#include "mappers/Placement.hpp"
+#include "support/Error.hpp"
+
+namespace mapsim::map {
+
+using topo::NodeId;
+
+SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
+                         std::size_t partners, std::size_t near)
+    : graph_(graph), topology_(topology), neighbors_(topology, near) {
+  partner_start_.assign(static_cast<std::size_t>(graph.rank_count()) + 1, 0);
+  std::vector<Neighbor> sorted;
+  for (Rank r = 0; r < graph.rank_count(); ++r) {
+    const auto all = graph.neighbors(r);
+    sorted.assign(all.begin(), all.end());
+    const std::size_t keep = std::min(partners, sorted.size());
+    std::partial_sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(keep),
+                      sorted.end(), [r](const Neighbor& a, const Neighbor& b) {
+                        if (a.bytes() != b.bytes()) return a.bytes() > b.bytes();
+                        const auto da = std::abs(a.rank - r);
+                        const auto db = std::abs(b.rank - r);
+                        return da < db || (da == db && a.rank < b.rank);
+                      });
+    for (std::size_t k = 0; k < keep; ++k) partners_.push_back(sorted[k].rank);
+    partner_start_[static_cast<std::size_t>(r) + 1] = partners_.size();
+  }
+}
+
+SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
+                       std::span<const NodeId> node_of_rank) {
+  if (goal == SearchGoal::HopBytes)
+    return {metrics::hop_bytes(space.graph(), space.topology(), node_of_rank), 0};
+  const LinkLoadTracker loads(space.graph(), space.topology(), node_of_rank);
+  return {loads.max_load(), loads.sum_of_squares()};
+}
+
+namespace {
+
+// The cost under each goal, kept exact while slots exchange contents. after(a, b): the cost if
+// the contents of slots a (a rank) and b (a rank or idle) were exchanged; commit() makes it so.
+class HopBytesCost {
+ public:
+  HopBytesCost(const SearchSpace& space, const Placement& placement)
+      : space_(space),
+        cost_(metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())) {}
+
+  [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
+
+  SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
+    const Rank i = p.occupant(a);
+    const Rank j = p.occupant(b);
+    const auto& g = space_.graph();
+    std::int64_t delta = 0;
+    if (j == -1) {
+      work += static_cast<std::uint64_t>(g.degree(i)) + 1;
+      delta = metrics::move_delta(g, space_.topology(), p.nodes(), i, p.node_of_slot(b));
+    } else {
+      work += static_cast<std::uint64_t>(g.degree(i) + g.degree(j)) + 1;
+      delta = metrics::swap_delta(g, space_.topology(), p.nodes(), i, j);
+    }
+    return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
+  }
+
+  void commit(Placement& p, Slot a, Slot b, const SearchCost& after, std::uint64_t& /*work*/) {
+    p.exchange(a, b);
+    cost_ = after.primary;
+  }
+
+ private:
+  const SearchSpace& space_;
+  std::uint64_t cost_;
+};
+
+class CongestionCost {
+ public:
+  CongestionCost(const SearchSpace& space, const Placement& placement)
+      : loads_(space.graph(), space.topology(), placement.nodes()) {}
+
+  [[nodiscard]] SearchCost cost() const { return {loads_.max_load(), loads_.sum_of_squares()}; }
+
+  SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
+    const Rank i = p.occupant(a);
+    const Rank j = p.occupant(b);
+    const auto r = loads_.evaluate(p.nodes(), i, p.node_of_slot(b), j, p.node_of_slot(a), work);
+    return {r.max, r.sum_of_squares};
+  }
+
+  void commit(Placement& p, Slot a, Slot b, const SearchCost& /*after*/, std::uint64_t& work) {
+    loads_.apply(p.nodes(), p.occupant(a), p.node_of_slot(b), p.occupant(b), p.node_of_slot(a),
+                 work);
+    p.exchange(a, b);
+  }
+
+ private:
+  LinkLoadTracker loads_;
+};
+
+// Perturbation regions hold 3 to kRegion ranks or nodes.
+constexpr std::uint64_t kRegion = 10;
+// Partners drawn at random per examination, for ranks with more partners than the heaviest few.
+constexpr int kRandomPartners = 2;
+
+template <typename Cost>
+class Chain {
+ public:
+  Chain(const SearchSpace& space, std::span<const NodeId> start, const LocalSearchOptions& options,
+        Random random)
+      : space_(space),
+        options_(options),
+        random_(random),
+        placement_(space.topology(), start),
+        cost_(space, placement_),
+        queued_(static_cast<std::size_t>(space.graph().rank_count()), 0),
+        stamp_(static_cast<std::size_t>(space.topology().node_count()), 0) {
+    if (options_.time_limit > 0) {
+      deadline_ = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(options_.time_limit));
+    }
+  }
+
+  LocalSearchResult run() {
+    LocalSearchResult result;
+    result.start_cost = cost_.cost();
+    const Rank n = space_.graph().rank_count();
+    std::vector<Rank> order(static_cast<std::size_t>(n));
+    for (Rank r = 0; r < n; ++r) order[static_cast<std::size_t>(r)] = r;
+    random_.shuffle(std::span<Rank>(order));
+    for (const Rank r : order) push(r);
+    descend();
+    SearchCost best = cost_.cost();
+    auto nodes = placement_.nodes();
+    result.nodes.assign(nodes.begin(), nodes.end());
+    while (!exhausted() && n >= 2) {
+      ++result.rounds;
+      journal_.clear();
+      journaling_ = true;
+      perturb();
+      descend();
+      journaling_ = false;
+      const SearchCost now = cost_.cost();
+      if (now < best) {
+        best = now;
+        nodes = placement_.nodes();
+        result.nodes.assign(nodes.begin(), nodes.end());
+      } else if (best < now) {
+        undo();
+      }
+    }
+    result.cost = best;
+    result.work = work_;
+    return result;
+  }
+
+ private:
+  [[nodiscard]] bool exhausted() {
+    if (options_.time_limit > 0) {
+      if (++clock_calls_ % 64 != 0) return timed_out_;
+      timed_out_ = std::chrono::steady_clock::now() >= *deadline_;
+      return timed_out_;
+    }
+    return work_ >= options_.work;
+  }
+
+  void push(Rank r) {
+    auto& flag = queued_[static_cast<std::size_t>(r)];
+    if (flag) return;
+    flag = 1;
+    queue_.push_back(r);
+  }
+
+  void exchange(Slot a, Slot b, const SearchCost& after) {
+    cost_.commit(placement_, a, b, after, work_);
+    if (journaling_) journal_.push_back({a, b});
+  }
+
+  void undo() {
+    for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) {
+      auto [a, b] = *it;
+      if (placement_.occupant(a) == -1) std::swap(a, b);
+      cost_.commit(placement_, a, b, cost_.after(placement_, a, b, work_), work_);
+    }
+    journal_.clear();
+    for (const Rank r : queue_) queued_[static_cast<std::size_t>(r)] = 0;
+    queue_.clear();
+  }
+
+  void descend() {
+    while (!queue_.empty()) {
+      if (exhausted()) return;
+      const Rank r = queue_.front();
+      queue_.pop_front();
+      queued_[static_cast<std::size_t>(r)] = 0;
+      improve(r);
+    }
+  }
+
+  // The best improving move of rank i, made if there is one.
+  void improve(Rank i) {
+    ++current_;
+    const Slot own = placement_.slot(i);
+    const NodeId home = placement_.node(i);
+    stamp_[static_cast<std::size_t>(home)] = current_;
+    const SearchCost now = cost_.cost();
+    SearchCost best = now;
+    Slot best_slot = -1;
+    auto try_node = [&](NodeId y) {
+      auto& stamp = stamp_[static_cast<std::size_t>(y)];
+      if (stamp == current_) return;
+      stamp = current_;
+      bool idle_tried = false;  // the idle cores of a node are all alike
+      for (Slot s = placement_.first_slot(y); s < placement_.first_slot(y) + placement_.cores();
+           ++s) {
+        if (placement_.occupant(s) == -1) {
+          if (idle_tried) continue;
+          idle_tried = true;
+        }
+        const SearchCost after = cost_.after(placement_, own, s, work_);
+        if (after < best) {
+          best = after;
+          best_slot = s;
+        }
+      }
+    };
+    auto near_partner = [&](Rank l) {
+      const NodeId y = placement_.node(l);
+      try_node(y);
+      for (const NodeId z : space_.near(y)) try_node(z);
+    };
+    for (const Rank l : space_.partners(i)) near_partner(l);
+    // Ranks with more partners than the heaviest few (all-to-alls): also near a few others,
+    // drawn at random, so that moves towards the bulk of the light traffic are tried too.
+    const auto all = space_.graph().neighbors(i);
+    if (all.size() > space_.partners(i).size()) {
+      for (int k = 0; k < kRandomPartners; ++k)
+        near_partner(all[static_cast<std::size_t>(random_.below(all.size()))].rank);
+    }
+    for (const NodeId z : space_.near(home)) try_node(z);
+    if (best_slot == -1) return;
+    const Rank other = placement_.occupant(best_slot);
+    exchange(own, best_slot, best);
+    push(i);
+    for (const Rank l : space_.partners(i)) push(l);
+    if (other != -1) {
+      push(other);
+      for (const Rank l : space_.partners(other)) push(l);
+    }
+  }
+
+  // Shuffles a random region at random and queues its ranks.
+  void perturb() {
+    const Rank n = space_.graph().rank_count();
+    const auto size = static_cast<std::size_t>(3 + random_.below(kRegion - 2));
+    const auto seed_rank = static_cast<Rank>(random_.below(static_cast<std::uint64_t>(n)));
+    region_.clear();
+    if (random_.below(2) == 0) {
+      // A rank and its partners, breadth first.
+      std::vector<Rank> ranks{seed_rank};
+      for (std::size_t k = 0; k < ranks.size() && ranks.size() < size; ++k) {
+        for (const Rank l : space_.partners(ranks[k])) {
+          if (ranks.size() == size) break;
+          if (std::find(ranks.begin(), ranks.end(), l) == ranks.end()) ranks.push_back(l);
+        }
+      }
+      for (const Rank r : ranks) region_.push_back(placement_.slot(r));
+    } else {
+      // The cores of a node and of its nearest nodes.
+      const NodeId home = placement_.node(seed_rank);
+      std::vector<NodeId> nodes{home};
+      for (const NodeId z : space_.near(home)) {
+        if (nodes.size() == size) break;
+        nodes.push_back(z);
+      }
+      for (const NodeId y : nodes) {
+        for (Slot s = placement_.first_slot(y); s < placement_.first_slot(y) + placement_.cores();
+             ++s)
+          region_.push_back(s);
+      }
+    }
+    // Fisher-Yates over the region's slots, as exchanges.
+    for (std::size_t k = region_.size(); k > 1; --k) {
+      const auto j = static_cast<std::size_t>(random_.below(k));
+      Slot a = region_[k - 1];
+      Slot b = region_[j];
+      if (a == b) continue;
+      if (placement_.occupant(a) == -1) std::swap(a, b);
+      if (placement_.occupant(a) == -1) continue;
+      exchange(a, b, cost_.after(placement_, a, b, work_));
+    }
+    for (const Slot s : region_) {
+      const Rank r = placement_.occupant(s);
+      if (r == -1) continue;
+      push(r);
+      for (const Rank l : space_.partners(r)) push(l);
+    }
+  }
+
+  const SearchSpace& space_;
+  LocalSearchOptions options_;
+  Random random_;
+  Placement placement_;
+  Cost cost_;
+  std::deque<Rank> queue_;
+  std::vector<char> queued_;
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t current_ = 0;
+  std::vector<Slot> region_;
+  std::vector<std::pair<Slot, Slot>> journal_;
+  bool journaling_ = false;
+  std::uint64_t work_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
+  std::uint64_t clock_calls_ = 0;
+  bool timed_out_ = false;
+};
+
+}  // namespace
+
+LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId> start,
+                               const LocalSearchOptions& options, Random random) {
+  MAPSIM_EXPECTS(static_cast<Rank>(start.size()) == space.graph().rank_count(),
+                 "local search from a mapping of another size");
+  if (options.goal == SearchGoal::HopBytes)
+    return Chain<HopBytesCost>(space, start, options, random).run();
+  return Chain<CongestionCost>(space, start, options, random).run();
+}
+
+}  // namespace mapsim::map

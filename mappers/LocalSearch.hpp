@@ -1,0 +1,104 @@
+#pragma once
+// Swap-based iterated local search over restricted neighbourhoods: the engine of the `best`
+// mapper (BestMapper.hpp).
+//
+// Cost (lexicographic, minimised):
+//   hop-bytes    (HB, 0)                       HB = sum of bytes(i, j) hops(f(i), f(j))
+//   congestion   (max_l L_l, sum_l L_l^2)      L_l = bytes crossing directed link l under
+//                                              dimension-order routing (metrics::link_loads);
+//                                              the sum of squares breaks the many ties of the max
+//                                              and pushes traffic off heavy links
+// Moves: rank i exchanges places with the rank on a core of a target node, or moves to an idle
+// core of it (nodes may outnumber ranks). Target nodes of i: the nodes of its heaviest partners
+// and the nodes near those (NodeNeighbors::near), and the nodes near i's own; a rank with more
+// partners than that (all-to-alls) also looks near two of its other partners, drawn at random. A
+// rank is examined when it is queued; its best improving move is made, and the two ranks that moved
+// and their heaviest partners are queued again (the others keep "don't look" status). The descent
+// ends when the queue is empty: a local minimum of this neighbourhood. Perturbation (to leave local
+// minima): a random region — a rank and its partners (breadth first over the heaviest partners), or
+// the cores of a node and its nearest nodes — is shuffled at random, then the descent runs again
+// from the ranks of the region. The result is kept if it is not worse, otherwise the round is
+// undone (a journal of exchanges), so the chain's cost never rises above its start's.
+//
+// Budget: work units, a deterministic measure of time: evaluating a move of rank i costs
+// deg(i) + 1, a swap of i and j deg(i) + deg(j) + 1 (the neighbour terms of the delta), and under
+// congestion the route links updated. Optionally a wall-clock limit instead, which makes the
+// result depend on the machine's speed and load.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "mappers/CommGraph.hpp"
+#include "mappers/NodeNeighbors.hpp"
+#include "mappers/Random.hpp"
+#include "topologies/Topology.hpp"
+
+namespace mapsim::map {
+
+enum class SearchGoal : std::uint8_t { HopBytes, Congestion };
+
+struct SearchCost {
+  std::uint64_t primary = 0;  ///< hop-bytes, or the largest directed link load in bytes
+  Uint128 secondary = 0;      ///< 0, or the sum of squared directed link loads
+
+  friend bool operator==(const SearchCost&, const SearchCost&) = default;
+  friend bool operator<(const SearchCost& a, const SearchCost& b) {
+    return a.primary < b.primary || (a.primary == b.primary && a.secondary < b.secondary);
+  }
+};
+
+/// What every chain of a problem shares: the graph, the machine, the nodes near each node and
+/// the heaviest partners of each rank.
+class SearchSpace {
+ public:
+  /// `partners`: partners per rank that give target nodes; `near`: nearby nodes per node.
+  SearchSpace(const CommGraph& graph, const topo::Topology& topology, std::size_t partners = 8,
+              std::size_t near = 8);
+
+  [[nodiscard]] const CommGraph& graph() const { return graph_; }
+  [[nodiscard]] const topo::Topology& topology() const { return topology_; }
+  /// The heaviest partners of r (bytes both ways), heaviest first; ties to the nearest rank id
+  /// (|l - r|), then to the lower: among the thousand equal partners of an all-to-all, the ranks
+  /// next to r in rank order rather than the same few lowest ranks for everybody.
+  [[nodiscard]] std::span<const Rank> partners(Rank r) const {
+    const auto k = static_cast<std::size_t>(r);
+    return {partners_.data() + partner_start_[k], partner_start_[k + 1] - partner_start_[k]};
+  }
+  [[nodiscard]] std::span<const topo::NodeId> near(topo::NodeId n) const {
+    return neighbors_.near(n);
+  }
+
+ private:
+  const CommGraph& graph_;
+  const topo::Topology& topology_;
+  NodeNeighbors neighbors_;
+  std::vector<std::size_t> partner_start_;
+  std::vector<Rank> partners_;
+};
+
+struct LocalSearchOptions {
+  SearchGoal goal = SearchGoal::HopBytes;
+  std::uint64_t work = 0;  ///< budget in work units (when time_limit is 0)
+  double time_limit = 0;   ///< seconds; > 0 replaces the work budget by the wall clock
+};
+
+struct LocalSearchResult {
+  std::vector<topo::NodeId> nodes;  ///< the best mapping found
+  SearchCost cost;
+  SearchCost start_cost;
+  std::uint64_t work = 0;    ///< units spent
+  std::uint64_t rounds = 0;  ///< perturbation rounds
+};
+
+/// The cost of a mapping under `goal`.
+SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
+                       std::span<const topo::NodeId> node_of_rank);
+
+/// One chain: descent from `start`, then perturbation rounds until the budget is spent.
+/// Deterministic for a given `random` state (and work budget). Never returns a mapping worse
+/// than `start`. Precondition: `start` is a valid mapping.
+LocalSearchResult local_search(const SearchSpace& space, std::span<const topo::NodeId> start,
+                               const LocalSearchOptions& options, Random random);
+
+}  // namespace mapsim::map
