@@ -362,6 +362,249 @@ class ExchangePhase {
   bool ready_ = true;
 };
 
+// The exchange phase on a dense matrix (OhtmaGains::Dense, or Automatic when the graph has at
+// least n^2 / 8 neighbour entries, so that the table below takes at most 1.6 times the
+// CommGraph's memory): a table Q of n x n gains' terms,
+//   Q[i][j] = D_i(f(j)) + A(i, j) B(f(i), f(j))   (i != j),   Q[i][i] = c_i = D_i(f(i)),
+// so that gain(i, j) = Q[i][i] + Q[j][j] - Q[i][j] - Q[j][i] (0 when f(i) = f(j), as the
+// sparse phase has it). After the exchange of m (p -> q) and n (q -> p), D_r changes by
+// alpha_r (B(x, q) - B(x, p)) with alpha_r = A(r, m) - A(r, n), only for the neighbours of m
+// and n; columns m and n swap; the pair terms of m's and n's pairs are recomputed. Each
+// iteration then scans every unlocked pair, in tiles (both Q[i][j] and Q[j][i] from cache), in
+// parallel with the same arg-max as the sparse phase. Building Q costs O(n * sum of degrees),
+// an iteration O(n * (|N(m)| + |N(n)|) + unlocked^2).
+class DenseExchangePhase {
+ public:
+  template <typename InTime>
+  DenseExchangePhase(const CommGraph& graph, const topo::Topology& topology, std::vector<NodeId> f,
+                     const InTime& in_time)
+      : graph_(graph),
+        topology_(topology),
+        n_(static_cast<std::size_t>(graph.rank_count())),
+        f_(std::move(f)),
+        q_(n_ * n_, 0) {
+    for (Rank r = 0; r < graph.rank_count(); ++r) unlocked_.push_back(r);
+    // D_i(f(j)) = sum_l A(i, l) B(f(j), f(l)), by chunks of l: the chunk's hop rows
+    // B(f(j), f(l)) first, then every row i adds those of its neighbours in the chunk.
+    constexpr std::size_t kChunk = 64;
+    std::vector<std::int32_t> hops(kChunk * n_);
+    std::vector<std::size_t> cursor(n_, 0);  // next neighbour of row i to add
+    tbb::enumerable_thread_specific<std::vector<std::int32_t>> sums;
+    for (std::size_t l0 = 0; l0 < n_; l0 += kChunk) {
+      if (!in_time()) {
+        ready_ = false;
+        return;
+      }
+      const std::size_t l1 = std::min(n_, l0 + kChunk);
+      tbb::parallel_for(l0, l1, [&](std::size_t l) {
+        std::int32_t* row = hops.data() + (l - l0) * n_;
+        for (std::size_t j = 0; j < n_; ++j) row[j] = topology_.hops(f_[j], f_[l]);
+      });
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, 8),
+                        [&](const tbb::blocked_range<std::size_t>& range) {
+                          std::vector<std::int32_t>& sum = sums.local();
+                          sum.resize(n_);
+                          for (std::size_t i = range.begin(); i != range.end(); ++i)
+                            add_chunk(i, l0, l1, hops.data(), sum.data(), cursor[i]);
+                        });
+    }
+    tbb::parallel_for(std::size_t{0}, n_, [&](std::size_t i) { add_pair_terms(i, +1); });
+  }
+
+  [[nodiscard]] bool ready() const { return ready_; }
+  [[nodiscard]] std::size_t unlocked() const { return unlocked_.size(); }
+
+  /// The unlocked pair of largest gain (ties: lowest m, then lowest n), or m = -1 if none.
+  [[nodiscard]] OhtmaExchange best() const {
+    const std::size_t u = unlocked_.size();
+    std::vector<std::int64_t> diagonal(u);
+    for (std::size_t a = 0; a < u; ++a) diagonal[a] = q(unlocked_[a], unlocked_[a]);
+    constexpr std::size_t kTile = 64;
+    const std::size_t tiles = (u + kTile - 1) / kTile;
+    auto better = [](const OhtmaExchange& x, const OhtmaExchange& y) {
+      if (y.m < 0) return x.m >= 0;
+      if (x.m < 0) return false;
+      if (x.gain != y.gain) return x.gain > y.gain;
+      return x.m < y.m || (x.m == y.m && x.n < y.n);
+    };
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, tiles, 1), OhtmaExchange{-1, -1, 0},
+        [&](const tbb::blocked_range<std::size_t>& range, OhtmaExchange choice) {
+          // Per row of the tile row, its best partner: partners come in increasing order, so a
+          // strictly larger gain wins and ties keep the lowest.
+          std::array<std::int64_t, kTile> row_gain;
+          std::array<std::size_t, kTile> row_partner;
+          for (std::size_t ti = range.begin(); ti != range.end(); ++ti) {
+            const std::size_t a0 = ti * kTile;
+            const std::size_t a1 = std::min(u, a0 + kTile);
+            row_gain.fill(std::numeric_limits<std::int64_t>::min());
+            row_partner.fill(u);
+            for (std::size_t b0 = a0; b0 < u; b0 += kTile) {
+              const std::size_t b1 = std::min(u, b0 + kTile);
+              for (std::size_t a = a0; a < a1; ++a) {
+                const auto i = static_cast<std::size_t>(unlocked_[a]);
+                const std::int64_t* qi = q_.data() + i * n_;
+                const std::int64_t* qcol = q_.data() + i;
+                std::int64_t best_gain = row_gain[a - a0];
+                std::size_t best_b = row_partner[a - a0];
+                for (std::size_t b = std::max(b0, a + 1); b < b1; ++b) {
+                  const auto j = static_cast<std::size_t>(unlocked_[b]);
+                  const std::int64_t g = diagonal[a] + diagonal[b] - qi[j] - qcol[j * n_];
+                  if (g > best_gain) {
+                    best_gain = g;
+                    best_b = b;
+                  }
+                }
+                row_gain[a - a0] = best_gain;
+                row_partner[a - a0] = best_b;
+              }
+            }
+            for (std::size_t a = a0; a < a1; ++a) {
+              if (row_partner[a - a0] == u) continue;
+              const OhtmaExchange c{unlocked_[a], unlocked_[row_partner[a - a0]], row_gain[a - a0]};
+              if (better(c, choice)) choice = c;
+            }
+          }
+          return choice;
+        },
+        [&](const OhtmaExchange& x, const OhtmaExchange& y) { return better(x, y) ? x : y; });
+  }
+
+  void exchange(Rank m, Rank n) {
+    const auto um = static_cast<std::size_t>(m);
+    const auto un = static_cast<std::size_t>(n);
+    std::erase_if(unlocked_, [&](Rank r) { return r == m || r == n; });
+    const NodeId p = f_[um];
+    const NodeId qn = f_[un];
+    if (p == qn) return;  // two cores of one node: nothing changes
+    change_pair_terms(m, n, -1);
+    for (std::size_t r = 0; r < n_; ++r) std::swap(q_[r * n_ + um], q_[r * n_ + un]);
+    std::swap(f_[um], f_[un]);
+    // alpha_r = A(r, m) - A(r, n) over the merged neighbour lists of m and n.
+    changed_.clear();
+    const auto nm = graph_.neighbors(m);
+    const auto nn = graph_.neighbors(n);
+    for (std::size_t a = 0, b = 0; a < nm.size() || b < nn.size();) {
+      if (b == nn.size() || (a < nm.size() && nm[a].rank < nn[b].rank)) {
+        changed_.push_back({nm[a].rank, static_cast<std::int64_t>(nm[a].bytes())});
+        ++a;
+      } else if (a == nm.size() || nn[b].rank < nm[a].rank) {
+        changed_.push_back({nn[b].rank, -static_cast<std::int64_t>(nn[b].bytes())});
+        ++b;
+      } else {
+        const auto alpha =
+            static_cast<std::int64_t>(nm[a].bytes()) - static_cast<std::int64_t>(nn[b].bytes());
+        if (alpha != 0) changed_.push_back({nm[a].rank, alpha});
+        ++a;
+        ++b;
+      }
+    }
+    delta_.resize(n_);
+    for (std::size_t j = 0; j < n_; ++j)
+      delta_[j] = static_cast<std::int64_t>(topology_.hops(f_[j], qn)) -
+                  static_cast<std::int64_t>(topology_.hops(f_[j], p));
+    tbb::parallel_for(std::size_t{0}, changed_.size(), [&](std::size_t k) {
+      std::int64_t* qr = q_.data() + static_cast<std::size_t>(changed_[k].rank) * n_;
+      const std::int64_t alpha = changed_[k].alpha;
+      for (std::size_t j = 0; j < n_; ++j) qr[j] += alpha * delta_[j];
+    });
+    change_pair_terms(m, n, +1);
+  }
+
+ private:
+  struct Change {
+    Rank rank;
+    std::int64_t alpha;
+  };
+
+  // Adds A(i, l) B(f(j), f(l)) to row i for i's neighbours l in [l0, l1) (their hop rows in
+  // `hops` from l0 on), from neighbour `at` on, and leaves `at` past them. Neighbours of equal
+  // weight (all-to-alls) have their hop rows summed first and multiplied once; `sum` is scratch.
+  void add_chunk(std::size_t i, std::size_t l0, std::size_t l1, const std::int32_t* hops,
+                 std::int32_t* sum, std::size_t& at) {
+    const auto nbs = graph_.neighbors(static_cast<Rank>(i));
+    std::int64_t* qi = q_.data() + i * n_;
+    auto row = [&](std::size_t k) {
+      return hops + (static_cast<std::size_t>(nbs[k].rank) - l0) * n_;
+    };
+    while (at < nbs.size() && static_cast<std::size_t>(nbs[at].rank) < l1) {
+      const std::uint64_t weight = nbs[at].bytes();
+      std::size_t end = at + 1;
+      while (end < nbs.size() && static_cast<std::size_t>(nbs[end].rank) < l1 &&
+             nbs[end].bytes() == weight)
+        ++end;
+      const auto a = static_cast<std::int64_t>(weight);
+      if (end - at == 1) {
+        const std::int32_t* h = row(at);
+        for (std::size_t j = 0; j < n_; ++j) qi[j] += a * h[j];
+      } else {  // at most kChunk rows of hops: no overflow
+        std::copy_n(row(at), n_, sum);
+        for (std::size_t k = at + 1; k < end; ++k) {
+          const std::int32_t* h = row(k);
+          for (std::size_t j = 0; j < n_; ++j) sum[j] += h[j];
+        }
+        for (std::size_t j = 0; j < n_; ++j) qi[j] += a * sum[j];
+      }
+      at = end;
+    }
+  }
+
+  [[nodiscard]] std::int64_t q(Rank i, Rank j) const {
+    return q_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(j)];
+  }
+  [[nodiscard]] std::int64_t pair_term(Rank i, const Neighbor& nb) const {
+    return static_cast<std::int64_t>(nb.bytes()) *
+           static_cast<std::int64_t>(topology_.hops(f_[static_cast<std::size_t>(i)],
+                                                    f_[static_cast<std::size_t>(nb.rank)]));
+  }
+  void add_pair_terms(std::size_t i, std::int64_t sign) {
+    for (const auto& nb : graph_.neighbors(static_cast<Rank>(i)))
+      q_[i * n_ + static_cast<std::size_t>(nb.rank)] += sign * pair_term(static_cast<Rank>(i), nb);
+  }
+  // The pair terms that depend on f(m) or f(n): rows m and n, and columns m and n of the other
+  // rows; sign -1 removes them (before the exchange), +1 adds them (after).
+  void change_pair_terms(Rank m, Rank n, std::int64_t sign) {
+    add_pair_terms(static_cast<std::size_t>(m), sign);
+    add_pair_terms(static_cast<std::size_t>(n), sign);
+    for (const Rank c : {m, n}) {
+      for (const auto& nb : graph_.neighbors(c)) {
+        if (nb.rank == m || nb.rank == n) continue;
+        const std::int64_t term =
+            static_cast<std::int64_t>(nb.bytes()) *
+            static_cast<std::int64_t>(topology_.hops(f_[static_cast<std::size_t>(nb.rank)],
+                                                     f_[static_cast<std::size_t>(c)]));
+        q_[static_cast<std::size_t>(nb.rank) * n_ + static_cast<std::size_t>(c)] += sign * term;
+      }
+    }
+  }
+
+  const CommGraph& graph_;
+  const topo::Topology& topology_;
+  std::size_t n_;
+  std::vector<NodeId> f_;
+  std::vector<std::int64_t> q_;  // n x n, row-major
+  std::vector<Rank> unlocked_;   // in increasing rank order
+  std::vector<Change> changed_;
+  std::vector<std::int64_t> delta_;
+  bool ready_ = true;
+};
+
+// Runs `loop` exchanges of `phase` (lines 20-34) into `result`.
+template <typename Phase, typename InTime>
+void exchange_loop(Phase& phase, std::int64_t loop, const InTime& in_time, OhtmaResult& result) {
+  result.timed_out = !phase.ready();
+  for (std::int64_t k = 0; phase.ready() && k < loop && phase.unlocked() >= 2; ++k) {
+    if (!in_time()) {
+      result.timed_out = true;
+      break;
+    }
+    const OhtmaExchange pair = phase.best();
+    if (pair.m < 0) break;
+    result.exchanges.push_back(pair);
+    phase.exchange(pair.m, pair.n);
+  }
+}
+
 }  // namespace
 
 OhtmaResult run_ohtma(const CommGraph& graph, const topo::Topology& topology,
@@ -375,17 +618,16 @@ OhtmaResult run_ohtma(const CommGraph& graph, const topo::Topology& topology,
                                            std::chrono::duration<double>(options.time_limit));
   auto in_time = [&] { return options.time_limit <= 0 || Clock::now() < deadline; };
   if (loop > 0 && n >= 2) {
-    ExchangePhase phase(graph, topology, result.greedy, in_time);
-    result.timed_out = !phase.ready();
-    for (std::int64_t k = 0; phase.ready() && k < loop && phase.unlocked() >= 2; ++k) {
-      if (!in_time()) {
-        result.timed_out = true;
-        break;
-      }
-      const OhtmaExchange pair = phase.best();
-      if (pair.m < 0) break;
-      result.exchanges.push_back(pair);
-      phase.exchange(pair.m, pair.n);
+    const auto un = static_cast<std::size_t>(n);
+    const bool dense =
+        options.gains == OhtmaGains::Dense ||
+        (options.gains == OhtmaGains::Automatic && 2 * graph.edge_count() * 8 >= un * un);
+    if (dense) {
+      DenseExchangePhase phase(graph, topology, result.greedy, in_time);
+      exchange_loop(phase, loop, in_time, result);
+    } else {
+      ExchangePhase phase(graph, topology, result.greedy, in_time);
+      exchange_loop(phase, loop, in_time, result);
     }
   }
   // Backtracking: the shortest prefix with the largest cumulative gain (Sum[0] = 0).

@@ -54,6 +54,11 @@
 
 namespace mapsim::map {
 
+/// How the exchange phase keeps its gains: Sparse (best partners per process, incremental;
+/// memory O(n + edges)), Dense (an n x n table; for dense matrices), or Automatic (Dense when the
+/// graph has at least n^2 / 8 neighbour entries). Both give the same exchanges.
+enum class OhtmaGains { Automatic, Sparse, Dense };
+
 struct OhtmaOptions {
   /// Exchange iterations; -1: |P| / 2, the paper's choice.
   std::int64_t loop = -1;
@@ -62,6 +67,7 @@ struct OhtmaOptions {
   /// computed in time: the greedy mapping); the result then depends on the machine's speed and
   /// load.
   double time_limit = 0;
+  OhtmaGains gains = OhtmaGains::Automatic;
 };
 
 struct OhtmaExchange {

@@ -30,7 +30,7 @@ const traces::GeneratorOptions kWorkloads[] = {
     {.kernel = "mg", .problem_class = 'S', .ranks = 64, .iterations = 2, .message_bytes = {}},
 };
 const char* const kMachines[] = {"torus:4x4x4", "mesh:4x4x4", "haec:4x4x4", "tianhe3:2x2:nodes=16"};
-const char* const kMappers = "in-order,random,sweep,hilbert,rcm,greedy,minmd,bft,scotch";
+const char* const kMappers = "in-order,random,sweep,hilbert,rcm,greedy,minmd,bft,scotch,ohtma,best";
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;

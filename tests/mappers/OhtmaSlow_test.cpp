@@ -40,6 +40,10 @@ TEST(OhtmaSlow, Tianhe3Irregular256) {
   expect_same("tianhe3:2x2:nodes=64", testing::random_matrix(256, 4, 32));
 }
 
+TEST(OhtmaSlow, TorusAllToAllGroups256) {  // dense: the n x n gain table
+  expect_same("torus:8x8x4", testing::all_to_all_groups(256, 16));
+}
+
 TEST(OhtmaSlow, Tianhe3MoreNodesThanRanks300) {
   expect_same("tianhe3:4x4:nodes=24", testing::stencil_2d(20, 15, true));
 }

@@ -70,6 +70,8 @@ std::vector<Instance> small_instances() {
       {"tianhe3:2x2:nodes=16", testing::stencil_2d(8, 8, true)},
       {"tianhe3:2x3:nodes=8:cores=2", testing::random_matrix(90, 3, 14)},
       {"torus:5x5", testing::stencil_2d(5, 5, true, 7)},  // many equal gains: ties matter
+      {"mesh:4x4x4", testing::all_to_all_groups(64, 8)},  // dense: the automatic choice
+      {"tianhe3:2x2:nodes=8:cores=2", testing::all_to_all_groups(60, 6)},
   };
 }
 
@@ -77,12 +79,16 @@ void expect_same_as_reference(const Instance& instance) {
   SCOPED_TRACE(instance.machine);
   const auto machine = topo::make_topology(instance.machine);
   const CommGraph graph(instance.matrix);
-  const auto fast = run_ohtma(graph, *machine);
   const auto reference = testing::reference_ohtma(instance.matrix, *machine);
-  EXPECT_EQ(fast.greedy, reference.greedy);
-  EXPECT_EQ(fast.exchanges, reference.exchanges);
-  EXPECT_EQ(fast.kept, reference.kept);
-  EXPECT_EQ(fast.final, reference.final);
+  // Both ways of keeping the gains (the automatic choice is one of them).
+  for (const auto gains : {OhtmaGains::Sparse, OhtmaGains::Dense}) {
+    SCOPED_TRACE(gains == OhtmaGains::Dense ? "dense gains" : "sparse gains");
+    const auto fast = run_ohtma(graph, *machine, {.loop = -1, .time_limit = 0, .gains = gains});
+    EXPECT_EQ(fast.greedy, reference.greedy);
+    EXPECT_EQ(fast.exchanges, reference.exchanges);
+    EXPECT_EQ(fast.kept, reference.kept);
+    EXPECT_EQ(fast.final, reference.final);
+  }
 }
 
 TEST(Ohtma, SameAsTheDenseReference) {

@@ -94,4 +94,19 @@ inline traces::CommMatrix random_matrix(int ranks, int partners, std::uint64_t s
   return builder.build();
 }
 
+/// FT-like traffic: all-to-alls within consecutive groups of `group` ranks and within strided
+/// ones (ranks equal modulo ranks / group), with weights that differ a little from pair to pair.
+inline traces::CommMatrix all_to_all_groups(int ranks, int group) {
+  traces::CommMatrixBuilder builder(ranks);
+  for (int i = 0; i < ranks; ++i) {
+    for (int j = 0; j < ranks; ++j) {
+      const bool row = i / group == j / group;
+      const bool column = i % (ranks / group) == j % (ranks / group);
+      if (i != j && (row || column))
+        builder.add(i, j, 1, static_cast<std::uint64_t>(row ? 1000 : 300 + (i * 7 + j) % 5));
+    }
+  }
+  return builder.build();
+}
+
 }  // namespace mapsim::testing
