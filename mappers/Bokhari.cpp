@@ -30,7 +30,11 @@
 // unless v has a partner near x, so only those cores (and u's partners) are evaluated exactly;
 // every other core gains -c_u - c_v, and the best of them is the lowest core in the lowest
 // non-empty bucket of c. With hop-bytes every core is evaluated, in parallel (deterministic
-// arg-max).
+// arg-max). On a dense matrix (FT's all-to-alls: almost every core is near a partner) the
+// cardinality search keeps instead a table of a_w(z) for every rank w and node z (table=auto:
+// when the matrix has at least ranks x nodes / 8 partner entries, so the table is no larger
+// than the matrix), updated in O(deg) per move, and evaluates every core in O(1), in parallel;
+// both ways give the same exchanges.
 
 #include <algorithm>
 #include <chrono>
@@ -38,8 +42,10 @@
 #include <limits>
 #include <memory>
 #include <set>
+#include <string>
 
 #include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
 #include "mappers/NodeNeighbors.hpp"
@@ -63,6 +69,10 @@ constexpr ParamSpec kBokhariParams[] = {
     {"time-limit", ParamType::Real, "0",
      "wall-clock seconds, 0 for none (when it strikes the result depends on the machine's speed)",
      0, 1e9},
+    {"table", ParamType::Choice, "auto",
+     "cardinality: a ranks x nodes table of partners near each node, O(1) gains (auto: when the "
+     "matrix has at least ranks x nodes / 8 partner entries)",
+     0, 0, "auto|on|off"},
 };
 
 struct Choice {
@@ -76,12 +86,22 @@ struct Choice {
 
 class Search {
  public:
-  Search(const Problem& p, Objective objective, Placement placement)
+  /// `table`: keep a_w(z) for every rank w and node z (cardinality only; for dense matrices).
+  Search(const Problem& p, Objective objective, Placement placement, bool table)
       : p_(p),
         objective_(objective),
         placement_(std::move(placement)),
         cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes())) {
-    if (objective_ == Objective::Cardinality) {
+    if (objective_ == Objective::Cardinality && table) {
+      neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
+      nodes_ = static_cast<std::size_t>(p.topology.node_count());
+      near_count_.assign(static_cast<std::size_t>(p.ranks()) * nodes_, 0);
+      partner_mark_.assign(static_cast<std::size_t>(p.ranks()), 0);
+      near_mark_.assign(nodes_, 0);
+      tbb::parallel_for(Rank{0}, p.ranks(), [&](Rank w) {
+        for (const auto& nb : p.graph.neighbors(w)) shift_near(w, placement_.node(nb.rank), +1);
+      });
+    } else if (objective_ == Objective::Cardinality) {
       neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
       count_.assign(static_cast<std::size_t>(p.ranks()), 0);
       buckets_.resize(static_cast<std::size_t>(p.graph.max_degree()) + 1);
@@ -97,11 +117,29 @@ class Search {
 
   /// The exchange of u with the largest gain (ties: the lowest core).
   [[nodiscard]] Choice best_exchange(Rank u) {
+    if (!near_count_.empty()) return best_by_table(u);
     return objective_ == Objective::Cardinality ? best_by_cardinality(u) : best_by_hop_bytes(u);
   }
 
   void exchange(Rank u, Slot s, std::int64_t gain) {
     const Rank v = placement_.occupant(s);
+    if (!near_count_.empty()) {
+      const NodeId x = placement_.node(u);
+      const NodeId y = placement_.node_of_slot(s);
+      placement_.exchange(placement_.slot(u), s);
+      cost_ -= gain;
+      if (x == y) return;
+      for (const auto& nb : p_.graph.neighbors(u)) {
+        shift_near(nb.rank, x, -1);
+        shift_near(nb.rank, y, +1);
+      }
+      if (v == -1) return;
+      for (const auto& nb : p_.graph.neighbors(v)) {
+        shift_near(nb.rank, y, -1);
+        shift_near(nb.rank, x, +1);
+      }
+      return;
+    }
     if (objective_ == Objective::Cardinality) {
       detach(placement_.slot(u));
       detach(s);
@@ -138,6 +176,57 @@ class Search {
   }
 
  private:
+  // Table: a partner of w is at `at` (+1) or left it (-1): the nodes near `at` count it.
+  void shift_near(Rank w, NodeId at, std::int32_t by) {
+    std::int32_t* row = near_count_.data() + static_cast<std::size_t>(w) * nodes_;
+    row[static_cast<std::size_t>(at)] += by;
+    for (const NodeId z : neighbors_->adjacent(at)) row[static_cast<std::size_t>(z)] += by;
+  }
+  [[nodiscard]] std::int64_t a(Rank w, NodeId z) const {
+    return near_count_[static_cast<std::size_t>(w) * nodes_ + static_cast<std::size_t>(z)];
+  }
+
+  // Every core, each gain in O(1) from the table (see the top of the file).
+  Choice best_by_table(Rank u) {
+    const Slot own = placement_.slot(u);
+    const NodeId x = placement_.node(u);
+    ++current_;
+    for (const auto& nb : p_.graph.neighbors(u))
+      partner_mark_[static_cast<std::size_t>(nb.rank)] = current_;
+    near_mark_[static_cast<std::size_t>(x)] = current_;
+    for (const NodeId z : neighbors_->adjacent(x))
+      near_mark_[static_cast<std::size_t>(z)] = current_;
+    const std::int64_t c_u = a(u, x);
+    auto scan = [&](Slot begin, Slot end, Choice best) {
+      for (Slot s = begin; s < end; ++s) {
+        if (s == own) continue;
+        const NodeId y = placement_.node_of_slot(s);
+        std::int64_t gain = 0;
+        if (y != x) {
+          gain = a(u, y) - c_u;
+          const Rank v = placement_.occupant(s);
+          if (v != -1) {
+            gain += a(v, x) - a(v, y);
+            if (partner_mark_[static_cast<std::size_t>(v)] == current_ &&
+                near_mark_[static_cast<std::size_t>(y)] != current_)
+              gain -= 2;
+          }
+        }
+        const Choice c{gain, s};
+        if (c.better_than(best)) best = c;
+      }
+      return best;
+    };
+    const Slot slots = placement_.slot_count();
+    if (slots < 512) return scan(0, slots, Choice{});
+    return tbb::parallel_reduce(
+        tbb::blocked_range<Slot>(0, slots, 256), Choice{},
+        [&](const tbb::blocked_range<Slot>& r, Choice best) {
+          return scan(r.begin(), r.end(), best);
+        },
+        [](const Choice& l, const Choice& r) { return l.better_than(r) ? l : r; });
+  }
+
   [[nodiscard]] std::int64_t near_partners(Rank r, NodeId at) const {
     std::int64_t count = 0;
     for (const auto& nb : p_.graph.neighbors(r))
@@ -238,6 +327,11 @@ class Search {
   std::vector<std::set<Slot>> buckets_;  // cores by the count of their occupant (idle: 0)
   std::vector<std::uint32_t> stamp_;     // cores already evaluated for the current u
   std::uint32_t current_ = 0;
+  // Cardinality with the table.
+  std::size_t nodes_ = 0;
+  std::vector<std::int32_t> near_count_;     // a_w(z) at w * nodes_ + z
+  std::vector<std::uint32_t> partner_mark_;  // == current_: a partner of the rank examined
+  std::vector<std::uint32_t> near_mark_;     // == current_: near the node of the rank examined
 };
 
 class Bokhari final : public Mapper {
@@ -246,12 +340,18 @@ class Bokhari final : public Mapper {
       : objective_(parse_objective(params.text("objective"))),
         jump_pairs_(params.integer("jump-pairs")),
         max_jumps_(params.integer("max-jumps")),
-        time_limit_(params.real("time-limit")) {}
+        time_limit_(params.real("time-limit")),
+        table_(params.text("table")) {}
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
     const auto start = make_mapper("sweep")->map(p.matrix, p.topology, p.seed);
-    Search search(p, objective_, Placement(p.topology, start.nodes()));
+    const auto ranks = static_cast<std::size_t>(p.ranks());
+    const bool table =
+        table_ == "on" ||
+        (table_ == "auto" &&
+         2 * p.graph.edge_count() * 8 >= ranks * static_cast<std::size_t>(p.topology.node_count()));
+    Search search(p, objective_, Placement(p.topology, start.nodes()), table);
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(time_limit_));
     auto out_of_time = [&] { return time_limit_ > 0 && Clock::now() >= deadline; };
@@ -295,6 +395,7 @@ class Bokhari final : public Mapper {
   std::int64_t jump_pairs_;
   std::int64_t max_jumps_;
   double time_limit_;
+  std::string table_;
 };
 
 }  // namespace

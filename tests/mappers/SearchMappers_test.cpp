@@ -2,6 +2,8 @@
 // valid mappings on every kind of machine, the same for a seed with one and with two threads,
 // and never worse in its own objective than the mapping it starts from.
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
@@ -112,6 +114,21 @@ TEST(SearchMappers, BokhariNeverWorseThanItsSweepStart) {
                 cost_of(goal, instance.matrix, *machine, sweep))
           << objective;
     }
+  }
+}
+
+TEST(SearchMappers, BokhariSameExchangesWithAndWithoutItsTable) {
+  auto all = instances();
+  all.push_back({"haec:4x4x4", testing::all_to_all_groups(64, 8)});
+  all.push_back({"tianhe3:2x2:nodes=8:cores=2", testing::all_to_all_groups(60, 6)});
+  for (const auto& instance : all) {
+    SCOPED_TRACE(instance.machine);
+    const auto machine = topo::make_topology(instance.machine);
+    const auto with = make_mapper("bokhari", {{"table", "on"}, {"max-jumps", "4"}})
+                          ->map(instance.matrix, *machine, 5);
+    const auto without = make_mapper("bokhari", {{"table", "off"}, {"max-jumps", "4"}})
+                             ->map(instance.matrix, *machine, 5);
+    EXPECT_TRUE(std::ranges::equal(with.nodes(), without.nodes()));
   }
 }
 
