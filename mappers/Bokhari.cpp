@@ -30,11 +30,12 @@
 // unless v has a partner near x, so only those cores (and u's partners) are evaluated exactly;
 // every other core gains -c_u - c_v, and the best of them is the lowest core in the lowest
 // non-empty bucket of c. With hop-bytes every core is evaluated, in parallel (deterministic
-// arg-max). On a dense matrix (FT's all-to-alls: almost every core is near a partner) the
-// cardinality search keeps instead a table of a_w(z) for every rank w and node z (table=auto:
-// when the matrix has at least ranks x nodes / 8 partner entries, so the table is no larger
-// than the matrix), updated in O(deg) per move, and evaluates every core in O(1), in parallel;
-// both ways give the same exchanges.
+// arg-max). When those cores are many (FT's all-to-alls; the HAEC Box, where a node is
+// adjacent to the whole boards above and below) the cardinality search keeps instead a table of
+// a_w(z) for every rank w and node z (table=auto: when a rank's degree x (1 + adjacent nodes)
+// is at least an eighth of the cores, and ranks x nodes <= 2^26: 256 MiB), updated in
+// O(deg x adjacent) per move, and evaluates every core in O(1), in parallel; both ways give the
+// same exchanges.
 
 #include <algorithm>
 #include <chrono>
@@ -70,8 +71,8 @@ constexpr ParamSpec kBokhariParams[] = {
      "wall-clock seconds, 0 for none (when it strikes the result depends on the machine's speed)",
      0, 1e9},
     {"table", ParamType::Choice, "auto",
-     "cardinality: a ranks x nodes table of partners near each node, O(1) gains (auto: when the "
-     "matrix has at least ranks x nodes / 8 partner entries)",
+     "cardinality: a ranks x nodes table of partners near each node, O(1) gains (auto: when "
+     "the cores near partners are many, e.g. all-to-alls or the HAEC Box)",
      0, 0, "auto|on|off"},
 };
 
@@ -86,14 +87,15 @@ struct Choice {
 
 class Search {
  public:
-  /// `table`: keep a_w(z) for every rank w and node z (cardinality only; for dense matrices).
-  Search(const Problem& p, Objective objective, Placement placement, bool table)
+  /// `table` ("auto", "on", "off"): keep a_w(z) for every rank w and node z (cardinality only).
+  Search(const Problem& p, Objective objective, Placement placement, std::string_view table)
       : p_(p),
         objective_(objective),
         placement_(std::move(placement)),
         cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes())) {
-    if (objective_ == Objective::Cardinality && table) {
+    if (objective_ == Objective::Cardinality)
       neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
+    if (objective_ == Objective::Cardinality && use_table(table)) {
       nodes_ = static_cast<std::size_t>(p.topology.node_count());
       near_count_.assign(static_cast<std::size_t>(p.ranks()) * nodes_, 0);
       partner_mark_.assign(static_cast<std::size_t>(p.ranks()), 0);
@@ -102,7 +104,6 @@ class Search {
         for (const auto& nb : p.graph.neighbors(w)) shift_near(w, placement_.node(nb.rank), +1);
       });
     } else if (objective_ == Objective::Cardinality) {
-      neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
       count_.assign(static_cast<std::size_t>(p.ranks()), 0);
       buckets_.resize(static_cast<std::size_t>(p.graph.max_degree()) + 1);
       stamp_.assign(static_cast<std::size_t>(placement_.slot_count()), 0);
@@ -176,6 +177,23 @@ class Search {
   }
 
  private:
+  // The table pays when the cores evaluated exactly without it (about deg x (1 + adjacent
+  // nodes) per rank) are a good part of all cores: dense matrices, or the HAEC Box, where a
+  // node is adjacent to the whole boards above and below; and when it fits (2^26 entries).
+  [[nodiscard]] bool use_table(std::string_view mode) const {
+    if (mode != "auto") return mode == "on";
+    const auto ranks = static_cast<std::size_t>(p_.ranks());
+    const auto nodes = static_cast<std::size_t>(p_.topology.node_count());
+    if (ranks * nodes > (std::size_t{1} << 26)) return false;
+    std::size_t adjacent = 0;
+    for (NodeId z = 0; z < p_.topology.node_count(); ++z)
+      adjacent += neighbors_->adjacent(z).size();
+    const std::size_t entries = 2 * p_.graph.edge_count();  // sum of degrees
+    // deg x (1 + adjacent / nodes) >= slots / 8, in integers.
+    return 8 * entries * (nodes + adjacent) >=
+           ranks * nodes * static_cast<std::size_t>(placement_.slot_count());
+  }
+
   // Table: a partner of w is at `at` (+1) or left it (-1): the nodes near `at` count it.
   void shift_near(Rank w, NodeId at, std::int32_t by) {
     std::int32_t* row = near_count_.data() + static_cast<std::size_t>(w) * nodes_;
@@ -346,12 +364,7 @@ class Bokhari final : public Mapper {
  protected:
   topo::Mapping compute(const Problem& p) const override {
     const auto start = make_mapper("sweep")->map(p.matrix, p.topology, p.seed);
-    const auto ranks = static_cast<std::size_t>(p.ranks());
-    const bool table =
-        table_ == "on" ||
-        (table_ == "auto" &&
-         2 * p.graph.edge_count() * 8 >= ranks * static_cast<std::size_t>(p.topology.node_count()));
-    Search search(p, objective_, Placement(p.topology, start.nodes()), table);
+    Search search(p, objective_, Placement(p.topology, start.nodes()), table_);
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(time_limit_));
     auto out_of_time = [&] { return time_limit_ > 0 && Clock::now() >= deadline; };
