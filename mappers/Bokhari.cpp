@@ -215,22 +215,30 @@ class Search {
     for (const NodeId z : neighbors_->adjacent(x))
       near_mark_[static_cast<std::size_t>(z)] = current_;
     const std::int64_t c_u = a(u, x);
+    return best_core(own, [&](Slot s) {
+      const NodeId y = placement_.node_of_slot(s);
+      std::int64_t gain = 0;
+      if (y != x) {
+        gain = a(u, y) - c_u;
+        const Rank v = placement_.occupant(s);
+        if (v != -1) {
+          gain += a(v, x) - a(v, y);
+          if (partner_mark_[static_cast<std::size_t>(v)] == current_ &&
+              near_mark_[static_cast<std::size_t>(y)] != current_)
+            gain -= 2;
+        }
+      }
+      return gain;
+    });
+  }
+
+  // The core s != own of largest gain(s) (ties: the lowest), in parallel on large machines.
+  template <typename Gain>
+  Choice best_core(Slot own, const Gain& gain) const {
     auto scan = [&](Slot begin, Slot end, Choice best) {
       for (Slot s = begin; s < end; ++s) {
         if (s == own) continue;
-        const NodeId y = placement_.node_of_slot(s);
-        std::int64_t gain = 0;
-        if (y != x) {
-          gain = a(u, y) - c_u;
-          const Rank v = placement_.occupant(s);
-          if (v != -1) {
-            gain += a(v, x) - a(v, y);
-            if (partner_mark_[static_cast<std::size_t>(v)] == current_ &&
-                near_mark_[static_cast<std::size_t>(y)] != current_)
-              gain -= 2;
-          }
-        }
-        const Choice c{gain, s};
+        const Choice c{gain(s), s};
         if (c.better_than(best)) best = c;
       }
       return best;
@@ -316,23 +324,7 @@ class Search {
   }
 
   Choice best_by_hop_bytes(Rank u) {
-    const Slot own = placement_.slot(u);
-    auto scan = [&](Slot begin, Slot end, Choice best) {
-      for (Slot s = begin; s < end; ++s) {
-        if (s == own) continue;
-        const Choice c{exact_gain(u, s), s};
-        if (c.better_than(best)) best = c;
-      }
-      return best;
-    };
-    const Slot slots = placement_.slot_count();
-    if (slots < 512) return scan(0, slots, Choice{});
-    return tbb::parallel_reduce(
-        tbb::blocked_range<Slot>(0, slots, 256), Choice{},
-        [&](const tbb::blocked_range<Slot>& r, Choice best) {
-          return scan(r.begin(), r.end(), best);
-        },
-        [](const Choice& a, const Choice& b) { return a.better_than(b) ? a : b; });
+    return best_core(placement_.slot(u), [&](Slot s) { return exact_gain(u, s); });
   }
 
   const Problem& p_;
