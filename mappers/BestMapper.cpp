@@ -30,6 +30,10 @@ bool listed(const std::string_view (&names)[N], std::string_view name) {
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
+// Starts fast enough to also run on the whole of a dense matrix (at most 2 s on FT's 4.2 million
+// pairs at 4096 ranks, where scotch takes 80-240 s and Bhatele's heuristics 15 s).
+constexpr std::string_view kWholeOnDense[] = {"greedy", "rcm", "bisection", "minmd", "bft"};
+
 // Above this average degree the starts see a skeleton of the matrix.
 constexpr std::size_t kDenseDegree = 64;
 constexpr std::size_t kSkeletonPartners = 16;
@@ -113,22 +117,28 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
   const CommGraph& input_graph = sparse_graph ? *sparse_graph : graph;
   const bool regular = !detect_pattern(input_graph).empty();
 
-  std::vector<std::string_view> names;
+  struct Job {
+    std::string_view name;
+    bool whole;  // on the whole matrix although the others see its skeleton
+  };
+  std::vector<Job> jobs;
   for (const auto& info : mapper_infos()) {
     if (listed(kNotStarts, info.name)) continue;
     if (!regular && listed(kGridHeuristics, info.name)) continue;
-    names.push_back(info.name);
+    jobs.push_back({info.name, false});
+    if (sparse && listed(kWholeOnDense, info.name)) jobs.push_back({info.name, true});
   }
-  std::vector<std::optional<BestStart>> found(names.size() + 1);
+  std::vector<std::optional<BestStart>> found(jobs.size() + 1);
   tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t k) {
     BestStart start;
-    if (k == names.size()) {
+    if (k == jobs.size()) {
       start.name = "ohtma-greedy";
       start.nodes = ohtma_greedy(input_graph, topology);
     } else {
-      start.name = std::string(names[k]);
+      start.name = std::string(jobs[k].name) + (jobs[k].whole ? " (whole matrix)" : "");
       try {
-        const auto mapping = make_mapper(names[k])->map(input, topology, seed);
+        const auto mapping =
+            make_mapper(jobs[k].name)->map(jobs[k].whole ? matrix : input, topology, seed);
         start.nodes.assign(mapping.nodes().begin(), mapping.nodes().end());
       } catch (const InputError&) {
         return;  // this mapper cannot handle the input (e.g. a grid it needs)

@@ -10,7 +10,8 @@
 //      of it: every rank's 16 heaviest partners, equal light partners sampled evenly and scaled
 //      to keep the rank's volume (BestMapper.cpp). Scotch and the Bhatele heuristics take
 //      minutes on an all-to-all of thousands of ranks, and a start only has to be a good place
-//      to search from;
+//      to search from; the fast ones (greedy, rcm, bisection, minmd, bft) run on the whole
+//      matrix as well;
 //   2. the starts ranked by their cost on the whole matrix (ties: the order above), identical
 //      ones merged;
 //   3. `chains` iterated local searches (LocalSearch.hpp) in parallel, chain c from the
