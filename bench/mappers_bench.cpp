@@ -111,40 +111,30 @@ void metrics_swap_delta(benchmark::State& state, std::string matrix_name, std::s
   }
 }
 
+// With 1 and 2 threads (the argument "threads"), in wall-clock time.
+void by_threads(benchmark::internal::Benchmark* b, benchmark::TimeUnit unit) {
+  b->ArgName("threads")->Arg(1)->Arg(2)->Unit(unit)->UseRealTime();
+}
+
 void register_all() {
   for (const char* spec : kMachines) {
     for (const char* matrix_name : kMatrices) {
       const std::string suffix = std::string("/") + matrix_name + "/" + spec;
       for (const auto& info : map::mapper_infos()) {
-        benchmark::RegisterBenchmark(("map/" + std::string(info.name) + suffix).c_str(), map_once,
-                                     std::string(info.name), matrix_name, spec)
-            ->ArgName("threads")
-            ->Arg(1)
-            ->Arg(2)
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime();
+        by_threads(
+            benchmark::RegisterBenchmark(("map/" + std::string(info.name) + suffix).c_str(),
+                                         map_once, std::string(info.name), matrix_name, spec),
+            benchmark::kMillisecond);
       }
-      benchmark::RegisterBenchmark(("metrics/evaluate" + suffix).c_str(), metrics_evaluate,
-                                   matrix_name, spec)
-          ->ArgName("threads")
-          ->Arg(1)
-          ->Arg(2)
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-      benchmark::RegisterBenchmark(("metrics/link_loads" + suffix).c_str(), metrics_link_loads,
-                                   matrix_name, spec)
-          ->ArgName("threads")
-          ->Arg(1)
-          ->Arg(2)
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-      benchmark::RegisterBenchmark(("metrics/hop_bytes" + suffix).c_str(), metrics_hop_bytes,
-                                   matrix_name, spec)
-          ->ArgName("threads")
-          ->Arg(1)
-          ->Arg(2)
-          ->Unit(benchmark::kMicrosecond)
-          ->UseRealTime();
+      by_threads(benchmark::RegisterBenchmark(("metrics/evaluate" + suffix).c_str(),
+                                              metrics_evaluate, matrix_name, spec),
+                 benchmark::kMillisecond);
+      by_threads(benchmark::RegisterBenchmark(("metrics/link_loads" + suffix).c_str(),
+                                              metrics_link_loads, matrix_name, spec),
+                 benchmark::kMillisecond);
+      by_threads(benchmark::RegisterBenchmark(("metrics/hop_bytes" + suffix).c_str(),
+                                              metrics_hop_bytes, matrix_name, spec),
+                 benchmark::kMicrosecond);
       benchmark::RegisterBenchmark(("metrics/swap_delta" + suffix).c_str(), metrics_swap_delta,
                                    matrix_name, spec)
           ->Unit(benchmark::kNanosecond);

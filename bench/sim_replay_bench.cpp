@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/HaloTrace.hpp"
 #include "sim/Simulation.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/generators/Generator.hpp"
@@ -52,44 +53,7 @@ int main(int argc, char** argv) {
   }
   const int iterations = std::atoi(argv[1]);
   const std::int64_t bytes = argc > 3 ? std::atoll(argv[3]) : 1024;
-  constexpr int kSide = 8;
-  traces::Trace trace;
-  trace.ranks.resize(kSide * kSide);
-  traces::Communicator world{"MPI_COMM_WORLD", {}};
-  for (Rank r = 0; r < kSide * kSide; ++r) world.members.push_back(r);
-  trace.communicators.push_back(world);
-  for (Rank r = 0; r < kSide * kSide; ++r) {
-    const int x = r % kSide;
-    const int y = r / kSide;
-    const Rank peers[4] = {((x + 1) % kSide) + kSide * y, ((x + kSide - 1) % kSide) + kSide * y,
-                           x + kSide * ((y + 1) % kSide), x + kSide * ((y + kSide - 1) % kSide)};
-    const std::int32_t back[4] = {1, 0, 3, 2};
-    auto& events = trace.ranks[static_cast<std::size_t>(r)].events;
-    std::uint32_t request = 0;
-    for (int it = 0; it < iterations; ++it) {
-      const std::uint32_t first = request;
-      for (int d = 0; d < 4; ++d)
-        events.push_back({.gap = d == 0 ? 2'000'000 : 0,
-                          .bytes = bytes,
-                          .peer = peers[d],
-                          .tag = back[d],
-                          .request = request++,
-                          .kind = traces::EventKind::Irecv});
-      for (int d = 0; d < 4; ++d)
-        events.push_back({.bytes = bytes,
-                          .peer = peers[d],
-                          .tag = d,
-                          .request = request++,
-                          .kind = traces::EventKind::Isend});
-      for (std::uint32_t q = first; q < request; ++q)
-        events.push_back({.request = q, .kind = traces::EventKind::Wait});
-      if (it % 10 == 9)
-        events.push_back({.bytes = 512,
-                          .received = 512,
-                          .kind = traces::EventKind::Collective,
-                          .op = traces::CollectiveOp::Allreduce});
-    }
-  }
+  const auto trace = bench::halo_trace(iterations, bytes);
   const auto topology = topo::make_topology("torus:4x4x4");
   sim::SimConfig config;
   config.model = argv[2];
