@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
 #include "mappers/Ohtma.hpp"
@@ -30,12 +31,21 @@ bool listed(const std::string_view (&names)[N], std::string_view name) {
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
-// Starts fast enough to also run on the whole of a dense matrix (at most 2 s on FT's 4.2 million
-// pairs at 4096 ranks, where scotch takes 80-240 s and Bhatele's heuristics 15 s).
-constexpr std::string_view kWholeOnDense[] = {"greedy", "rcm", "bisection", "minmd", "bft"};
+// Starts fast enough to also run on the whole of a dense matrix (at most 3 s on FT's 4.2 million
+// pairs at 4096 ranks, where scotch takes 80-240 s and Bhatele's heuristics 15 s; rcm and bft
+// are as fast but their orders of an all-to-all are poor places to start).
+constexpr std::string_view kWholeOnDense[] = {"greedy", "bisection", "minmd"};
 
-// Above this average degree the starts see a skeleton of the matrix.
-constexpr std::size_t kDenseDegree = 64;
+// Variants run as further starts: bisection as split, without orienting the halves by traffic
+// (better on some all-to-alls on the HAEC Box).
+struct Variant {
+  std::string_view mapper;
+  std::string_view key;
+  std::string_view value;
+};
+constexpr Variant kVariants[] = {{"bisection", "orient", "none"}};
+
+// Above kDenseDegree (LocalSearch.hpp) the starts see a skeleton of the matrix.
 constexpr std::size_t kSkeletonPartners = 16;
 
 // Every rank's kSkeletonPartners heaviest partners. When a rank has more partners of the
@@ -109,7 +119,7 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
   const SearchSpace space(graph, topology);
   std::optional<traces::CommMatrix> sparse;
   std::optional<CommGraph> sparse_graph;
-  if (2 * graph.edge_count() > kDenseDegree * static_cast<std::size_t>(graph.rank_count())) {
+  if (space.dense()) {
     sparse = skeleton(graph);
     sparse_graph.emplace(*sparse);
   }
@@ -120,13 +130,20 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
   struct Job {
     std::string_view name;
     bool whole;  // on the whole matrix although the others see its skeleton
+    const Variant* variant;
   };
   std::vector<Job> jobs;
   for (const auto& info : mapper_infos()) {
     if (listed(kNotStarts, info.name)) continue;
     if (!regular && listed(kGridHeuristics, info.name)) continue;
-    jobs.push_back({info.name, false});
-    if (sparse && listed(kWholeOnDense, info.name)) jobs.push_back({info.name, true});
+    const bool whole_too = sparse && listed(kWholeOnDense, info.name);
+    jobs.push_back({info.name, false, nullptr});
+    if (whole_too) jobs.push_back({info.name, true, nullptr});
+    for (const auto& variant : kVariants) {
+      if (variant.mapper != info.name) continue;
+      jobs.push_back({info.name, false, &variant});
+      if (whole_too) jobs.push_back({info.name, true, &variant});
+    }
   }
   std::vector<std::optional<BestStart>> found(jobs.size() + 1);
   tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t k) {
@@ -135,10 +152,17 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
       start.name = "ohtma-greedy";
       start.nodes = ohtma_greedy(input_graph, topology);
     } else {
-      start.name = std::string(jobs[k].name) + (jobs[k].whole ? " (whole matrix)" : "");
+      const Job& job = jobs[k];
+      ParamList params;
+      start.name = job.name;
+      if (job.variant != nullptr) {
+        params.emplace_back(job.variant->key, job.variant->value);
+        start.name += fmt::format(" {}={}", job.variant->key, job.variant->value);
+      }
+      if (job.whole) start.name += " (whole matrix)";
       try {
         const auto mapping =
-            make_mapper(jobs[k].name)->map(jobs[k].whole ? matrix : input, topology, seed);
+            make_mapper(job.name, params)->map(job.whole ? matrix : input, topology, seed);
         start.nodes.assign(mapping.nodes().begin(), mapping.nodes().end());
       } catch (const InputError&) {
         return;  // this mapper cannot handle the input (e.g. a grid it needs)

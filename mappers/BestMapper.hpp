@@ -5,16 +5,17 @@
 //      any added later; `ohtma`, `bokhari`, `genetic`, `sampling` and `best` are left out)
 //      plus OHTMA's greedy phase, each with the problem's seed, in parallel; a start that cannot
 //      handle the input (InputError) is skipped, and so are Bhatele's grid heuristics when the
-//      pattern is not a regular grid (they would repeat their fall-backs mht and coce-mht). On a
-//      dense matrix (average degree above 64, e.g. FT's all-to-alls) the starts see a skeleton
-//      of it: every rank's 16 heaviest partners, equal light partners sampled evenly and scaled
-//      to keep the rank's volume (BestMapper.cpp). Scotch and the Bhatele heuristics take
-//      minutes on an all-to-all of thousands of ranks, and a start only has to be a good place
-//      to search from; the fast ones (greedy, rcm, bisection, minmd, bft) run on the whole
-//      matrix as well;
+//      pattern is not a regular grid (they would repeat their fall-backs mht and coce-mht);
+//      bisection also runs with orient=none. On a dense matrix (average degree above
+//      kDenseDegree = 64, e.g. FT's all-to-alls) the starts see a skeleton of it: every rank's
+//      16 heaviest partners, equal light partners sampled evenly and scaled to keep the rank's
+//      volume (BestMapper.cpp). Scotch and the Bhatele heuristics take minutes on an all-to-all
+//      of thousands of ranks, and a start only has to be a good place to search from; the fast
+//      ones (greedy, bisection in both orientations, minmd) run on the whole matrix as well;
 //   2. the starts ranked by their cost on the whole matrix (ties: the order above), identical
 //      ones merged;
-//   3. `chains` iterated local searches (LocalSearch.hpp) in parallel, chain c from the
+//   3. `chains` iterated local searches (LocalSearch.hpp; on a dense matrix on a mesh or torus
+//      with per-axis tables that make every node a target) in parallel, chain c from the
 //      (c mod k)-th best start with k = min(chains, starts, 2), each with its own random stream
 //      (seed, c) and an equal share of the work budget;
 //   4. the best chain's mapping (ties: the lowest chain).

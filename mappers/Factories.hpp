@@ -23,6 +23,7 @@ std::unique_ptr<Mapper> make_rcm(const ParamValues& params);
 
 std::span<const ParamSpec> scotch_params();
 std::unique_ptr<Mapper> make_scotch(const ParamValues& params);
+std::span<const ParamSpec> bisection_params();
 std::unique_ptr<Mapper> make_bisection(const ParamValues& params);
 
 std::span<const ParamSpec> grid_params();

@@ -6,6 +6,8 @@
 #include <deque>
 #include <optional>
 
+#include <tbb/parallel_for.h>
+
 #include "mappers/LinkLoadTracker.hpp"
 #include "mappers/Metrics.hpp"
 #include "mappers/Placement.hpp"
@@ -33,6 +35,18 @@ SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
                       });
     for (std::size_t k = 0; k < keep; ++k) partners_.push_back(sorted[k].rank);
     partner_start_[static_cast<std::size_t>(r) + 1] = partners_.size();
+  }
+  dense_ = 2 * graph.edge_count() > kDenseDegree * static_cast<std::size_t>(graph.rank_count());
+  if (topology.kind() == "mesh" || topology.kind() == "torus") {
+    const auto extents = topology.dimensions();
+    sides_.assign(extents.begin(), extents.end());
+    for (std::size_t d = 0; d < sides_.size(); ++d)
+      periodic_.push_back(topology.is_torus(static_cast<int>(d)) ? 1 : 0);
+    coordinates_.reserve(static_cast<std::size_t>(topology.node_count()) * sides_.size());
+    for (NodeId n = 0; n < topology.node_count(); ++n) {
+      const auto c = topology.coordinates(n);
+      coordinates_.insert(coordinates_.end(), c.begin(), c.end());
+    }
   }
 }
 
@@ -103,6 +117,150 @@ class CongestionCost {
 
  private:
   LinkLoadTracker loads_;
+};
+
+// Hop-bytes of a dense matrix on a separable machine, from per-axis tables (LocalSearch.hpp).
+class AxisTableCost {
+ public:
+  static constexpr bool kEveryNode = true;  // evaluations are O(axes): every node is a target
+
+  AxisTableCost(const SearchSpace& space, const Placement& placement)
+      : space_(space),
+        axes_(space.sides().size()),
+        cost_(metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())),
+        weight_(static_cast<std::size_t>(space.graph().rank_count()), 0) {
+    for (std::size_t d = 0; d < axes_; ++d) {
+      const int side = space.sides()[d];
+      offset_.push_back(width_);
+      distance_offset_.push_back(distance_.size());
+      width_ += static_cast<std::size_t>(side);
+      for (int x = 0; x < side; ++x) {
+        for (int y = 0; y < side; ++y) {
+          const int straight = x < y ? y - x : x - y;
+          distance_.push_back(space.periodic(d) ? std::min(straight, side - straight) : straight);
+        }
+      }
+    }
+    const Rank ranks = space.graph().rank_count();
+    table_.assign(static_cast<std::size_t>(ranks) * width_, 0);
+    tbb::parallel_for(Rank{0}, ranks, [&](Rank r) {
+      std::int64_t* row = table_.data() + static_cast<std::size_t>(r) * width_;
+      for (const auto& nb : space_.graph().neighbors(r)) {
+        const auto at = space_.coordinates(placement.node(nb.rank));
+        const auto bytes = static_cast<std::int64_t>(nb.bytes());
+        for (std::size_t d = 0; d < axes_; ++d) {
+          const int side = space_.sides()[d];
+          for (int c = 0; c < side; ++c) row[offset_[d] + c] += bytes * distance(d, c, at[d]);
+        }
+      }
+    });
+  }
+
+  [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
+
+  /// Rank i is about to be examined against many slots: its row of A, dense.
+  void focus(Rank i) {
+    if (focus_ != -1) {
+      for (const auto& nb : space_.graph().neighbors(focus_))
+        weight_[static_cast<std::size_t>(nb.rank)] = 0;
+    }
+    focus_ = i;
+    for (const auto& nb : space_.graph().neighbors(i))
+      weight_[static_cast<std::size_t>(nb.rank)] = nb.bytes();
+  }
+
+  SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
+    const Rank i = p.occupant(a);
+    const Rank j = p.occupant(b);
+    const NodeId x = p.node_of_slot(a);
+    const NodeId y = p.node_of_slot(b);
+    work += 1 + (j == -1 ? 1 : 2) * axes_;
+    if (x == y) return {cost_, 0};
+    std::int64_t delta = sum(i, y) - sum(i, x);
+    if (j != -1) {
+      delta +=
+          sum(j, x) - sum(j, y) + 2 * static_cast<std::int64_t>(bytes_between(i, j)) * hops(x, y);
+    }
+    return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
+  }
+
+  void commit(Placement& p, Slot a, Slot b, const SearchCost& after, std::uint64_t& work) {
+    const Rank i = p.occupant(a);
+    const Rank j = p.occupant(b);
+    const auto from = space_.coordinates(p.node_of_slot(a));
+    const auto to = space_.coordinates(p.node_of_slot(b));
+    p.exchange(a, b);
+    cost_ = after.primary;
+    // shift_[offset_d + c] = dist_d(c, to_d) - dist_d(c, from_d) on the axes that change.
+    changed_.clear();
+    shift_.assign(width_, 0);
+    for (std::size_t d = 0; d < axes_; ++d) {
+      if (from[d] == to[d]) continue;
+      changed_.push_back(d);
+      for (int c = 0; c < space_.sides()[d]; ++c)
+        shift_[offset_[d] + c] = distance(d, c, to[d]) - distance(d, c, from[d]);
+    }
+    std::size_t span = 0;
+    for (const std::size_t d : changed_) span += static_cast<std::size_t>(space_.sides()[d]);
+    auto apply = [&](Rank mover, std::int64_t sign) {
+      const auto partners = space_.graph().neighbors(mover);
+      work += partners.size() * span;
+      for (const auto& nb : partners) {
+        std::int64_t* row = table_.data() + static_cast<std::size_t>(nb.rank) * width_;
+        const std::int64_t bytes = sign * static_cast<std::int64_t>(nb.bytes());
+        for (const std::size_t d : changed_) {
+          const std::size_t begin = offset_[d];
+          const std::size_t end = begin + static_cast<std::size_t>(space_.sides()[d]);
+          for (std::size_t c = begin; c < end; ++c) row[c] += bytes * shift_[c];
+        }
+      }
+    };
+    apply(i, +1);
+    if (j != -1) apply(j, -1);
+  }
+
+ private:
+  [[nodiscard]] int distance(std::size_t d, int x, int y) const {
+    const auto side = static_cast<std::size_t>(space_.sides()[d]);
+    return distance_[distance_offset_[d] + static_cast<std::size_t>(x) * side +
+                     static_cast<std::size_t>(y)];
+  }
+  // D_r(n) = sum_j A_rj hops(n, f(j)).
+  [[nodiscard]] std::int64_t sum(Rank r, NodeId n) const {
+    const std::int64_t* row = table_.data() + static_cast<std::size_t>(r) * width_;
+    const auto c = space_.coordinates(n);
+    std::int64_t total = 0;
+    for (std::size_t d = 0; d < axes_; ++d)
+      total += row[offset_[d] + static_cast<std::size_t>(c[d])];
+    return total;
+  }
+  [[nodiscard]] std::int64_t hops(NodeId x, NodeId y) const {
+    const auto a = space_.coordinates(x);
+    const auto b = space_.coordinates(y);
+    std::int64_t total = 0;
+    for (std::size_t d = 0; d < axes_; ++d) total += distance(d, a[d], b[d]);
+    return total;
+  }
+  [[nodiscard]] std::uint64_t bytes_between(Rank i, Rank j) const {
+    if (i == focus_) return weight_[static_cast<std::size_t>(j)];
+    const auto partners = space_.graph().neighbors(i);
+    const auto it = std::lower_bound(partners.begin(), partners.end(), j,
+                                     [](const Neighbor& nb, Rank r) { return nb.rank < r; });
+    return it != partners.end() && it->rank == j ? it->bytes() : 0;
+  }
+
+  const SearchSpace& space_;
+  std::size_t axes_;
+  std::uint64_t cost_;
+  std::vector<std::size_t> offset_;           // axis d's coordinates start at offset_[d]
+  std::size_t width_ = 0;                     // sum of the sides
+  std::vector<std::size_t> distance_offset_;  // axis d's side x side distances
+  std::vector<int> distance_;
+  std::vector<std::int64_t> table_;    // E_r,d(c) at r * width_ + offset_[d] + c
+  std::vector<std::uint64_t> weight_;  // A_ij of the focused rank i, by j
+  Rank focus_ = -1;
+  std::vector<std::size_t> changed_;
+  std::vector<std::int64_t> shift_;
 };
 
 // Perturbation regions hold 3 to kRegion ranks or nodes.
@@ -207,6 +365,10 @@ class Chain {
 
   // The best improving move of rank i, made if there is one.
   void improve(Rank i) {
+    constexpr bool kEveryNode = requires {
+      Cost::kEveryNode;
+    };
+    if constexpr (kEveryNode) cost_.focus(i);
     ++current_;
     const Slot own = placement_.slot(i);
     const NodeId home = placement_.node(i);
@@ -237,15 +399,19 @@ class Chain {
       try_node(y);
       for (const NodeId z : space_.near(y)) try_node(z);
     };
-    for (const Rank l : space_.partners(i)) near_partner(l);
-    // Ranks with more partners than the heaviest few (all-to-alls): also near a few others,
-    // drawn at random, so that moves towards the bulk of the light traffic are tried too.
-    const auto all = space_.graph().neighbors(i);
-    if (all.size() > space_.partners(i).size()) {
-      for (int k = 0; k < kRandomPartners; ++k)
-        near_partner(all[static_cast<std::size_t>(random_.below(all.size()))].rank);
+    if constexpr (kEveryNode) {
+      for (NodeId y = 0; y < space_.topology().node_count(); ++y) try_node(y);
+    } else {
+      for (const Rank l : space_.partners(i)) near_partner(l);
+      // Ranks with more partners than the heaviest few (all-to-alls): also near a few others,
+      // drawn at random, so that moves towards the bulk of the light traffic are tried too.
+      const auto all = space_.graph().neighbors(i);
+      if (all.size() > space_.partners(i).size()) {
+        for (int k = 0; k < kRandomPartners; ++k)
+          near_partner(all[static_cast<std::size_t>(random_.below(all.size()))].rank);
+      }
+      for (const NodeId z : space_.near(home)) try_node(z);
     }
-    for (const NodeId z : space_.near(home)) try_node(z);
     if (best_slot == -1) return;
     const Rank other = placement_.occupant(best_slot);
     exchange(own, best_slot, best);
@@ -329,6 +495,8 @@ LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId>
                                const LocalSearchOptions& options, Random random) {
   MAPSIM_EXPECTS(static_cast<Rank>(start.size()) == space.graph().rank_count(),
                  "local search from a mapping of another size");
+  if (options.goal == SearchGoal::HopBytes && space.dense() && space.separable())
+    return Chain<AxisTableCost>(space, start, options, random).run();
   if (options.goal == SearchGoal::HopBytes)
     return Chain<HopBytesCost>(space, start, options, random).run();
   return Chain<CongestionCost>(space, start, options, random).run();

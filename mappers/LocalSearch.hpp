@@ -20,10 +20,23 @@
 // from the ranks of the region. The result is kept if it is not worse, otherwise the round is
 // undone (a journal of exchanges), so the chain's cost never rises above its start's.
 //
+// Dense matrices on meshes and tori (average degree above kDenseDegree, e.g. FT's all-to-alls):
+// a move's delta costs O(deg) = O(ranks) there, so the search above would hardly move. Instead,
+// as hops add up over the axes (hops(a, b) = sum_d dist_d(a_d, b_d), the ring distance on a
+// periodic axis), every rank r keeps per axis d and coordinate c
+//   E_r,d(c) = sum_j A_rj dist_d(c, f(j)_d)        A_rj = bytes between r and j, both ways
+// so that D_r(y) = sum_j A_rj hops(y, f(j)) = sum_d E_r,d(y_d) and, for i on node a, j on b,
+//   delta(exchange i, j) = D_i(b) - D_i(a) + D_j(a) - D_j(b) + 2 A_ij hops(a, b)
+//   delta(move i to b)   = D_i(b) - D_i(a)
+// in O(axes). Moving i from a to b adds A_ki (dist_d(c, b_d) - dist_d(c, a_d)) to E_k,d(c) for
+// every partner k of i and axis d with a_d != b_d: O(deg x sum of the sides). Every node is then
+// a target of every examined rank.
+//
 // Budget: work units, a deterministic measure of time: evaluating a move of rank i costs
 // deg(i) + 1, a swap of i and j deg(i) + deg(j) + 1 (the neighbour terms of the delta), and under
-// congestion the route links updated. Optionally a wall-clock limit instead, which makes the
-// result depend on the machine's speed and load.
+// congestion the route links updated; in the dense mode an evaluation costs 1 + axes and a move
+// the table entries it updates. Optionally a wall-clock limit instead, which makes the result
+// depend on the machine's speed and load.
 
 #include <cstdint>
 #include <span>
@@ -37,6 +50,10 @@
 namespace mapsim::map {
 
 enum class SearchGoal : std::uint8_t { HopBytes, Congestion };
+
+/// Above this average degree a matrix is dense: the local search on meshes and tori switches to
+/// per-axis tables (see above), and `best`'s slower starts see a skeleton of it.
+constexpr std::size_t kDenseDegree = 64;
 
 struct SearchCost {
   std::uint64_t primary = 0;  ///< hop-bytes, or the largest directed link load in bytes
@@ -68,11 +85,26 @@ class SearchSpace {
   [[nodiscard]] std::span<const topo::NodeId> near(topo::NodeId n) const {
     return neighbors_.near(n);
   }
+  /// Average degree above kDenseDegree.
+  [[nodiscard]] bool dense() const { return dense_; }
+  /// True when hops add up over the axes (meshes and tori): the dense mode's tables apply.
+  [[nodiscard]] bool separable() const { return !sides_.empty(); }
+  /// Separable machines: the side of every axis, whether it is periodic, and every node's
+  /// coordinates (node n's axis d at n * axes + d).
+  [[nodiscard]] std::span<const int> sides() const { return sides_; }
+  [[nodiscard]] bool periodic(std::size_t axis) const { return periodic_[axis] != 0; }
+  [[nodiscard]] std::span<const int> coordinates(topo::NodeId n) const {
+    return {coordinates_.data() + static_cast<std::size_t>(n) * sides_.size(), sides_.size()};
+  }
 
  private:
   const CommGraph& graph_;
   const topo::Topology& topology_;
   NodeNeighbors neighbors_;
+  bool dense_ = false;
+  std::vector<int> sides_;
+  std::vector<char> periodic_;
+  std::vector<int> coordinates_;
   std::vector<std::size_t> partner_start_;
   std::vector<Rank> partners_;
 };
