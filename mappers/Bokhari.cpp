@@ -32,10 +32,21 @@
 // non-empty bucket of c. With hop-bytes every core is evaluated, in parallel (deterministic
 // arg-max). When those cores are many (FT's all-to-alls; the HAEC Box, where a node is
 // adjacent to the whole boards above and below) the cardinality search keeps instead a table of
-// a_w(z) for every rank w and node z (table=auto: when a rank's degree x (1 + adjacent nodes)
-// is at least an eighth of the cores, and ranks x nodes <= 2^26: 256 MiB), updated in
-// O(deg x adjacent) per move, and evaluates every core in O(1), in parallel; both ways give the
-// same exchanges.
+// a_w(z) for every rank w and node z, and evaluates every core from it, in parallel; both ways
+// give the same exchanges. The table splits each near set N(z) (z and its adjacent nodes) into
+// whole blocks G(z) and explicit nodes E(z) (NearBlocks.hpp: the boards of the HAEC Box, the
+// side routers of Tianhe-3, single nodes on meshes and tori):
+//   a_w(z) = L_w(z) + sum over g in G(z) of Q_w(g)
+//   L_w(z) = w's partners on the nodes of E(z)   (nodes x ranks, if some E(z) is not empty)
+//   Q_w(g) = w's partners on the nodes of block g (blocks x ranks, if some G(z) is not empty)
+// and c_w for every rank. A partner of w moving from x to y updates L at the nodes z with x or y
+// in E(z) and Q at the blocks of x and y (if they differ): 2 x (|E| + 1) entries instead of
+// 2 x |N| (HAEC Box 16x16x16: 12 instead of 1034; Tianhe-3: 2, E being empty); c of the mover's
+// partners follows from whether they are near x and y. A gain then reads a_u(y) and a_v(x),
+// 1 + |G| entries each (HAEC Box: 3; Tianhe-3: 1), and c_v. The tables are kept by node (block),
+// contiguous in the ranks, so that a move's updates and a scan's a_v(x) walk a few rows.
+// table=auto uses the table when a rank's degree x (1 + adjacent nodes) is at least an eighth of
+// the cores, and its entries are at most 2^26 (256 MiB); see use_table.
 
 #include <algorithm>
 #include <chrono>
@@ -49,6 +60,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include "mappers/NearBlocks.hpp"
 #include "mappers/NodeNeighbors.hpp"
 #include "mappers/Placement.hpp"
 #include "mappers/SearchFactories.hpp"
@@ -71,8 +83,8 @@ constexpr ParamSpec kBokhariParams[] = {
      "wall-clock seconds, 0 for none (when it strikes the result depends on the machine's speed)",
      0, 1e9},
     {"table", ParamType::Choice, "auto",
-     "cardinality: a ranks x nodes table of partners near each node, O(1) gains (auto: when "
-     "the cores near partners are many, e.g. all-to-alls or the HAEC Box)",
+     "cardinality: a table of partners near each node (by whole blocks of near nodes), O(1) "
+     "gains (auto: when the cores near partners are many, e.g. all-to-alls or the HAEC Box)",
      0, 0, "auto|on|off"},
 };
 
@@ -93,16 +105,26 @@ class Search {
         objective_(objective),
         placement_(std::move(placement)),
         cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes())) {
-    if (objective_ == Objective::Cardinality)
+    if (objective_ == Objective::Cardinality) {
       neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
+      if (table != "off") blocks_ = std::make_unique<NearBlocks>(p.topology, *neighbors_);
+    }
     if (objective_ == Objective::Cardinality && use_table(table)) {
-      nodes_ = static_cast<std::size_t>(p.topology.node_count());
-      near_count_.assign(static_cast<std::size_t>(p.ranks()) * nodes_, 0);
-      partner_mark_.assign(static_cast<std::size_t>(p.ranks()), 0);
-      near_mark_.assign(nodes_, 0);
-      tbb::parallel_for(Rank{0}, p.ranks(), [&](Rank w) {
-        for (const auto& nb : p.graph.neighbors(w)) shift_near(w, placement_.node(nb.rank), +1);
-      });
+      table_ = true;
+      ranks_ = static_cast<std::size_t>(p.ranks());
+      const auto nodes = static_cast<std::size_t>(p.topology.node_count());
+      if (blocks_->any_explicit()) near_explicit_.assign(nodes * ranks_, 0);
+      if (blocks_->any_whole())
+        in_block_.assign(static_cast<std::size_t>(blocks_->block_count()) * ranks_, 0);
+      own_.assign(ranks_, 0);
+      block_u_.assign(in_block_.empty() ? 0 : static_cast<std::size_t>(blocks_->block_count()), 0);
+      from_mark_.assign(nodes, 0);
+      to_mark_.assign(nodes, 0);
+      partner_mark_.assign(ranks_, 0);
+      near_mark_.assign(nodes, 0);
+      for (Rank w = 0; w < p.ranks(); ++w) shift_partners(w, placement_.node(w), +1, true);
+      for (Rank w = 0; w < p.ranks(); ++w)
+        own_[static_cast<std::size_t>(w)] = static_cast<std::int32_t>(a(w, placement_.node(w)));
     } else if (objective_ == Objective::Cardinality) {
       count_.assign(static_cast<std::size_t>(p.ranks()), 0);
       buckets_.resize(static_cast<std::size_t>(p.graph.max_degree()) + 1);
@@ -118,27 +140,24 @@ class Search {
 
   /// The exchange of u with the largest gain (ties: the lowest core).
   [[nodiscard]] Choice best_exchange(Rank u) {
-    if (!near_count_.empty()) return best_by_table(u);
+    if (table_) return best_by_table(u);
     return objective_ == Objective::Cardinality ? best_by_cardinality(u) : best_by_hop_bytes(u);
   }
 
   void exchange(Rank u, Slot s, std::int64_t gain) {
     const Rank v = placement_.occupant(s);
-    if (!near_count_.empty()) {
+    if (table_) {
       const NodeId x = placement_.node(u);
       const NodeId y = placement_.node_of_slot(s);
       placement_.exchange(placement_.slot(u), s);
       cost_ -= gain;
       if (x == y) return;
-      for (const auto& nb : p_.graph.neighbors(u)) {
-        shift_near(nb.rank, x, -1);
-        shift_near(nb.rank, y, +1);
+      move_partners(u, x, y, v);
+      if (v != -1) {
+        move_partners(v, y, x, u);
+        own_[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(a(v, x));
       }
-      if (v == -1) return;
-      for (const auto& nb : p_.graph.neighbors(v)) {
-        shift_near(nb.rank, y, -1);
-        shift_near(nb.rank, x, +1);
-      }
+      own_[static_cast<std::size_t>(u)] = static_cast<std::int32_t>(a(u, y));
       return;
     }
     if (objective_ == Objective::Cardinality) {
@@ -177,14 +196,24 @@ class Search {
   }
 
  private:
-  // The table pays when the cores evaluated exactly without it (about deg x (1 + adjacent
-  // nodes) per rank) are a good part of all cores: dense matrices, or the HAEC Box, where a
-  // node is adjacent to the whole boards above and below; and when it fits (2^26 entries).
+  // The table pays when the cores evaluated exactly without it, each in O(deg) (about
+  // deg x (1 + adjacent nodes) per rank), are a good part of all cores, which it evaluates in
+  // O(1 + |G|): dense matrices, or the HAEC Box, where a node is adjacent to the whole boards
+  // above and below; and when it fits (2^26 entries). Its updates, O(deg x (1 + |E|)) per move,
+  // no longer grow with the adjacent nodes and weigh little beside the scan. Measured with the
+  // NPB matrices (bench/mapping_quality_bench, table=on vs off, the same mappings), the two ways
+  // break even between deg x (1 + adjacent) = cores / 8 and cores / 18: LU.C.512 on Tianhe-3
+  // 4x4:nodes=32, at cores / 8, 0.017 s with the table, 0.013 s without; CG.C.512 on the torus
+  // 8x8x8, at cores / 12, 0.15 s vs 0.18 s; CG.D.4096 on Tianhe-3 8x8:nodes=64, at cores / 18,
+  // 10.7 s vs 8.1 s; BT.C.256 on Tianhe-3 4x4:nodes=16, at cores / 5, 0.005 s vs 0.03 s.
   [[nodiscard]] bool use_table(std::string_view mode) const {
     if (mode != "auto") return mode == "on";
     const auto ranks = static_cast<std::size_t>(p_.ranks());
     const auto nodes = static_cast<std::size_t>(p_.topology.node_count());
-    if (ranks * nodes > (std::size_t{1} << 26)) return false;
+    const std::size_t rows =
+        (blocks_->any_explicit() ? nodes : 0) +
+        (blocks_->any_whole() ? static_cast<std::size_t>(blocks_->block_count()) : 0);
+    if (ranks * rows > (std::size_t{1} << 26)) return false;
     std::size_t adjacent = 0;
     for (NodeId z = 0; z < p_.topology.node_count(); ++z)
       adjacent += neighbors_->adjacent(z).size();
@@ -194,17 +223,54 @@ class Search {
            ranks * nodes * static_cast<std::size_t>(placement_.slot_count());
   }
 
-  // Table: a partner of w is at `at` (+1) or left it (-1): the nodes near `at` count it.
-  void shift_near(Rank w, NodeId at, std::int32_t by) {
-    std::int32_t* row = near_count_.data() + static_cast<std::size_t>(w) * nodes_;
-    row[static_cast<std::size_t>(at)] += by;
-    for (const NodeId z : neighbors_->adjacent(at)) row[static_cast<std::size_t>(z)] += by;
+  // Table: w arrives at node `at` (by = +1) or leaves it (-1), seen by its partners at the
+  // nodes z with `at` in E(z) and, if `with_block`, at the block of `at`: a row of a table each,
+  // contiguous in the partners.
+  void shift_partners(Rank w, NodeId at, std::int32_t by, bool with_block) {
+    const auto partners = p_.graph.neighbors(w);
+    auto shift_row = [&](std::int32_t* row) {
+      for (const auto& nb : partners) row[static_cast<std::size_t>(nb.rank)] += by;
+    };
+    if (!near_explicit_.empty()) {
+      for (const NodeId z : blocks_->explicit_in(at))
+        shift_row(near_explicit_.data() + static_cast<std::size_t>(z) * ranks_);
+    }
+    if (with_block && !in_block_.empty())
+      shift_row(in_block_.data() + static_cast<std::size_t>(blocks_->block(at)) * ranks_);
   }
+  // Table: w went from node `from` to node `to`; c of its partners but `other` (which moves
+  // too, and is read afresh afterwards) follows.
+  void move_partners(Rank w, NodeId from, NodeId to, Rank other) {
+    const bool other_block = blocks_->block(from) != blocks_->block(to);
+    shift_partners(w, from, -1, other_block);
+    shift_partners(w, to, +1, other_block);
+    ++moves_;
+    from_mark_[static_cast<std::size_t>(from)] = moves_;
+    for (const NodeId z : neighbors_->adjacent(from))
+      from_mark_[static_cast<std::size_t>(z)] = moves_;
+    to_mark_[static_cast<std::size_t>(to)] = moves_;
+    for (const NodeId z : neighbors_->adjacent(to)) to_mark_[static_cast<std::size_t>(z)] = moves_;
+    for (const auto& nb : p_.graph.neighbors(w)) {
+      if (nb.rank == other) continue;
+      const auto at = static_cast<std::size_t>(placement_.node(nb.rank));
+      own_[static_cast<std::size_t>(nb.rank)] +=
+          (to_mark_[at] == moves_ ? 1 : 0) - (from_mark_[at] == moves_ ? 1 : 0);
+    }
+  }
+  // a_w(z) = L_w(z) + the sum of Q_w(g) over the blocks g of G(z).
   [[nodiscard]] std::int64_t a(Rank w, NodeId z) const {
-    return near_count_[static_cast<std::size_t>(w) * nodes_ + static_cast<std::size_t>(z)];
+    const auto column = static_cast<std::size_t>(w);
+    std::int64_t count = 0;
+    if (!near_explicit_.empty())
+      count = near_explicit_[static_cast<std::size_t>(z) * ranks_ + column];
+    if (in_block_.empty()) return count;
+    for (const std::int32_t g : blocks_->whole_blocks(z))
+      count += in_block_[static_cast<std::size_t>(g) * ranks_ + column];
+    return count;
   }
 
-  // Every core, each gain in O(1) from the table (see the top of the file).
+  // Every core, each gain in O(1) from the table (see the top of the file): a_v(x) from the
+  // table's rows at x (contiguous in v), c_v from own_.
   Choice best_by_table(Rank u) {
     const Slot own = placement_.slot(u);
     const NodeId x = placement_.node(u);
@@ -214,16 +280,34 @@ class Search {
     near_mark_[static_cast<std::size_t>(x)] = current_;
     for (const NodeId z : neighbors_->adjacent(x))
       near_mark_[static_cast<std::size_t>(z)] = current_;
-    const std::int64_t c_u = a(u, x);
+    if (!in_block_.empty()) {
+      for (std::size_t g = 0; g < block_u_.size(); ++g)
+        block_u_[g] = in_block_[g * ranks_ + static_cast<std::size_t>(u)];
+    }
+    const std::int32_t* explicit_at_x =
+        near_explicit_.empty() ? nullptr
+                               : near_explicit_.data() + static_cast<std::size_t>(x) * ranks_;
+    const auto whole_at_x = blocks_->whole_blocks(x);
+    const std::int64_t c_u = own_[static_cast<std::size_t>(u)];
     return best_core(own, [&](Slot s) {
       const NodeId y = placement_.node_of_slot(s);
       std::int64_t gain = 0;
       if (y != x) {
-        gain = a(u, y) - c_u;
+        std::int64_t a_u_y = near_explicit_.empty()
+                                 ? 0
+                                 : near_explicit_[static_cast<std::size_t>(y) * ranks_ +
+                                                  static_cast<std::size_t>(u)];
+        for (const std::int32_t g : blocks_->whole_blocks(y))
+          a_u_y += block_u_[static_cast<std::size_t>(g)];
+        gain = a_u_y - c_u;
         const Rank v = placement_.occupant(s);
         if (v != -1) {
-          gain += a(v, x) - a(v, y);
-          if (partner_mark_[static_cast<std::size_t>(v)] == current_ &&
+          const auto column = static_cast<std::size_t>(v);
+          std::int64_t a_v_x = explicit_at_x == nullptr ? 0 : explicit_at_x[column];
+          for (const std::int32_t g : whole_at_x)
+            a_v_x += in_block_[static_cast<std::size_t>(g) * ranks_ + column];
+          gain += a_v_x - own_[column];
+          if (partner_mark_[column] == current_ &&
               near_mark_[static_cast<std::size_t>(y)] != current_)
             gain -= 2;
         }
@@ -338,8 +422,16 @@ class Search {
   std::vector<std::uint32_t> stamp_;     // cores already evaluated for the current u
   std::uint32_t current_ = 0;
   // Cardinality with the table.
-  std::size_t nodes_ = 0;
-  std::vector<std::int32_t> near_count_;     // a_w(z) at w * nodes_ + z
+  std::unique_ptr<NearBlocks> blocks_;
+  bool table_ = false;
+  std::size_t ranks_ = 0;
+  std::vector<std::int32_t> near_explicit_;  // L_w(z) at z * ranks_ + w (if some E(z) is not empty)
+  std::vector<std::int32_t> in_block_;       // Q_w(g) at g * ranks_ + w (if some G(z) is not empty)
+  std::vector<std::int32_t> own_;            // c_w = a_w(f(w))
+  std::vector<std::int32_t> block_u_;        // Q_u(g) for the rank u examined
+  std::vector<std::uint32_t> from_mark_;     // == moves_: near the node a rank leaves
+  std::vector<std::uint32_t> to_mark_;       // == moves_: near the node a rank goes to
+  std::uint32_t moves_ = 0;
   std::vector<std::uint32_t> partner_mark_;  // == current_: a partner of the rank examined
   std::vector<std::uint32_t> near_mark_;     // == current_: near the node of the rank examined
 };

@@ -118,9 +118,14 @@ TEST(SearchMappers, BokhariNeverWorseThanItsSweepStart) {
 }
 
 TEST(SearchMappers, BokhariSameExchangesWithAndWithoutItsTable) {
+  // The table keeps whole blocks of near nodes: the boards of the HAEC Box, the side routers of
+  // Tianhe-3, the x rings of a 3 x 5 torus (with explicit nodes beside them).
   auto all = instances();
   all.push_back({"haec:4x4x4", testing::all_to_all_groups(64, 8)});
+  all.push_back({"haec:4x4x4", all_to_all_in_groups(64)});
   all.push_back({"tianhe3:2x2:nodes=8:cores=2", testing::all_to_all_groups(60, 6)});
+  all.push_back({"tianhe3:2x2:nodes=8", all_to_all_in_groups(32)});
+  all.push_back({"torus:3x5:cores=2", testing::random_matrix(30, 4, 7)});
   for (const auto& instance : all) {
     SCOPED_TRACE(instance.machine);
     const auto machine = topo::make_topology(instance.machine);
