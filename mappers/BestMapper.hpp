@@ -11,7 +11,8 @@
 //      16 heaviest partners, equal light partners sampled evenly and scaled to keep the rank's
 //      volume (BestMapper.cpp). Scotch and the Bhatele heuristics take minutes on an all-to-all
 //      of thousands of ranks, and a start only has to be a good place to search from; the fast
-//      ones (greedy, bisection in both orientations, minmd) run on the whole matrix as well;
+//      ones (greedy, bisection in both orientations, minmd) run on the whole matrix as well,
+//      and mht and coce-mht not at all (slow even on the skeleton, and poor starts there);
 //   2. the starts ranked by their cost on the whole matrix (ties: the order above), identical
 //      ones merged;
 //   3. `chains` iterated local searches (LocalSearch.hpp; on a dense matrix on a mesh or torus
