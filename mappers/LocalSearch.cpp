@@ -141,6 +141,7 @@ class AxisTableCost {
         }
       }
     }
+    shift_.resize(width_);
     const Rank ranks = space.graph().rank_count();
     table_.assign(static_cast<std::size_t>(ranks) * width_, 0);
     tbb::parallel_for(Rank{0}, ranks, [&](Rank r) {
@@ -178,8 +179,8 @@ class AxisTableCost {
     if (x == y) return {cost_, 0};
     std::int64_t delta = sum(i, y) - sum(i, x);
     if (j != -1) {
-      delta +=
-          sum(j, x) - sum(j, y) + 2 * static_cast<std::int64_t>(bytes_between(i, j)) * hops(x, y);
+      delta += sum(j, x) - sum(j, y) +
+               2 * static_cast<std::int64_t>(bytes_between(i, j)) * space_.topology().hops(x, y);
     }
     return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
   }
@@ -193,15 +194,14 @@ class AxisTableCost {
     cost_ = after.primary;
     // shift_[offset_d + c] = dist_d(c, to_d) - dist_d(c, from_d) on the axes that change.
     changed_.clear();
-    shift_.assign(width_, 0);
+    std::size_t span = 0;  // their coordinates
     for (std::size_t d = 0; d < axes_; ++d) {
       if (from[d] == to[d]) continue;
       changed_.push_back(d);
+      span += static_cast<std::size_t>(space_.sides()[d]);
       for (int c = 0; c < space_.sides()[d]; ++c)
         shift_[offset_[d] + c] = distance(d, c, to[d]) - distance(d, c, from[d]);
     }
-    std::size_t span = 0;
-    for (const std::size_t d : changed_) span += static_cast<std::size_t>(space_.sides()[d]);
     auto apply = [&](Rank mover, std::int64_t sign) {
       const auto partners = space_.graph().neighbors(mover);
       work += partners.size() * span;
@@ -232,13 +232,6 @@ class AxisTableCost {
     std::int64_t total = 0;
     for (std::size_t d = 0; d < axes_; ++d)
       total += row[offset_[d] + static_cast<std::size_t>(c[d])];
-    return total;
-  }
-  [[nodiscard]] std::int64_t hops(NodeId x, NodeId y) const {
-    const auto a = space_.coordinates(x);
-    const auto b = space_.coordinates(y);
-    std::int64_t total = 0;
-    for (std::size_t d = 0; d < axes_; ++d) total += distance(d, a[d], b[d]);
     return total;
   }
   [[nodiscard]] std::uint64_t bytes_between(Rank i, Rank j) const {

@@ -162,7 +162,7 @@ class Bisection final : public Mapper {
     std::vector<NodeId>& node_of;
     std::vector<SCOTCH_ArchDom> domains;  // every domain handed out so far
     std::vector<std::size_t> domain_of;   // each rank's current domain
-    std::vector<std::size_t> stamp;       // orient(): distances cached for the current split
+    std::vector<std::size_t> stamp;       // swap_pays(): distances cached for the current split
     std::vector<std::array<std::int64_t, 2>> distance;
   };
 
@@ -189,7 +189,8 @@ class Bisection final : public Mapper {
     auto [ranks0, ranks1] = split(c, ranks, first);
     const bool fits_swapped = static_cast<std::int64_t>(ranks0.size()) <= cap1 &&
                               static_cast<std::int64_t>(ranks1.size()) <= cap0;
-    if (orient_ && fits_swapped && swap_pays(c, part, ranks0, ranks1)) std::swap(ranks0, ranks1);
+    if (orient_ && fits_swapped && swap_pays(c, index, part, ranks0, ranks1))
+      std::swap(ranks0, ranks1);
     for (int k = 0; k < 2; ++k) {
       const std::size_t at = c.domains.size();
       c.domains.push_back(part[k]);
@@ -199,16 +200,14 @@ class Bisection final : public Mapper {
     }
   }
 
-  // orient=traffic: the traffic of the two halves with the ranks outside them, weighted by the
-  // distance from each machine half to their domains (Scotch's SCOTCH_archDomDist): true if it
-  // costs less with the halves exchanged.
-  static bool swap_pays(Recursion& c, SCOTCH_ArchDom (&part)[2], const std::vector<Rank>& ranks0,
-                        const std::vector<Rank>& ranks1) {
+  // orient=traffic: the traffic of the two halves of domain `inside` with the ranks outside it,
+  // weighted by the distance from each machine half to their domains (Scotch's
+  // SCOTCH_archDomDist): true if it costs less with the halves exchanged.
+  static bool swap_pays(Recursion& c, std::size_t inside, SCOTCH_ArchDom (&part)[2],
+                        const std::vector<Rank>& ranks0, const std::vector<Rank>& ranks1) {
     const std::size_t current = c.domains.size() + 1;  // unique per split: domains only grow
     c.stamp.resize(c.domains.size(), 0);
     c.distance.resize(c.domains.size());
-    const std::size_t inside =
-        c.domain_of[static_cast<std::size_t>(ranks0.empty() ? ranks1[0] : ranks0[0])];
     auto external = [&](const std::vector<Rank>& half) {
       std::array<std::int64_t, 2> cost{0, 0};  // placed in part 0, in part 1
       for (const Rank v : half) {
