@@ -48,8 +48,13 @@ Result Replay::run() {
   const auto wall_start = std::chrono::steady_clock::now();
   for (Rank r = 0; r < trace_->rank_count(); ++r)
     engine_.schedule(0, kRankResume, static_cast<std::uint32_t>(r));
+  const auto deadline =
+      wall_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(config_.stop.wall_seconds));
+  const bool stoppable = config_.stop.wall_seconds > 0 || config_.stop.cancel != nullptr;
   QueuedEvent event;
   while (engine_.next(event)) {
+    if (stoppable && (engine_.processed() & 4095) == 0) check_stop(deadline);
     switch (event.kind) {
       case kRankResume:
         advance(static_cast<Rank>(event.data));
@@ -67,6 +72,16 @@ Result Replay::run() {
   result_.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return finish_result();
+}
+
+void Replay::check_stop(std::chrono::steady_clock::time_point deadline) const {
+  if (config_.stop.cancel != nullptr && config_.stop.cancel->load(std::memory_order_relaxed))
+    throw Cancelled("the replay was interrupted");
+  if (config_.stop.wall_seconds > 0 && std::chrono::steady_clock::now() >= deadline) {
+    throw Cancelled(fmt::format(
+        "time limit of {} s reached after {} engine events at simulated time {:.6g} s",
+        config_.stop.wall_seconds, engine_.processed(), to_seconds(engine_.now())));
+  }
 }
 
 void Replay::advance(Rank rank) {

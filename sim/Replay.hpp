@@ -7,6 +7,7 @@
 // queue entry (16 bytes) + the network model's state (see each model). Nothing is kept per trace
 // event: a rank's position in its stream is an index.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -91,6 +92,8 @@ class Replay {
 
   // Rank replay (Replay.cpp).
   void advance(Rank rank);
+  /// Throws Cancelled if the config's stop condition holds.
+  void check_stop(std::chrono::steady_clock::time_point deadline) const;
   /// Executes the event; returns true if the rank is now blocked.
   bool execute(Rank rank, const traces::Event& event, std::uint32_t index);
   bool block_on(Rank rank, std::uint32_t request);

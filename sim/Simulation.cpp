@@ -17,6 +17,10 @@ void validate(const SimConfig& config) {
     throw InputError(fmt::format("eager threshold must be zero or positive, got {} bytes",
                                  config.eager_threshold));
   }
+  if (!(config.stop.wall_seconds >= 0) || !std::isfinite(config.stop.wall_seconds)) {
+    throw InputError(fmt::format("time limit must be zero (none) or positive, got {} s",
+                                 config.stop.wall_seconds));
+  }
   if (config.model_options.packet_bytes <= 0) {
     throw InputError(fmt::format("packet size must be positive, got {} bytes",
                                  config.model_options.packet_bytes));

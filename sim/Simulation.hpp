@@ -25,6 +25,7 @@
 // - A replay that cannot complete throws InputError naming every blocked rank and what it waits
 //   for; it never hangs.
 
+#include <atomic>
 #include <string>
 
 #include "sim/NetworkModel.hpp"
@@ -35,6 +36,15 @@
 #include "traces/Trace.hpp"
 
 namespace mapsim::sim {
+
+/// When a replay gives up (throwing Cancelled), checked every few thousand engine events. Not a
+/// parameter of the model: a replay that finishes gives the same result whatever its limits.
+struct StopCondition {
+  /// Wall-clock budget of the replay in seconds; 0 = none.
+  double wall_seconds = 0;
+  /// Set by another thread (e.g. on Ctrl-C) to stop the replay; nullptr = never.
+  const std::atomic<bool>* cancel = nullptr;
+};
 
 /// Every parameter of a replay, with its default (stated here only).
 struct SimConfig {
@@ -53,13 +63,15 @@ struct SimConfig {
   /// Bandwidth and latency per link class (defaults in topologies/LinkClass.cpp).
   topo::LinkTable links;
   ModelOptions model_options;
+  StopCondition stop;
 };
 
 /// Throws InputError naming the parameter if a value is out of range.
 void validate(const SimConfig& config);
 
 /// Replays `trace` with rank r on node mapping.node(r). Throws InputError for a mapping that does
-/// not fit, an invalid configuration or a trace that cannot complete (see above).
+/// not fit, an invalid configuration or a trace that cannot complete (see above), Cancelled when
+/// config.stop says so.
 Result simulate(const traces::Trace& trace, const topo::Topology& topology,
                 const topo::Mapping& mapping, const SimConfig& config = {});
 

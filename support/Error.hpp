@@ -18,6 +18,13 @@ class InputError : public std::runtime_error {
   [[nodiscard]] InputError within(std::string_view where) const;
 };
 
+/// Work stopped before it finished because its time budget ran out or the user interrupted it
+/// (Ctrl-C): neither a bug nor bad input, and its partial results are discarded.
+class Cancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A broken internal invariant: a bug in mapsim, never the user's fault.
 class InternalError : public std::logic_error {
  public:

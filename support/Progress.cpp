@@ -1,5 +1,7 @@
 #include "support/Progress.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <unistd.h>
 
@@ -16,6 +18,13 @@ std::string count(std::uint64_t n) {
   if (n >= 10'000'000) return fmt::format("{:.1f}M", static_cast<double>(n) / 1e6);
   if (n >= 10'000) return fmt::format("{:.1f}k", static_cast<double>(n) / 1e3);
   return fmt::format("{}", n);
+}
+
+std::string duration(double seconds) {
+  const auto whole = static_cast<std::int64_t>(std::ceil(seconds));
+  if (whole >= 3600) return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
+  if (whole >= 60) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
+  return fmt::format("{}s", whole);
 }
 
 std::int64_t now_ns() {
@@ -60,6 +69,12 @@ void Progress::draw(bool final) {
                         count(done), count(total_), unit_.empty() ? "" : " ", unit_);
   } else {
     line += fmt::format("{}{}{}", count(done), unit_.empty() ? "" : " ", unit_);
+  }
+  if (done > 0 && seconds > 0 && total_ > 0 && !final) {
+    const double rate = static_cast<double>(done) / seconds;
+    line += fmt::format(" {}/s, {} left", rate >= 10 ? fmt::format("{:.0f}", rate)
+                                                     : fmt::format("{:.2g}", rate),
+                        duration(static_cast<double>(total_ - std::min(done, total_)) / rate));
   }
   line += fmt::format(" {:.1f}s", seconds);
   fmt::print(stderr, "\r{:<78}{}", line, final ? "\n" : "");

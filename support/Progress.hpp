@@ -1,6 +1,7 @@
 #pragma once
-// Progress of long work on a terminal: "mapsim: reading trace  42% (1.2M/2.9M events)" redrawn in
-// place on stderr at most ten times a second. Silent when stderr is not a terminal or the log
+// Progress of long work on a terminal: "mapsim: sweep  42% (126/300 runs) 3.1/s, 41s left, 40.2s"
+// redrawn in place on stderr at most ten times a second (the rate and the time left once a unit
+// is done and the total is known). Silent when stderr is not a terminal or the log
 // level is below Info, so scripts and tests see no progress lines.
 
 #include <atomic>
@@ -21,6 +22,10 @@ class Progress {
 
   /// Records `n` more units done; thread-safe and cheap between redraws.
   void advance(std::uint64_t n = 1);
+
+  /// Whether it draws (stderr is a terminal and the log level shows progress): callers that log
+  /// a line per unit of work do so only when it does not.
+  [[nodiscard]] bool active() const { return enabled_; }
 
  private:
   void draw(bool final);

@@ -14,12 +14,13 @@ using testing::run_mapsim;
 TEST(Cli, HelpListsEveryCommand) {
   const auto r = run_mapsim("--help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* command : {"topo", "list", "demo", "matrix"})
-    EXPECT_THAT(r.out, HasSubstr(command));
+  for (const char* command : {"run", "results", "merge", "upgrade", "topo", "list", "generate",
+                              "matrix", "map", "simulate"})
+    EXPECT_THAT(r.out, HasSubstr(std::string("  ") + command + " "));
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-  for (const char* command : {"topo", "list", "demo", "matrix"}) {
+  for (const char* command : {"run", "results", "merge", "upgrade", "topo", "list", "matrix"}) {
     const auto r = run_mapsim(std::string(command) + " --help");
     EXPECT_EQ(r.exit_code, 0) << command;
     EXPECT_THAT(r.out, HasSubstr(std::string("Usage: mapsim ") + command));
@@ -68,31 +69,6 @@ TEST(Cli, ListShowsTopologyKindsAndLinkClasses) {
   const auto bad = run_mapsim("list gizmos");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.err, HasSubstr("cannot list 'gizmos'"));
-}
-
-TEST(Cli, DemoComparesMappersOnEveryWorkloadAndMachineKind) {
-  // Two cheap mappers keep this quick; the demo's defaults add the expensive ones.
-  const auto r = run_mapsim("demo --mappers in-order,random --model analytic");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* workload : {"lu class W", "cg class S", "bt class W", "mg class S"}) {
-    for (const char* machine :
-         {"torus:4x4x4", "mesh:4x4x4", "haec:4x4x4", "tianhe3:2x2:nodes=16"}) {
-      EXPECT_THAT(r.out, HasSubstr(std::string(workload) + ", 64 ranks")) << workload;
-      EXPECT_THAT(r.out, HasSubstr(std::string(" on ") + machine + " (analytic model")) << machine;
-    }
-  }
-  // The first mapper is the baseline: its ratios are exactly 1.
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("in-order +[0-9.]+ MB +1\\.000 .* ms +1\\.000"));
-  EXPECT_THAT(r.out, HasSubstr("rank correlation of hop-bytes and simulated time"));
-}
-
-TEST(Cli, DemoRejectsUnknownMapperAndModel) {
-  const auto mapper = run_mapsim("demo --mappers in-order,nosuch");
-  EXPECT_EQ(mapper.exit_code, 1);
-  EXPECT_THAT(mapper.err, HasSubstr("'nosuch'"));
-  const auto model = run_mapsim("demo --model fluid");
-  EXPECT_EQ(model.exit_code, 1);
-  EXPECT_THAT(model.err, HasSubstr("'fluid'"));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 #include "mappers/Mapper.hpp"
 #include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 #include "traces/CommMatrix.hpp"

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 #include "traces/generators/Generator.hpp"

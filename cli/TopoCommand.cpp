@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "experiments/cli/Cli.hpp"
-#include "experiments/cli/TopologyReport.hpp"
+#include "cli/Cli.hpp"
+#include "cli/TopologyReport.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 #include "topologies/TopologySpec.hpp"

@@ -1,4 +1,4 @@
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 
 int main(int argc, char** argv) {
   return mapsim::cli::main(argc, argv);

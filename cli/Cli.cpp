@@ -1,4 +1,4 @@
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 
 #include <array>
 #include <iostream>
@@ -8,12 +8,16 @@
 
 #include "support/Error.hpp"
 #include "support/Log.hpp"
+#include "support/Version.hpp"
 
 namespace mapsim::cli {
 
 int run_topo(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
-int run_demo(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
+int run_results(const std::vector<std::string>& args);
+int run_merge(const std::vector<std::string>& args);
+int run_upgrade(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
 int run_matrix(const std::vector<std::string>& args);
 int run_map(const std::vector<std::string>& args);
@@ -21,8 +25,11 @@ int run_simulate(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 7> kCommands{{
-    {"demo", "run the built-in demonstration on every machine kind", run_demo},
+constexpr std::array<Command, 10> kCommands{{
+    {"run", "run an experiment sweep into a results database (default: the demo sweep)", run_run},
+    {"results", "tables of a results database; export a stored mapping", run_results},
+    {"merge", "merge results databases (the shards of a sweep)", run_merge},
+    {"upgrade", "migrate a results database of an older schema", run_upgrade},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
     {"list", "list topology kinds, link classes, mappers and network models", run_list},
     {"generate", "write a synthetic trace (NPB kernels, Sweep3D, stencils) as OTF2", run_generate},
@@ -30,8 +37,6 @@ constexpr std::array<Command, 7> kCommands{{
     {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
 }};
-
-constexpr std::string_view kVersion = "0.1.0";
 
 void print_usage(std::ostream& out) {
   fmt::print(out,
@@ -76,7 +81,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (flag == "--version") {
-      fmt::print("mapsim {}\n", kVersion);
+      fmt::print("mapsim {} ({})\n", version(), git_revision());
       return 0;
     }
     if (flag == "-q" || flag == "--quiet") {

@@ -13,7 +13,7 @@
 #include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
 
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "mappers/Metrics.hpp"

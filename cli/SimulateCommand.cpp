@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "experiments/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "sim/Simulation.hpp"

@@ -1,0 +1,288 @@
+#include "experiments/Schema.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+namespace mapsim::exp::schema {
+namespace {
+
+using T = Type;
+
+constexpr std::array<Column, 26> kConfig{{
+    {"workload", T::Text, "workload label (the generator spec, the archive's or file's name, or "
+                          "the config's label)"},
+    {"workload_kind", T::Text, "generated, trace or matrix"},
+    {"workload_spec", T::Text, "canonical generator spec, or the path as the config gave it"},
+    {"workload_digest", T::Text, "SHA-256 of the workload's content (of the spec if generated)"},
+    {"kernel", T::Text, "generated workloads: the kernel (lu, cg, ...)"},
+    {"class", T::Text, "generated workloads: the problem class (S, W, A, B, C, D)"},
+    {"ranks", T::Integer, "MPI ranks of the workload"},
+    {"collectives", T::Integer, "1: mappers and static metrics see the collectives' messages "
+                                "too, 0: point-to-point only (NULL for a matrix workload)"},
+    {"machine", T::Text, "machine label (the topology spec unless the config names it)"},
+    {"topology", T::Text, "canonical topology spec"},
+    {"topology_kind", T::Text, "mesh, torus, haec or tianhe3"},
+    {"nodes", T::Integer, "nodes of the machine"},
+    {"cores", T::Integer, "ranks per node"},
+    {"links", T::Text, "link classes overridden, CLASS:GBPS:NS,... ('' = defaults)"},
+    {"mapper", T::Text, "mapper name"},
+    {"mapper_label", T::Text, "mapper with the parameters the config gave, e.g. scotch[runs=8]"},
+    {"params", T::Text, "every mapper parameter, defaults filled in: key=value,..."},
+    {"seed", T::Integer, "random seed of the mapper"},
+    {"model", T::Text, "network model (analytic, flow, packet) or static (no replay)"},
+    {"model_label", T::Text, "model with the options the config gave"},
+    {"packet_size", T::Integer, "packet model: payload bytes per packet"},
+    {"cut_through", T::Integer, "packet model: 1 virtual cut-through, 0 store-and-forward"},
+    {"eager_threshold", T::Integer, "largest eager message, bytes (NULL without replay)"},
+    {"compute_scale", T::Real, "factor on recorded compute gaps (NULL without replay)"},
+    {"whole_run", T::Integer, "1: the replay covers the whole run, 0: MPI_Init to MPI_Finalize"},
+    {"repeat", T::Integer, "repetition index, 0 ..  repeats - 1"},
+}};
+
+constexpr std::array<Column, 16> kStatic{{
+    {"bytes", T::Integer, "bytes between distinct ranks"},
+    {"ieplc", T::Integer, "messages between distinct ranks (IePLC)"},
+    {"self_messages", T::Integer, "messages of a rank to itself"},
+    {"ianlc", T::Integer, "messages between distinct ranks on one node (IaNLC)"},
+    {"ienlc", T::Integer, "messages between ranks on different nodes (IeNLC)"},
+    {"hop_bytes", T::Integer, "sum of bytes x hops over rank pairs"},
+    {"hop_messages", T::Integer, "sum of messages x hops (total IeNPC)"},
+    {"dilation_max", T::Integer, "most hops between two communicating ranks"},
+    {"dilation_avg", T::Real, "hops per byte: hop_bytes / bytes"},
+    {"link_bytes_max", T::Integer, "bytes on the busiest directed link (dimension-order routes)"},
+    {"link_bytes_avg", T::Real, "mean bytes over the directed links used"},
+    {"link_bytes_min", T::Integer, "bytes on the least used directed link that is used"},
+    {"link_messages_max", T::Integer, "messages on the busiest directed link"},
+    {"link_messages_avg", T::Real, "mean messages over the directed links used"},
+    {"static_links_used", T::Integer, "directed links crossed by at least one message"},
+    {"busiest_link_s", T::Real, "max over directed links of bytes / bandwidth, seconds"},
+}};
+
+constexpr std::array<Column, 24> kSimulation{{
+    {"makespan_ps", T::Integer, "simulated time until the last rank finished, ps"},
+    {"mpi_time_max_ps", T::Integer, "largest time in MPI of a rank, ps"},
+    {"mpi_time_mean_ps", T::Real, "mean time in MPI over the ranks, ps"},
+    {"link_utilisation_max", T::Real, "busiest link's busy time / makespan"},
+    {"link_utilisation_mean", T::Real, "mean over the links used"},
+    {"links_used", T::Integer, "network links that carried a byte"},
+    {"messages", T::Integer, "point-to-point messages sent"},
+    {"message_bytes", T::Integer, "their bytes"},
+    {"collective_calls", T::Integer, "collective operations, per member"},
+    {"collective_messages", T::Integer, "point-to-point messages of collective schedules"},
+    {"collective_bytes", T::Integer, "their bytes"},
+    {"unmatched_messages", T::Integer, "sent and never received"},
+    {"cancelled_requests", T::Integer, "requests cancelled"},
+    {"latency_count", T::Integer, "data transfers measured"},
+    {"latency_mean_ps", T::Real, "mean message latency, ps"},
+    {"latency_p50_ps", T::Integer, "median message latency, ps"},
+    {"latency_p90_ps", T::Integer, "90th percentile, ps"},
+    {"latency_p99_ps", T::Integer, "99th percentile, ps"},
+    {"latency_max_ps", T::Integer, "largest message latency, ps"},
+    {"slowdown_mean", T::Real, "mean of latency / contention-free time"},
+    {"slowdown_aggregate", T::Real, "sum of latencies / sum of contention-free times"},
+    {"trace_events", T::Integer, "trace events replayed"},
+    {"engine_events", T::Integer, "discrete events the engine processed"},
+    {"sim_seconds", T::Real, "wall time of the replay, s (not compared by merge)"},
+}};
+
+constexpr std::array<Column, 10> kProvenance{{
+    {"results_version", T::Integer, "version of mapsim's results (part of the run key)"},
+    {"mapsim_version", T::Text, "mapsim's version"},
+    {"git_revision", T::Text, "git revision mapsim was built from"},
+    {"host", T::Text, "host that ran it"},
+    {"pid", T::Integer, "process id of the runner"},
+    {"owner", T::Text, "random id of the runner process (tells a reused pid apart)"},
+    {"command", T::Text, "command line"},
+    {"started_at", T::Text, "UTC, ISO 8601"},
+    {"finished_at", T::Text, "UTC, ISO 8601"},
+    {"heartbeat_at", T::Text, "UTC, ISO 8601: last sign of life while running"},
+}};
+
+constexpr std::array<std::string_view, 22> kMetrics{
+    "hop_bytes",        "hop_messages",    "dilation_max",     "dilation_avg",
+    "link_bytes_max",   "link_bytes_avg",  "link_messages_max", "busiest_link_s",
+    "ianlc",            "ienlc",           "makespan_s",       "mpi_time_max_s",
+    "mpi_time_mean_s",  "link_utilisation_max", "link_utilisation_mean", "latency_mean_s",
+    "latency_p50_s",    "latency_p99_s",   "latency_max_s",    "slowdown_mean",
+    "map_seconds",      "sim_seconds"};
+
+constexpr std::array<std::string_view, 6> kCorrelated{"hop_bytes",      "hop_messages",
+                                                      "dilation_avg",   "link_bytes_max",
+                                                      "busiest_link_s", "ienlc"};
+
+std::string column_list(std::span<const Column> columns, std::string_view indent) {
+  std::string text;
+  for (const auto& c : columns) text += fmt::format("{}{} {},\n", indent, c.name, sql_type(c.type));
+  return text;
+}
+
+}  // namespace
+
+std::span<const Column> config_columns() {
+  return kConfig;
+}
+std::span<const Column> static_columns() {
+  return kStatic;
+}
+std::span<const Column> simulation_columns() {
+  return kSimulation;
+}
+std::span<const Column> provenance_columns() {
+  return kProvenance;
+}
+std::span<const std::string_view> metrics() {
+  return kMetrics;
+}
+std::span<const std::string_view> correlated_metrics() {
+  return kCorrelated;
+}
+
+std::string_view sql_type(Type type) {
+  switch (type) {
+    case Type::Integer:
+      return "INTEGER";
+    case Type::Real:
+      return "REAL";
+    case Type::Text:
+      return "TEXT";
+  }
+  return "ANY";
+}
+
+std::string create_sql() {
+  std::string sql = R"(
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS mappings (
+  mapping_key TEXT PRIMARY KEY,
+  workload_digest TEXT NOT NULL,
+  topology TEXT NOT NULL,
+  mapper TEXT NOT NULL,
+  params TEXT NOT NULL,
+  seed INTEGER NOT NULL,
+  ranks INTEGER NOT NULL,
+  nodes BLOB NOT NULL,      -- node of rank r: 4 bytes little-endian at 4r
+  map_seconds REAL NOT NULL -- wall time of the mapper
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS runs (
+  run_key TEXT PRIMARY KEY,     -- SHA-256 of the canonical effective configuration
+  mapping_key TEXT NOT NULL,
+  context_key TEXT NOT NULL,    -- the run's key without mapper, params, seed and repeat
+  name TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'stale')),
+  message TEXT,                 -- why it failed
+  config TEXT NOT NULL,         -- the canonical effective configuration (key: value lines)
+)";
+  sql += column_list(kConfig, "  ");
+  sql += column_list(kStatic, "  ");
+  sql += column_list(kSimulation, "  ");
+  std::string provenance = column_list(kProvenance, "  ");
+  provenance.resize(provenance.size() - 2);  // the last comma
+  sql += provenance;
+  sql += R"(
+) STRICT;
+CREATE INDEX IF NOT EXISTS runs_by_context ON runs (context_key, status);
+CREATE INDEX IF NOT EXISTS runs_by_mapping ON runs (mapping_key);
+
+CREATE TABLE IF NOT EXISTS links (
+  run_key TEXT NOT NULL REFERENCES runs (run_key) ON DELETE CASCADE,
+  link INTEGER NOT NULL,        -- link id (mapsim topo); ids from the link count up are the
+                                -- intra-node channels of the nodes
+  from_node INTEGER NOT NULL,
+  to_node INTEGER NOT NULL,
+  class TEXT NOT NULL,
+  static_bytes INTEGER NOT NULL,  -- bytes of the dimension-order routes (static)
+  bytes INTEGER,                  -- bytes the replay carried (NULL without replay)
+  busy_ps INTEGER,
+  utilisation REAL,
+  PRIMARY KEY (run_key, link)
+) STRICT, WITHOUT ROWID;
+)";
+
+  // results: every run with its mapping's wall time and its times in seconds.
+  std::string seconds;
+  for (const auto& c : kSimulation) {
+    const std::string_view name = c.name;
+    if (name.ends_with("_ps")) {
+      seconds += fmt::format(",\n  runs.{} * 1e-12 AS {}_s", name,
+                             name.substr(0, name.size() - 3));
+    }
+  }
+  sql += fmt::format(R"(
+CREATE VIEW IF NOT EXISTS results AS
+SELECT runs.*, mappings.map_seconds AS map_seconds{}
+FROM runs LEFT JOIN mappings USING (mapping_key);
+)",
+                     seconds);
+
+  // normalized: metric / in-order's metric in the same context.
+  std::string baseline;
+  std::string ratios;
+  for (const auto metric : kMetrics) {
+    baseline += fmt::format(",\n    AVG({0}) AS {0}", metric);
+    ratios += fmt::format(",\n  r.{0} / NULLIF(b.{0}, 0) AS {0}", metric);
+  }
+  std::string config;
+  for (const auto& c : kConfig) config += fmt::format(", r.{}", c.name);
+  sql += fmt::format(R"(
+CREATE VIEW IF NOT EXISTS normalized AS
+WITH baseline AS (
+  SELECT context_key{}
+  FROM results WHERE mapper = 'in-order' AND status = 'done' GROUP BY context_key)
+SELECT r.run_key, r.context_key, r.name{}{}
+FROM results AS r JOIN baseline AS b USING (context_key)
+WHERE r.status = 'done';
+)",
+                     baseline, config, ratios);
+
+  // rank_correlation: Spearman's rho = Pearson's correlation of the ranks, ties at their
+  // average rank.
+  std::string longform;
+  for (const auto metric : kCorrelated) {
+    if (!longform.empty()) longform += "\n  UNION ALL ";
+    longform += fmt::format(
+        "SELECT context_key, '{0}' AS metric, CAST({0} AS REAL) AS x, "
+        "CAST(makespan_ps AS REAL) AS y FROM samples",
+        metric);
+  }
+  sql += fmt::format(R"(
+CREATE VIEW IF NOT EXISTS rank_correlation AS
+WITH samples AS (
+  SELECT * FROM runs WHERE status = 'done' AND repeat = 0 AND makespan_ps IS NOT NULL),
+long AS (
+  {}),
+ranked AS (
+  SELECT context_key, metric,
+    RANK() OVER (PARTITION BY context_key, metric ORDER BY x)
+      + (COUNT(*) OVER (PARTITION BY context_key, metric, x) - 1) / 2.0 AS rx,
+    RANK() OVER (PARTITION BY context_key, metric ORDER BY y)
+      + (COUNT(*) OVER (PARTITION BY context_key, metric, y) - 1) / 2.0 AS ry
+  FROM long),
+centred AS (
+  SELECT context_key, metric,
+    rx - AVG(rx) OVER (PARTITION BY context_key, metric) AS dx,
+    ry - AVG(ry) OVER (PARTITION BY context_key, metric) AS dy
+  FROM ranked),
+rho AS (
+  SELECT context_key, metric, COUNT(*) AS runs,
+    SUM(dx * dy) / NULLIF(sqrt(SUM(dx * dx) * SUM(dy * dy)), 0) AS rho
+  FROM centred GROUP BY context_key, metric)
+SELECT rho.context_key, c.workload, c.machine, c.model_label AS model, c.eager_threshold,
+       c.compute_scale, rho.metric, rho.runs, rho.rho
+FROM rho JOIN (SELECT context_key, workload, machine, model_label, eager_threshold, compute_scale
+               FROM runs GROUP BY context_key) AS c USING (context_key);
+)",
+                     longform);
+  return sql;
+}
+
+std::span<const Migration> migrations() {
+  return {};
+}
+
+}  // namespace mapsim::exp::schema

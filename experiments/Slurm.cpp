@@ -1,0 +1,115 @@
+#include "experiments/Slurm.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::exp {
+namespace {
+
+void write_script(const std::filesystem::path& path, const std::string& text) {
+  auto temporary = path;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw InputError(fmt::format("cannot write '{}'", temporary.string()));
+  }
+  std::error_code error;
+  std::filesystem::permissions(temporary, std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add, error);
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    throw InputError(fmt::format("cannot write '{}': {}", path.string(), error.message()));
+  }
+}
+
+}  // namespace
+
+std::string shell_quote(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+SlurmScripts write_slurm_scripts(const SlurmOptions& options) {
+  if (options.shards < 1 || options.shards > 10000)
+    throw InputError(fmt::format("--slurm {}: expected 1 .. 10000 shards", options.shards));
+  const auto config = std::filesystem::absolute(options.config).lexically_normal();
+  const auto database = std::filesystem::absolute(options.database).lexically_normal();
+  const auto dir = config.parent_path();
+  const auto stem = config.stem().string();
+  SlurmScripts scripts;
+  scripts.array = dir / (stem + ".sbatch");
+  scripts.merge = dir / (stem + "-merge.sbatch");
+  scripts.shards = dir / (stem + "-shards");
+  // Slurm opens the --output files before the script runs: the folder must exist.
+  std::error_code error;
+  std::filesystem::create_directories(scripts.shards, error);
+  if (error) {
+    throw InputError(fmt::format("cannot create '{}': {}", scripts.shards.string(),
+                                 error.message()));
+  }
+  const auto mapsim = shell_quote(options.mapsim.string());
+  const auto shards = shell_quote(scripts.shards.string());
+
+  write_script(scripts.array, fmt::format(R"(#!/bin/bash
+#SBATCH --job-name=mapsim-{stem}
+#SBATCH --array=1-{n}
+#SBATCH --cpus-per-task={cpus}
+#SBATCH --output={shards_plain}/shard-%a.log
+# Written by `mapsim run {config_plain} --slurm {n}`: array task I runs shard I of {n} of the
+# sweep into a database on the node's local disk, then copies it to {shards_plain}/shard-I.db.
+# A task that runs again starts from its copy and resumes.
+set -uo pipefail
+shard=$SLURM_ARRAY_TASK_ID
+shards={shards}
+mkdir -p "$shards"
+db="${{TMPDIR:-/tmp}}/mapsim-$SLURM_ARRAY_JOB_ID-$shard.db"
+if [ -f "$shards/shard-$shard.db" ]; then cp "$shards/shard-$shard.db" "$db"; fi
+{mapsim} run {config} --shard "$shard/{n}" --db "$db" --jobs "${{SLURM_CPUS_PER_TASK:-1}}"{extra}
+status=$?
+cp "$db" "$shards/shard-$shard.db.tmp" && mv "$shards/shard-$shard.db.tmp" "$shards/shard-$shard.db"
+rm -f "$db" "$db-wal" "$db-shm"
+exit $status
+)",
+                                          fmt::arg("stem", stem), fmt::arg("n", options.shards),
+                                          fmt::arg("cpus", options.cpus_per_task),
+                                          fmt::arg("shards_plain", scripts.shards.string()),
+                                          fmt::arg("config_plain", config.string()),
+                                          fmt::arg("shards", shards), fmt::arg("mapsim", mapsim),
+                                          fmt::arg("config", shell_quote(config.string())),
+                                          fmt::arg("extra", options.extra_arguments.empty()
+                                                                ? std::string()
+                                                                : " " + options.extra_arguments)));
+
+  write_script(scripts.merge, fmt::format(R"(#!/bin/bash
+#SBATCH --job-name=mapsim-{stem}-merge
+#SBATCH --output={shards_plain}/merge.log
+# Written by `mapsim run {config_plain} --slurm {n}`: merges the {n} shard databases into
+# {database_plain} once the array job is done (submit with --dependency=afterok:ARRAY_JOB_ID).
+set -euo pipefail
+shopt -s nullglob
+inputs=({shards}/shard-*.db)
+if [ ${{#inputs[@]}} -ne {n} ]; then
+  echo "mapsim merge: ${{#inputs[@]}} of {n} shard databases in "{shards} >&2
+fi
+exec {mapsim} merge {database} "${{inputs[@]}}"
+)",
+                                          fmt::arg("stem", stem), fmt::arg("n", options.shards),
+                                          fmt::arg("shards_plain", scripts.shards.string()),
+                                          fmt::arg("config_plain", config.string()),
+                                          fmt::arg("database_plain", database.string()),
+                                          fmt::arg("shards", shards), fmt::arg("mapsim", mapsim),
+                                          fmt::arg("database", shell_quote(database.string()))));
+
+  scripts.commands = fmt::format(
+      "array=$(sbatch --parsable {})\nsbatch --dependency=afterok:$array {}\n",
+      shell_quote(scripts.array.string()), shell_quote(scripts.merge.string()));
+  return scripts;
+}
+
+}  // namespace mapsim::exp

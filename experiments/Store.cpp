@@ -1,0 +1,433 @@
+#include "experiments/Store.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <random>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "experiments/Sweep.hpp"
+#include "support/Error.hpp"
+#include "support/Version.hpp"
+
+namespace mapsim::exp {
+namespace {
+
+using sql::Connection;
+using sql::Statement;
+using sql::Transaction;
+
+std::string host_name() {
+  char buffer[256] = {};
+  if (::gethostname(buffer, sizeof buffer - 1) != 0) return "unknown";
+  return buffer;
+}
+
+/// Whether the owner of a running row is gone (see Store.hpp).
+bool owner_gone(const std::string& host, std::int64_t pid, const std::string& token,
+                double heartbeat_age, const Owner& me, double expiry) {
+  if (heartbeat_age > expiry) return true;
+  if (host != me.host) return false;
+  if (pid == me.pid) return token != me.token;
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+constexpr std::string_view kStateColumns =
+    "status, host, pid, owner, message, (julianday('now') - julianday(heartbeat_at)) * 86400.0";
+
+std::string comma_list(std::span<const schema::Column> columns, std::string_view suffix = "") {
+  std::string text;
+  for (const auto& c : columns) {
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{}{}", c.name, suffix);
+  }
+  return text;
+}
+
+std::string slots(std::size_t n) {
+  std::string text;
+  for (std::size_t i = 0; i < n; ++i) text += i == 0 ? "?" : ", ?";
+  return text;
+}
+
+void check_schema(Connection& db, const std::filesystem::path& path, bool may_create) {
+  const auto id = db.query_integer("PRAGMA application_id");
+  const auto found = db.query_integer("PRAGMA user_version");
+  if (id == 0 && found == 0) {
+    const auto tables = db.query_integer("SELECT COUNT(*) FROM sqlite_schema");
+    if (tables != 0) {
+      throw InputError(fmt::format("'{}' is an SQLite database of another application (it has "
+                                   "tables but no mapsim application id)",
+                                   path.string()));
+    }
+    if (!may_create)
+      throw InputError(fmt::format("'{}' is an empty database, not a mapsim results database",
+                                   path.string()));
+    Transaction transaction(db);
+    // Another runner may have created it meanwhile.
+    if (db.query_integer("PRAGMA application_id") == 0) {
+      db.execute(schema::create_sql());
+      db.execute(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",
+                             schema::kApplicationId, schema::kVersion));
+      auto meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+      for (const auto& [key, value] :
+           {std::pair<std::string, std::string>{"created_by", std::string(version())},
+            {"created_from", std::string(git_revision())},
+            {"created_at", utc_now()}}) {
+        meta.bind(1, key).bind(2, value).run();
+        meta.reset();
+      }
+    }
+    transaction.commit();
+    return;
+  }
+  if (id != schema::kApplicationId) {
+    throw InputError(fmt::format("'{}' is not a mapsim results database (application id {:#x}, "
+                                 "mapsim's is {:#x})",
+                                 path.string(), id, schema::kApplicationId));
+  }
+  if (found > schema::kVersion) {
+    throw InputError(fmt::format("'{}' has schema version {}, newer than this mapsim's {}: use "
+                                 "the mapsim that wrote it, or a newer one",
+                                 path.string(), found, schema::kVersion));
+  }
+  if (found < schema::kVersion) {
+    throw InputError(fmt::format("'{}' has schema version {}, older than this mapsim's {}: run "
+                                 "'mapsim upgrade {}' to migrate it (it keeps a copy as .bak)",
+                                 path.string(), found, schema::kVersion, path.string()));
+  }
+}
+
+}  // namespace
+
+Owner this_process(std::string command) {
+  std::random_device device;
+  std::mt19937_64 random((std::uint64_t{device()} << 32) ^ device() ^
+                         static_cast<std::uint64_t>(::getpid()) ^
+                         static_cast<std::uint64_t>(
+                             std::chrono::steady_clock::now().time_since_epoch().count()));
+  return {host_name(), ::getpid(), fmt::format("{:016x}", random()), std::move(command)};
+}
+
+std::string_view name(RunStatus status) {
+  switch (status) {
+    case RunStatus::New:
+      return "new";
+    case RunStatus::Running:
+      return "running";
+    case RunStatus::Done:
+      return "done";
+    case RunStatus::Failed:
+      return "failed";
+    case RunStatus::Stale:
+      return "stale";
+  }
+  return "?";
+}
+
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::now();
+  const auto seconds = std::chrono::system_clock::to_time_t(now);
+  const auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm utc{};
+  ::gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900,
+                     utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
+}
+
+std::string encode_mapping(const topo::Mapping& mapping) {
+  std::string blob;
+  blob.reserve(4 * static_cast<std::size_t>(mapping.rank_count()));
+  for (const auto node : mapping.nodes()) {
+    const auto v = static_cast<std::uint32_t>(node);
+    for (int b = 0; b < 4; ++b) blob.push_back(static_cast<char>((v >> (8 * b)) & 0xff));
+  }
+  return blob;
+}
+
+topo::Mapping decode_mapping(std::span<const std::byte> blob, std::string_view what) {
+  if (blob.size() % 4 != 0)
+    throw InputError(fmt::format("{}: a mapping blob of {} bytes (not 4 per rank)", what,
+                                 blob.size()));
+  std::vector<topo::NodeId> nodes(blob.size() / 4);
+  for (std::size_t r = 0; r < nodes.size(); ++r) {
+    std::uint32_t v = 0;
+    for (int b = 0; b < 4; ++b)
+      v |= static_cast<std::uint32_t>(std::to_integer<unsigned>(blob[4 * r + b])) << (8 * b);
+    nodes[r] = static_cast<topo::NodeId>(v);
+  }
+  return topo::Mapping(std::move(nodes));
+}
+
+Store::Store(const std::filesystem::path& path, Access access)
+    : path_(path),
+      db_(path, access == Access::Read ? Connection::Mode::ReadOnly : Connection::Mode::Create) {
+  check_schema(db_, path_, access == Access::Write);
+}
+
+StoredState Store::state(std::string_view key) {
+  auto select = db_.prepare(fmt::format("SELECT {} FROM runs WHERE run_key = ?", kStateColumns));
+  select.bind(1, key);
+  StoredState state;
+  if (!select.step()) return state;
+  const auto status = select.text(0);
+  state.host = select.text(1);
+  state.pid = select.integer(2);
+  state.message = select.text(4);
+  if (status == "done") {
+    state.status = RunStatus::Done;
+  } else if (status == "failed") {
+    state.status = RunStatus::Failed;
+  } else if (status == "stale") {
+    state.status = RunStatus::Stale;
+  } else {
+    // An observer owns no row: on this host only a dead pid makes it stale.
+    const Owner observer{host_name(), -1, "", ""};
+    const bool gone = owner_gone(state.host, state.pid, select.text(3), select.real(5), observer,
+                                 kStaleAfterSeconds);
+    state.status = gone ? RunStatus::Stale : RunStatus::Running;
+  }
+  return state;
+}
+
+std::int64_t Store::mark_stale(const Owner& me, double expiry_seconds) {
+  Transaction transaction(db_);
+  auto select = db_.prepare(fmt::format(
+      "SELECT run_key, {} FROM runs WHERE status = 'running'", kStateColumns));
+  std::vector<std::string> gone;
+  while (select.step()) {
+    if (owner_gone(select.text(2), select.integer(3), select.text(4), select.real(6), me,
+                   expiry_seconds)) {
+      gone.push_back(select.text(0));
+    }
+  }
+  auto update = db_.prepare("UPDATE runs SET status = 'stale' WHERE run_key = ?");
+  for (const auto& key : gone) {
+    update.bind(1, key).run();
+    update.reset();
+  }
+  transaction.commit();
+  return static_cast<std::int64_t>(gone.size());
+}
+
+std::vector<bool> Store::claim(std::span<const RunIdentity> runs, const Owner& me,
+                               bool rerun_failed) {
+  std::vector<bool> claimed(runs.size(), false);
+  Transaction transaction(db_);
+  auto select = db_.prepare(fmt::format("SELECT {} FROM runs WHERE run_key = ?", kStateColumns));
+  const auto provenance = schema::provenance_columns();
+  const std::size_t fixed = 7;  // run_key .. config
+  auto insert = db_.prepare(fmt::format(
+      "INSERT OR REPLACE INTO runs (run_key, mapping_key, context_key, name, status, message, "
+      "config, {}, {}) VALUES ({})",
+      comma_list(schema::config_columns()), comma_list(provenance),
+      slots(fixed + schema::config_columns().size() + provenance.size())));
+  const auto now = utc_now();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    select.bind(1, run.key);
+    bool free = true;
+    if (select.step()) {
+      const auto status = select.text(0);
+      if (status == "done") {
+        free = false;
+      } else if (status == "failed") {
+        free = rerun_failed;
+      } else if (status == "running") {
+        free = owner_gone(select.text(1), select.integer(2), select.text(3), select.real(5), me,
+                          kStaleAfterSeconds);
+      }
+    }
+    select.reset();
+    if (!free) continue;
+    MAPSIM_EXPECTS(run.config_row.size() == schema::config_columns().size(),
+                   "a run's configuration row has the wrong length");
+    schema::Row values{run.key, run.mapping_key, run.context_key, run.name,
+                       std::string("running"), std::monostate{}, run.config};
+    values.insert(values.end(), run.config_row.begin(), run.config_row.end());
+    for (schema::Value v : {schema::Value(kResultsVersion), schema::Value(std::string(version())),
+                            schema::Value(std::string(git_revision())), schema::Value(me.host),
+                            schema::Value(me.pid), schema::Value(me.token),
+                            schema::Value(me.command), schema::Value(now),
+                            schema::Value(std::monostate{}), schema::Value(now)}) {
+      values.push_back(std::move(v));
+    }
+    for (std::size_t v = 0; v < values.size(); ++v) insert.bind(static_cast<int>(v) + 1, values[v]);
+    insert.run();
+    insert.reset();
+    claimed[i] = true;
+  }
+  transaction.commit();
+  return claimed;
+}
+
+bool Store::commit(const RunRecord& record, const Owner& me) {
+  Transaction transaction(db_);
+  std::string assignments = "status = ?, message = ?, finished_at = ?, heartbeat_at = ?";
+  for (const auto& c : schema::static_columns()) assignments += fmt::format(", {} = ?", c.name);
+  for (const auto& c : schema::simulation_columns()) assignments += fmt::format(", {} = ?", c.name);
+  auto update = db_.prepare(fmt::format(
+      "UPDATE runs SET {} WHERE run_key = ? AND owner = ? AND status = 'running'", assignments));
+  const auto now = utc_now();
+  int at = 1;
+  update.bind(at++, record.done ? "done" : "failed");
+  if (record.done) {
+    update.bind_null(at++);
+  } else {
+    update.bind(at++, record.message);
+  }
+  update.bind(at++, now);
+  update.bind(at++, now);
+  const auto bind_row = [&](const std::optional<schema::Row>& row,
+                            std::span<const schema::Column> columns) {
+    if (row) MAPSIM_EXPECTS(row->size() == columns.size(), "a result row has the wrong length");
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (row) {
+        update.bind(at++, (*row)[c]);
+      } else {
+        update.bind_null(at++);
+      }
+    }
+  };
+  bind_row(record.static_row, schema::static_columns());
+  bind_row(record.simulation_row, schema::simulation_columns());
+  update.bind(at++, record.key);
+  update.bind(at++, me.token);
+  update.run();
+  if (db_.changes() != 1) return false;  // rolled back by the transaction's destructor
+  if (record.mapping) {
+    const auto& m = *record.mapping;
+    auto insert = db_.prepare(
+        "INSERT OR IGNORE INTO mappings (mapping_key, workload_digest, topology, mapper, params, "
+        "seed, ranks, nodes, map_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const auto blob = encode_mapping(m.mapping);
+    insert.bind(1, m.key)
+        .bind(2, m.workload_digest)
+        .bind(3, m.topology)
+        .bind(4, m.mapper)
+        .bind(5, m.params)
+        .bind(6, m.seed)
+        .bind(7, std::int64_t{m.mapping.rank_count()})
+        .bind_blob(8, std::as_bytes(std::span(blob.data(), blob.size())))
+        .bind(9, m.map_seconds)
+        .run();
+  }
+  if (!record.links.empty()) {
+    db_.prepare("DELETE FROM links WHERE run_key = ?").bind(1, record.key).run();
+    auto insert = db_.prepare(
+        "INSERT INTO links (run_key, link, from_node, to_node, class, static_bytes, bytes, "
+        "busy_ps, utilisation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const auto& link : record.links) {
+      insert.bind(1, record.key)
+          .bind(2, link.link)
+          .bind(3, link.from)
+          .bind(4, link.to)
+          .bind(5, link.link_class)
+          .bind(6, link.static_bytes)
+          .bind(7, link.bytes)
+          .bind(8, link.busy_ps)
+          .bind(9, link.utilisation)
+          .run();
+      insert.reset();
+    }
+  }
+  transaction.commit();
+  return true;
+}
+
+void Store::release(std::span<const std::string> keys, const Owner& me) {
+  if (keys.empty()) return;
+  Transaction transaction(db_);
+  auto erase =
+      db_.prepare("DELETE FROM runs WHERE run_key = ? AND owner = ? AND status = 'running'");
+  for (const auto& key : keys) {
+    erase.bind(1, key).bind(2, me.token).run();
+    erase.reset();
+  }
+  transaction.commit();
+}
+
+void Store::heartbeat(const Owner& me) {
+  Transaction transaction(db_);
+  db_.prepare("UPDATE runs SET heartbeat_at = ? WHERE owner = ? AND status = 'running'")
+      .bind(1, utc_now())
+      .bind(2, me.token)
+      .run();
+  transaction.commit();
+}
+
+std::optional<StoredMapping> Store::mapping(std::string_view key) {
+  auto select = db_.prepare(
+      "SELECT mapping_key, workload_digest, topology, mapper, params, seed, nodes, map_seconds "
+      "FROM mappings WHERE mapping_key = ?");
+  select.bind(1, key);
+  if (!select.step()) return std::nullopt;
+  StoredMapping m;
+  m.key = select.text(0);
+  m.workload_digest = select.text(1);
+  m.topology = select.text(2);
+  m.mapper = select.text(3);
+  m.params = select.text(4);
+  m.seed = select.integer(5);
+  m.mapping = decode_mapping(select.blob(6),
+                             fmt::format("'{}': mapping {}", path_.string(), m.key));
+  m.map_seconds = select.real(7);
+  return m;
+}
+
+std::string Store::integrity_check() {
+  auto check = db_.prepare("PRAGMA integrity_check");
+  std::string text;
+  while (check.step()) {
+    if (!text.empty()) text += "; ";
+    text += check.text(0);
+  }
+  return text;
+}
+
+std::int64_t Store::upgrade(const std::filesystem::path& path,
+                            std::span<const schema::Migration> steps, std::int64_t target) {
+  Connection db(path, Connection::Mode::ReadWrite);
+  const auto id = db.query_integer("PRAGMA application_id");
+  if (id != schema::kApplicationId) {
+    throw InputError(fmt::format("'{}' is not a mapsim results database (application id {:#x})",
+                                 path.string(), id));
+  }
+  const auto found = db.query_integer("PRAGMA user_version");
+  if (found > target) {
+    throw InputError(fmt::format("'{}' has schema version {}, newer than this mapsim's {}",
+                                 path.string(), found, target));
+  }
+  if (found == target) return found;
+  db.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+  auto backup = path;
+  backup += ".bak";
+  std::error_code error;
+  std::filesystem::copy_file(path, backup, std::filesystem::copy_options::overwrite_existing,
+                             error);
+  if (error) {
+    throw InputError(fmt::format("cannot keep a copy of '{}' as '{}': {}", path.string(),
+                                 backup.string(), error.message()));
+  }
+  Transaction transaction(db);
+  for (auto v = found; v < target; ++v) {
+    const schema::Migration* step = nullptr;
+    for (const auto& s : steps) {
+      if (s.from == v) step = &s;
+    }
+    if (step == nullptr) {
+      throw InputError(fmt::format("'{}': no migration from schema version {} to {}",
+                                   path.string(), v, v + 1));
+    }
+    db.execute(step->sql);
+  }
+  db.execute(fmt::format("PRAGMA user_version = {}", target));
+  transaction.commit();
+  return found;
+}
+
+}  // namespace mapsim::exp

@@ -1,0 +1,367 @@
+#include "experiments/Sweep.hpp"
+
+#include <array>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <tbb/parallel_for.h>
+
+#include <fmt/format.h>
+
+#include "experiments/Digest.hpp"
+#include "experiments/Where.hpp"
+#include "support/Error.hpp"
+#include "support/Parse.hpp"
+#include "topologies/TopologySpec.hpp"
+
+namespace mapsim::exp {
+namespace {
+
+/// Axis indices of one combination, in Axis order.
+using Combination = std::array<std::size_t, kAxisCount>;
+
+/// Every combination of axis indices in crossing order (zip groups advance together).
+std::vector<Combination> combinations(const SweepConfig& config) {
+  // The loops, outermost first: a zip group is one loop at its first axis's place.
+  std::vector<std::vector<Axis>> loops;
+  std::array<bool, kAxisCount> placed{};
+  for (int a = 0; a < kAxisCount; ++a) {
+    const auto axis = static_cast<Axis>(a);
+    if (placed[static_cast<std::size_t>(a)]) continue;
+    std::vector<Axis> loop{axis};
+    for (const auto& group : config.zips) {
+      if (std::find(group.begin(), group.end(), axis) != group.end()) loop = group;
+    }
+    for (const auto member : loop) placed[static_cast<std::size_t>(member)] = true;
+    loops.push_back(std::move(loop));
+  }
+  std::vector<Combination> result;
+  std::vector<std::size_t> counter(loops.size(), 0);
+  std::size_t total = 1;
+  for (const auto& loop : loops) total *= config.size(loop.front());
+  result.reserve(total);
+  for (std::size_t n = 0; n < total; ++n) {
+    Combination combination{};
+    for (std::size_t l = 0; l < loops.size(); ++l) {
+      for (const auto axis : loops[l]) combination[static_cast<std::size_t>(axis)] = counter[l];
+    }
+    result.push_back(combination);
+    for (std::size_t l = loops.size(); l-- > 0;) {
+      if (++counter[l] < config.size(loops[l].front())) break;
+      counter[l] = 0;
+    }
+  }
+  return result;
+}
+
+std::string format_number(double value) {
+  return fmt::format("{}", value);
+}
+
+/// Whether the run's value on `axis` is one of the exclusion's values.
+bool matches(const Sweep& sweep, const Run& run, const Exclusion::Condition& condition,
+             const Origin& origin) {
+  const auto integer = [&](std::string_view text) {
+    try {
+      return parse_integer(text, "value", INT64_MIN, INT64_MAX);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: exclude: {}: {}", origin.str(), name(condition.axis),
+                                   e.what()));
+    }
+  };
+  for (const auto& value : condition.values) {
+    switch (condition.axis) {
+      case Axis::Workload: {
+        const auto& w = sweep.workload(run);
+        if (value == w.label || value == w.spec) return true;
+        break;
+      }
+      case Axis::Machine: {
+        const auto& m = sweep.machine(run);
+        if (value == m.label || value == m.topology) return true;
+        break;
+      }
+      case Axis::Mapper: {
+        const auto& m = sweep.mapper(run);
+        if (value == m.label || value == m.name) return true;
+        break;
+      }
+      case Axis::Model: {
+        const auto& m = sweep.model(run);
+        if (value == m.label || value == m.name) return true;
+        break;
+      }
+      case Axis::EagerThreshold:
+        if (integer(value) == run.eager_threshold) return true;
+        break;
+      case Axis::ComputeScale:
+        try {
+          if (parse_real(value, "value") == run.compute_scale) return true;
+        } catch (const InputError& e) {
+          throw InputError(fmt::format("{}: exclude: compute-scale: {}", origin.str(), e.what()));
+        }
+        break;
+      case Axis::Seed:
+        if (integer(value) == run.seed) return true;
+        break;
+      case Axis::Repeat:
+        if (integer(value) == run.repeat) return true;
+        break;
+    }
+  }
+  return false;
+}
+
+std::string links_line(const topo::Topology& topology, const topo::LinkTable& links) {
+  std::array<bool, topo::kLinkClassCount> used{};
+  for (topo::LinkId l = 0; l < topology.link_count(); ++l)
+    used[static_cast<std::size_t>(topology.link(l).link_class)] = true;
+  used[static_cast<std::size_t>(topo::LinkClass::IntraNode)] = true;
+  std::vector<std::string> parts;
+  for (const auto& info : topo::link_classes()) {
+    if (!used[static_cast<std::size_t>(info.id)]) continue;
+    const auto& link = links[info.id];
+    parts.push_back(fmt::format("{}:{}:{}", info.name, link.bandwidth, link.latency));
+  }
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
+/// Fills the run's canonical configuration and keys.
+void identify(const Sweep& sweep, Run& run) {
+  const auto& workload = sweep.workload(run);
+  const auto& input = sweep.inputs[run.workload];
+  const auto& machine = sweep.machine(run);
+  const auto& mapper = sweep.mapper(run);
+  const auto& model = sweep.model(run);
+  const std::string head = fmt::format(
+      "results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n", kResultsVersion,
+      name(workload.kind), input.digest,
+      workload.kind == WorkloadKind::Matrix ? "as given"
+      : sweep.config.collectives            ? "point-to-point and collectives"
+                                            : "point-to-point",
+      machine.topology);
+  const std::string mapping = fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name,
+                                          mapper.params, run.seed);
+  std::string setting = fmt::format("links: {}\n", links_line(*sweep.machines[run.machine],
+                                                               machine.links));
+  if (run.replays) {
+    setting += fmt::format("model: {}\n", model.name);
+    if (model.name == "packet") {
+      setting += fmt::format("packet-size: {}\ncut-through: {}\n", model.options.packet_bytes,
+                             model.options.cut_through);
+    }
+    setting += fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n",
+                           run.eager_threshold, format_number(run.compute_scale),
+                           sweep.config.whole_run);
+  } else {
+    setting += fmt::format("model: {}\n", kStaticModel);
+  }
+  const std::string repeat = fmt::format("repeat: {}\n", run.repeat);
+  run.config = head + mapping + setting + repeat;
+  run.key = sha256(run.config);
+  run.mapping_key = sha256(head + mapping);
+  run.context_key = sha256(head + setting);
+}
+
+std::string default_template(const SweepConfig& config) {
+  std::string text = "{workload}/{machine}/{mapper}/{model}";
+  if (config.eager_thresholds.size() > 1) text += "/eager={eager-threshold}";
+  if (config.compute_scales.size() > 1) text += "/compute={compute-scale}";
+  if (config.seeds.size() > 1) text += "/seed={seed}";
+  if (config.repeats > 1) text += "/repeat={repeat}";
+  return text;
+}
+
+std::string render_name(const Sweep& sweep, const Run& run, std::string_view text) {
+  std::string name;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto open = text.find('{', at);
+    if (open == std::string_view::npos) {
+      name += text.substr(at);
+      break;
+    }
+    name += text.substr(at, open - at);
+    const auto close = text.find('}', open);
+    const auto placeholder = text.substr(open + 1, close - open - 1);
+    at = close + 1;
+    if (placeholder == "workload") {
+      name += sweep.workload(run).label;
+    } else if (placeholder == "machine") {
+      name += sweep.machine(run).label;
+    } else if (placeholder == "mapper") {
+      name += sweep.mapper(run).label;
+    } else if (placeholder == "model") {
+      name += run.replays ? sweep.model(run).label : std::string(kStaticModel);
+    } else if (placeholder == "eager-threshold") {
+      name += run.replays ? std::to_string(run.eager_threshold) : "-";
+    } else if (placeholder == "compute-scale") {
+      name += run.replays ? format_number(run.compute_scale) : "-";
+    } else if (placeholder == "seed") {
+      name += std::to_string(run.seed);
+    } else if (placeholder == "repeat") {
+      name += std::to_string(run.repeat);
+    }
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string_view Sweep::model_name(const Run& run) const {
+  return run.replays ? std::string_view(model(run).name) : kStaticModel;
+}
+
+Sweep expand(SweepConfig config, std::string_view extra_where) {
+  Sweep sweep;
+  sweep.config = std::move(config);
+  const auto& cfg = sweep.config;
+  sweep.inputs.resize(cfg.workloads.size());
+  // Digests read whole archives: in parallel over the workloads.
+  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(), [&](std::size_t w) {
+    sweep.inputs[w] = inspect(cfg.workloads[w]);
+  });
+  for (const auto& machine : cfg.machines) {
+    try {
+      sweep.machines.push_back(topo::make_topology(machine.topology));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: machine '{}': {}", machine.origin.str(), machine.label,
+                                   e.what()));
+    }
+  }
+
+  std::vector<Run> candidates;
+  const auto all = combinations(cfg);
+  sweep.combinations = all.size();
+  for (const auto& c : all) {
+    Run run;
+    run.workload = c[static_cast<std::size_t>(Axis::Workload)];
+    run.machine = c[static_cast<std::size_t>(Axis::Machine)];
+    run.mapper = c[static_cast<std::size_t>(Axis::Mapper)];
+    run.model = c[static_cast<std::size_t>(Axis::Model)];
+    run.eager_threshold = cfg.eager_thresholds[c[static_cast<std::size_t>(Axis::EagerThreshold)]];
+    run.compute_scale = cfg.compute_scales[c[static_cast<std::size_t>(Axis::ComputeScale)]];
+    run.seed = cfg.seeds[c[static_cast<std::size_t>(Axis::Seed)]];
+    run.repeat = static_cast<int>(c[static_cast<std::size_t>(Axis::Repeat)]);
+    bool excluded = false;
+    for (const auto& exclusion : cfg.exclusions) {
+      bool all_match = true;
+      for (const auto& condition : exclusion.conditions)
+        all_match = all_match && matches(sweep, run, condition, exclusion.origin);
+      excluded = excluded || all_match;
+    }
+    if (excluded) {
+      ++sweep.excluded;
+      continue;
+    }
+    run.replays = sweep.model(run).name != kStaticModel &&
+                  sweep.workload(run).kind != WorkloadKind::Matrix;
+    if (!run.replays) {
+      run.eager_threshold = 0;
+      run.compute_scale = 0;
+    }
+    candidates.push_back(std::move(run));
+  }
+
+  // Names first: where expressions may use them.
+  const std::string name_template =
+      cfg.name_template.empty() ? default_template(cfg) : cfg.name_template;
+  for (auto& run : candidates) run.name = render_name(sweep, run, name_template);
+
+  std::vector<bool> keep(candidates.size(), true);
+  const auto apply = [&](std::string_view expression, std::string_view origin) {
+    std::vector<schema::Row> rows;
+    rows.reserve(candidates.size());
+    for (const auto& run : candidates) {
+      auto row = config_row(sweep, run);
+      row.emplace_back(run.name);
+      rows.push_back(std::move(row));
+    }
+    const auto holds = where_holds(expression, rows, origin);
+    for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] && holds[i];
+  };
+  if (!cfg.where.empty()) apply(cfg.where, cfg.where_origin.str());
+  if (!extra_where.empty()) apply(extra_where, "--where");
+
+  std::unordered_map<std::string, std::size_t> by_key;
+  std::unordered_map<std::string, std::size_t> by_name;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!keep[i]) {
+      ++sweep.filtered;
+      continue;
+    }
+    auto& run = candidates[i];
+    identify(sweep, run);
+    if (by_key.contains(run.key)) {
+      ++sweep.merged;
+      continue;
+    }
+    if (const auto it = by_name.find(run.name); it != by_name.end()) {
+      const Origin where = cfg.name_template.empty() ? Origin{cfg.file, 1, 1} : cfg.name_origin;
+      throw InputError(fmt::format(
+          "{}: name: two different runs get the name '{}'; add the axis in which they differ "
+          "to the name template '{}'",
+          where.str(), run.name, name_template));
+    }
+    by_key.emplace(run.key, sweep.runs.size());
+    by_name.emplace(run.name, sweep.runs.size());
+    sweep.runs.push_back(std::move(run));
+  }
+  return sweep;
+}
+
+schema::Row config_row(const Sweep& sweep, const Run& run) {
+  const auto& workload = sweep.workload(run);
+  const auto& input = sweep.inputs[run.workload];
+  const auto& machine = sweep.machine(run);
+  const auto& topology = *sweep.machines[run.machine];
+  const auto& mapper = sweep.mapper(run);
+  const auto& model = sweep.model(run);
+  const auto text_or_null = [](const std::string& s) -> schema::Value {
+    if (s.empty()) return std::monostate{};
+    return s;
+  };
+  const bool packet = run.replays && model.name == "packet";
+  schema::Row row{
+      workload.label,
+      std::string(name(workload.kind)),
+      workload.spec,
+      input.digest,
+      text_or_null(input.kernel),
+      text_or_null(input.problem_class),
+      input.ranks > 0 ? schema::Value(std::int64_t{input.ranks}) : schema::Value(std::monostate{}),
+      workload.kind == WorkloadKind::Matrix
+          ? schema::Value(std::monostate{})
+          : schema::Value(std::int64_t{sweep.config.collectives ? 1 : 0}),
+      machine.label,
+      machine.topology,
+      std::string(topology.kind()),
+      std::int64_t{topology.node_count()},
+      std::int64_t{topology.cores_per_node()},
+      machine.overrides,
+      mapper.name,
+      mapper.label,
+      mapper.params,
+      run.seed,
+      std::string(sweep.model_name(run)),
+      run.replays ? model.label : std::string(kStaticModel),
+      packet ? schema::Value(model.options.packet_bytes) : schema::Value(std::monostate{}),
+      packet ? schema::Value(std::int64_t{model.options.cut_through ? 1 : 0})
+             : schema::Value(std::monostate{}),
+      run.replays ? schema::Value(run.eager_threshold) : schema::Value(std::monostate{}),
+      run.replays ? schema::Value(run.compute_scale) : schema::Value(std::monostate{}),
+      run.replays ? schema::Value(std::int64_t{sweep.config.whole_run ? 1 : 0})
+                  : schema::Value(std::monostate{}),
+      std::int64_t{run.repeat},
+  };
+  MAPSIM_EXPECTS(row.size() == schema::config_columns().size(),
+                 "config_row and schema::config_columns() disagree");
+  return row;
+}
+
+bool in_shard(const Run& run, int index, int count) {
+  // The first 15 hex digits (60 bits) of the mapping key.
+  const auto value = std::stoull(run.mapping_key.substr(0, 15), nullptr, 16);
+  return static_cast<int>(value % static_cast<std::uint64_t>(count)) == index - 1;
+}
+
+}  // namespace mapsim::exp

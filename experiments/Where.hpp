@@ -1,0 +1,22 @@
+#pragma once
+// `where` conditions: SQL boolean expressions over a run's columns, e.g.
+//   ranks <= 64 AND mapper IN ('scotch', 'best') AND NOT (model = 'packet' AND seed > 0)
+// One language everywhere: a config's `where`, `mapsim run --where` (over the configuration
+// columns, before anything runs) and `mapsim results --where` (over the results view, where the
+// metrics and the status are columns too). SQLite evaluates them.
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "experiments/Schema.hpp"
+
+namespace mapsim::exp {
+
+/// Which of `rows` (values of schema::config_columns(), plus the run name last) satisfy
+/// `expression`, evaluated in a private in-memory database. Throws InputError
+/// "ORIGIN: where 'EXPRESSION': REASON" (with the valid columns for an unknown one).
+std::vector<bool> where_holds(std::string_view expression, std::span<const schema::Row> rows,
+                              std::string_view origin);
+
+}  // namespace mapsim::exp

@@ -1,0 +1,94 @@
+#include "experiments/Workloads.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "experiments/Digest.hpp"
+#include "support/Error.hpp"
+#include "traces/Otf2Archive.hpp"
+#include "traces/TraceMatrix.hpp"
+#include "traces/TraceReader.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
+
+namespace mapsim::exp {
+namespace {
+
+// OTF2 event files hold about 26 bytes per MPI event (three records of ~9 bytes: Enter, the
+// MPI record, Leave), measured on Score-P's and mapsim's archives.
+constexpr double kArchiveBytesPerEvent = 26;
+
+double archive_event_bytes(const std::filesystem::path& path) {
+  const auto anchor = traces::find_anchor(path);
+  const auto locations = anchor.parent_path() / anchor.stem();
+  double bytes = 0;
+  std::error_code error;
+  if (std::filesystem::is_directory(locations, error)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(locations)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".evt")
+        bytes += static_cast<double>(entry.file_size());
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
+WorkloadInfo inspect(const WorkloadValue& workload) {
+  WorkloadInfo info;
+  switch (workload.kind) {
+    case WorkloadKind::Generated: {
+      info.digest = sha256("mapsim generator " + workload.spec);
+      info.ranks = workload.generator.ranks;
+      info.kernel = workload.generator.kernel;
+      info.problem_class = std::string(1, workload.generator.problem_class);
+      // Events grow about fourfold from one class to the next, and with the iterations.
+      const auto step = std::string_view("SWABCD").find(workload.generator.problem_class);
+      info.size = 1000.0 * info.ranks * std::pow(4.0, static_cast<double>(step)) *
+                  static_cast<double>(workload.generator.iterations.value_or(10)) / 10.0;
+      return info;
+    }
+    case WorkloadKind::Trace: {
+      info.digest = archive_digest(workload.path);
+      info.size = archive_event_bytes(workload.path) / kArchiveBytesPerEvent;
+      try {
+        const traces::TraceReader reader(workload.path);
+        info.ranks = reader.rank_count();
+      } catch (const InputError& e) {
+        info.error = e.what();
+      }
+      return info;
+    }
+    case WorkloadKind::Matrix: {
+      info.digest = file_digest(workload.path);
+      try {
+        info.ranks = traces::read_matrix_csv(workload.path).rank_count();
+        info.size = info.ranks;
+      } catch (const InputError& e) {
+        info.error = e.what();
+      }
+      return info;
+    }
+  }
+  return info;
+}
+
+LoadedWorkload load(const WorkloadValue& workload, bool collectives) {
+  LoadedWorkload loaded;
+  switch (workload.kind) {
+    case WorkloadKind::Generated:
+      loaded.trace = traces::generate_trace(workload.generator);
+      break;
+    case WorkloadKind::Trace:
+      loaded.trace = traces::read_trace(workload.path);
+      break;
+    case WorkloadKind::Matrix:
+      loaded.matrix = traces::read_matrix_csv(workload.path);
+      return loaded;
+  }
+  loaded.matrix = collectives ? traces::matrix_with_collectives(*loaded.trace)
+                              : traces::point_to_point_matrix(*loaded.trace);
+  return loaded;
+}
+
+}  // namespace mapsim::exp

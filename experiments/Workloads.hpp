@@ -1,0 +1,43 @@
+#pragma once
+// The workloads of a sweep: what is known before running (content digest, rank count, a size
+// estimate for scheduling) and the loaded trace and matrix a run maps and replays.
+
+#include <optional>
+#include <string>
+
+#include "experiments/Config.hpp"
+#include "traces/CommMatrix.hpp"
+#include "traces/Trace.hpp"
+
+namespace mapsim::exp {
+
+struct WorkloadInfo {
+  /// SHA-256 of the content: an archive's files, a matrix file, or for a generated workload the
+  /// canonical generator spec (generators are deterministic; a change to one bumps the results
+  /// version, see Sweep.hpp).
+  std::string digest;
+  Rank ranks = 0;     ///< 0 if unknown (the trace cannot be read: see `error`)
+  std::string kernel;  ///< generated: the kernel; "" otherwise
+  std::string problem_class;
+  std::string error;  ///< why the workload cannot be read ("" if it can): its runs fail with it
+  /// Expected replay work in events (a scheduling estimate, not a measurement).
+  double size = 0;
+};
+
+/// Digest, ranks and size of a workload without reading its events: a generator spec is not
+/// run, an OTF2 archive's definitions only are read. Content errors (damaged definitions, a bad
+/// CSV) are returned in `error`, never thrown; a file that cannot be read at all throws.
+WorkloadInfo inspect(const WorkloadValue& workload);
+
+/// A workload ready to map and replay: its trace (none for a matrix) and communication matrix.
+struct LoadedWorkload {
+  std::optional<traces::Trace> trace;
+  traces::CommMatrix matrix;
+};
+
+/// Generates or reads the workload; the matrix of a trace counts its point-to-point messages
+/// and, if `collectives`, its collectives' messages too. Throws InputError naming the file for
+/// unreadable input.
+LoadedWorkload load(const WorkloadValue& workload, bool collectives);
+
+}  // namespace mapsim::exp
