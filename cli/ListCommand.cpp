@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
+#include "experiments/Config.hpp"
+#include "experiments/Schema.hpp"
 #include "mappers/Mapper.hpp"
 #include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
@@ -18,7 +20,9 @@ void list_topologies() {
 }
 
 void list_link_classes() {
-  fmt::print("Link classes (defaults; override per class in an experiment's [network]):\n");
+  fmt::print(
+      "Link classes (defaults; override with --link CLASS:GBPS:NS, or a config's machine "
+      "links):\n");
   for (const auto& info : topo::link_classes()) {
     fmt::print("  {:<15}{:>7g} GB/s {:>6g} ns  {}\n", info.name, info.defaults.bandwidth / 1e9,
                info.defaults.latency * 1e9, info.description);
@@ -30,6 +34,30 @@ void list_models() {
   for (const auto& model : sim::network_models()) {
     fmt::print("  {:<10}{}\n", model.name, model.description);
   }
+  fmt::print("  {:<10}{}\n", exp::kStaticModel,
+             "no replay: static metrics only (experiment configs' models)");
+}
+
+void list_columns() {
+  fmt::print(
+      "Columns of the results database's runs table and results view (mapsim results "
+      "--where, sqlite3):\n");
+  for (const auto& [title, columns] :
+       {std::pair{"configuration", exp::schema::config_columns()},
+        std::pair{"static metrics", exp::schema::static_columns()},
+        std::pair{"simulation (NULL without replay; *_ps columns also as *_s in seconds)",
+                  exp::schema::simulation_columns()},
+        std::pair{"provenance", exp::schema::provenance_columns()}}) {
+    fmt::print("  {}:\n", title);
+    for (const auto& c : columns) {
+      fmt::print("    {:<22}{:<8} {}\n", c.name, exp::schema::sql_type(c.type), c.doc);
+    }
+  }
+}
+
+void list_metrics() {
+  fmt::print("Metrics of mapsim results --metric (and of the normalized view):\n  {}\n",
+             fmt::join(exp::schema::metrics(), "\n  "));
 }
 
 void list_mappers() {
@@ -51,7 +79,8 @@ void list_mappers() {
 int run_list(const std::vector<std::string>& args) {
   CommandLine line("list", "[WHAT]",
                    "Lists what mapsim knows. WHAT is one of: topologies, link-classes, "
-                   "mappers, models (default: all of them).");
+                   "mappers, models,\ncolumns (of the results database), metrics (default: all "
+                   "of them).");
   line.options.add_options()("what", po::value<std::string>()->default_value("all"),
                              "what to list");
   line.positional.add("what", 1);
@@ -67,6 +96,10 @@ int run_list(const std::vector<std::string>& args) {
     list_mappers();
   } else if (what == "models") {
     list_models();
+  } else if (what == "columns") {
+    list_columns();
+  } else if (what == "metrics") {
+    list_metrics();
   } else if (what == "all") {
     list_topologies();
     fmt::print("\n");
@@ -75,9 +108,15 @@ int run_list(const std::vector<std::string>& args) {
     list_mappers();
     fmt::print("\n");
     list_models();
+    fmt::print("\n");
+    list_columns();
+    fmt::print("\n");
+    list_metrics();
   } else {
-    throw InputError(fmt::format(
-        "cannot list '{}'; valid: topologies, link-classes, mappers, models, all", what));
+    throw InputError(
+        fmt::format("cannot list '{}'; valid: topologies, link-classes, mappers, "
+                    "models, columns, metrics, all",
+                    what));
   }
   return 0;
 }

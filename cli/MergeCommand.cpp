@@ -24,11 +24,12 @@ int run_merge(const std::vector<std::string>& args) {
   for (const auto& in : (*vm)["in"].as<std::vector<std::string>>()) inputs.emplace_back(in);
   const std::filesystem::path output = (*vm)["out"].as<std::string>();
   const auto report = exp::merge(output, inputs);
-  fmt::print("merged {} databases into {}: {} runs inserted, {} identical, {} replaced (done "
-             "over failed), {} kept (done over failed), {} unfinished skipped, {} mappings "
-             "inserted\n",
-             report.inputs, output.string(), report.inserted, report.identical, report.replaced,
-             report.kept, report.unfinished, report.mappings_inserted);
+  fmt::print(
+      "merged {} databases into {}: {} runs inserted, {} identical, {} replaced (done "
+      "over failed), {} kept (done over failed), {} unfinished skipped, {} mappings "
+      "inserted\n",
+      report.inputs, output.string(), report.inserted, report.identical, report.replaced,
+      report.kept, report.unfinished, report.mappings_inserted);
   for (const auto& conflict : report.conflicts) {
     fmt::print("conflict: {} {} ({}) from {}: {} differ\n", conflict.key.substr(0, 12),
                conflict.name, conflict.key, conflict.input, fmt::join(conflict.columns, ", "));

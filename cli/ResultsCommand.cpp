@@ -56,7 +56,8 @@ int run_results(const std::vector<std::string>& args) {
 
   exp::ResultsQuery query;
   if (options.count("where") != 0) query.where = options["where"].as<std::string>();
-  if (options.count("metric") != 0) query.metrics = options["metric"].as<std::vector<std::string>>();
+  if (options.count("metric") != 0)
+    query.metrics = options["metric"].as<std::vector<std::string>>();
   if (options.count("normalize") != 0) {
     const auto baseline = options["normalize"].as<std::string>();
     if (baseline != "in-order")

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <map>
 #include <sstream>
-#include <unordered_set>
 #include <unistd.h>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -59,8 +59,7 @@ std::pair<int, int> parse_shard(const std::string& text) {
   if (slash == std::string::npos)
     throw po::error(fmt::format("--shard '{}': expected I/N, e.g. 2/8", text));
   const auto count = static_cast<int>(parse_integer(text.substr(slash + 1), "--shard N", 1, 10000));
-  const auto index =
-      static_cast<int>(parse_integer(text.substr(0, slash), "--shard I", 1, count));
+  const auto index = static_cast<int>(parse_integer(text.substr(0, slash), "--shard I", 1, count));
   return {index, count};
 }
 
@@ -92,8 +91,7 @@ void print_dry_run(const exp::Sweep& sweep, const std::vector<exp::StoredState>&
   for (const auto status : {"new", "done", "failed", "stale", "running"}) {
     if (counts.contains(status)) parts.push_back(fmt::format("{} {}", counts[status], status));
   }
-  fmt::print("{} runs{}{}\n", shown.size(), parts.empty() ? "" : ": ",
-             fmt::join(parts, ", "));
+  fmt::print("{} runs{}{}\n", shown.size(), parts.empty() ? "" : ": ", fmt::join(parts, ", "));
   fmt::print("({} combinations: {} excluded, {} dropped by where, {} equal to an earlier run)\n",
              sweep.combinations, sweep.excluded, sweep.filtered, sweep.merged);
 }
@@ -130,7 +128,8 @@ int run_run(const std::vector<std::string>& args) {
   exp::RunnerOptions runner;
   runner.database = options["db"].as<std::string>();
   if (options.count("jobs") != 0)
-    runner.jobs = static_cast<int>(parse_integer(options["jobs"].as<std::string>(), "--jobs", 1, 1024));
+    runner.jobs =
+        static_cast<int>(parse_integer(options["jobs"].as<std::string>(), "--jobs", 1, 1024));
   if (options.count("shard") != 0) {
     if (options.count("slurm") != 0) throw po::error("give --shard or --slurm, not both");
     std::tie(runner.shard_index, runner.shard_count) =
@@ -139,8 +138,8 @@ int run_run(const std::vector<std::string>& args) {
   if (options.count("time-limit") != 0) {
     runner.time_limit = parse_real(options["time-limit"].as<std::string>(), "--time-limit");
     if (*runner.time_limit < 0)
-      throw InputError(fmt::format("--time-limit {}: expected zero (none) or more seconds",
-                                   *runner.time_limit));
+      throw InputError(
+          fmt::format("--time-limit {}: expected zero (none) or more seconds", *runner.time_limit));
   }
   if (options.count("store-links") != 0) runner.store_links = true;
   runner.rerun_failed = options.count("rerun-failed") != 0;
@@ -229,9 +228,8 @@ int run_run(const std::vector<std::string>& args) {
       "calls, {} mappings from the database; {:.1f} s\n",
       report.runs, runner.database.string(), report.done, report.failed, report.already_done,
       report.already_failed,
-      report.running_elsewhere > 0
-          ? fmt::format(", {} running elsewhere", report.running_elsewhere)
-          : "",
+      report.running_elsewhere > 0 ? fmt::format(", {} running elsewhere", report.running_elsewhere)
+                                   : "",
       report.taken > 0 ? fmt::format(", {} taken by another runner", report.taken) : "",
       report.mapper_invocations, report.mappings_reused, report.seconds);
   if (report.already_failed > 0 && !runner.rerun_failed) {

@@ -6,7 +6,6 @@
 #include <functional>
 #include <set>
 #include <sstream>
-
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -26,7 +25,7 @@ constexpr std::array<std::string_view, kAxisCount> kAxisNames{
     "workload", "machine", "mapper", "model", "eager-threshold", "compute-scale", "seed", "repeat"};
 
 constexpr std::array<std::string_view, 15> kSections{
-    "workloads", "machines", "mappers", "models", "mpi",   "sim",   "matrix", "seeds",
+    "workloads", "machines", "mappers", "models", "mpi",  "sim",   "matrix", "seeds",
     "repeats",   "zip",      "exclude", "where",  "name", "store", "run"};
 
 /// Reads one config file's YAML tree, remembering the file for error messages.
@@ -53,7 +52,8 @@ class Reader {
   }
 
   void expect_map(const YAML::Node& node, std::string_view path) const {
-    if (!node.IsMap()) throw error(node, path, fmt::format("expected a map, got {}", type_name(node)));
+    if (!node.IsMap())
+      throw error(node, path, fmt::format("expected a map, got {}", type_name(node)));
   }
 
   /// The entries of a map, checking every key against `valid` (any key if empty) and rejecting
@@ -70,12 +70,17 @@ class Reader {
       const std::string& text = key.Scalar();
       if (!valid.empty() && std::find(valid.begin(), valid.end(), text) == valid.end()) {
         throw error(key, path,
-                    valid.empty()
-                        ? fmt::format("unknown key '{}'", text)
-                        : fmt::format("unknown key '{}' (valid: {})", text, fmt::join(valid, ", ")));
+                    valid.empty() ? fmt::format("unknown key '{}'", text)
+                                  : fmt::format("unknown key '{}' (valid: {})", text,
+                                                fmt::join(valid, ", ")));
       }
       if (!seen.insert(text).second)
         throw error(key, path, fmt::format("key '{}' is given twice", text));
+      if (it->second.IsNull()) {
+        // yaml-cpp places an empty value at the next token: name the key's line instead.
+        throw error(key, path == "config" ? text : fmt::format("{}.{}", path, text),
+                    "the key has no value");
+      }
       result.emplace_back(key, it->second);
     }
     return result;
@@ -178,8 +183,8 @@ WorkloadValue parse_workload(const Reader& reader, const YAML::Node& node, const
     value.label = value.spec;
     return value;
   }
-  static constexpr std::array<std::string_view, 6> kKeys{
-      "generate", "trace", "matrix", "label", "iterations", "message-bytes"};
+  static constexpr std::array<std::string_view, 6> kKeys{"generate", "trace",      "matrix",
+                                                         "label",    "iterations", "message-bytes"};
   const auto entries = reader.entries(node, path, kKeys);
   const YAML::Node* source = nullptr;
   std::string source_key;
@@ -208,8 +213,9 @@ WorkloadValue parse_workload(const Reader& reader, const YAML::Node& node, const
     }
   }
   if (source == nullptr) {
-    throw reader.error(node, path, "a workload needs one of generate: SPEC, trace: PATH or "
-                                   "matrix: FILE");
+    throw reader.error(node, path,
+                       "a workload needs one of generate: SPEC, trace: PATH or "
+                       "matrix: FILE");
   }
   const auto source_path = path + "." + source_key;
   const auto text = reader.scalar(*source, source_path);
@@ -244,8 +250,8 @@ WorkloadValue parse_workload(const Reader& reader, const YAML::Node& node, const
     if (text.empty()) throw reader.error(*source, source_path, "the path is empty");
     value.kind = source_key == "trace" ? WorkloadKind::Trace : WorkloadKind::Matrix;
     value.spec = text;
-    value.path = std::filesystem::path(text).is_absolute() ? std::filesystem::path(text)
-                                                           : base / text;
+    value.path =
+        std::filesystem::path(text).is_absolute() ? std::filesystem::path(text) : base / text;
     std::error_code error;
     if (!std::filesystem::exists(value.path, error)) {
       throw reader.error(*source, source_path,
@@ -281,7 +287,7 @@ MachineValue parse_machine(const Reader& reader, const YAML::Node& node, const s
       const auto& name = key.Scalar();
       const auto item_path = path + "." + name;
       if (name == "topology") {
-        spec_node = item;
+        spec_node.reset(item);  // rebinds the handle (operator= would overwrite the tree)
         has_topology = true;
       } else if (name == "label") {
         label = reader.scalar(item, item_path);
@@ -319,8 +325,9 @@ MachineValue parse_machine(const Reader& reader, const YAML::Node& node, const s
     const auto& link = value.links[info.id];
     const auto& standard = defaults[info.id];
     if (link.bandwidth != standard.bandwidth || link.latency != standard.latency) {
+      // As written: GB/s and ns, without the noise of the unit conversions.
       overrides.push_back(
-          fmt::format("{}:{}:{}", info.name, link.bandwidth / 1e9, link.latency * 1e9));
+          fmt::format("{}:{:.12g}:{:.12g}", info.name, link.bandwidth / 1e9, link.latency * 1e9));
     }
   }
   value.overrides = fmt::format("{}", fmt::join(overrides, ","));
@@ -333,8 +340,8 @@ MachineValue parse_machine(const Reader& reader, const YAML::Node& node, const s
 // ---- mappers and models -------------------------------------------------------------------------
 
 /// The cross product of per-key value lists, in key order, the last key varying fastest.
-std::vector<map::ParamList> cross(const std::vector<std::pair<std::string, std::vector<std::string>>>&
-                                      lists) {
+std::vector<map::ParamList> cross(
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& lists) {
   std::vector<map::ParamList> result{{}};
   for (const auto& [key, values] : lists) {
     std::vector<map::ParamList> next;
@@ -357,39 +364,58 @@ std::string with_given(const std::string& name, const map::ParamList& given) {
   return fmt::format("{}[{}]", name, fmt::join(parts, ","));
 }
 
+/// A mapper or model entry: a name alone, or a map with `name` (required), `label` and the
+/// entry's own keys, which go to `other(key, value, path)`.
+struct NamedEntry {
+  std::string name;
+  YAML::Node name_node;
+  std::optional<std::string> label;
+};
+
+template <typename Other>
+NamedEntry parse_named(const Reader& reader, const YAML::Node& node, const std::string& path,
+                       std::span<const std::string_view> keys, std::string_view what,
+                       Other&& other) {
+  NamedEntry entry;
+  entry.name_node.reset(node);
+  if (node.IsScalar()) {
+    entry.name = node.Scalar();
+    return entry;
+  }
+  bool has_name = false;
+  for (const auto& [key, item] : reader.entries(node, path, keys)) {
+    const auto item_path = path + "." + key.Scalar();
+    if (key.Scalar() == "name") {
+      entry.name = reader.scalar(item, item_path);
+      entry.name_node.reset(item);  // rebinds the handle (operator= would overwrite the tree)
+      has_name = true;
+    } else if (key.Scalar() == "label") {
+      entry.label = reader.scalar(item, item_path);
+      if (entry.label->empty()) throw reader.error(item, item_path, "the label is empty");
+    } else {
+      other(key, item, item_path);
+    }
+  }
+  if (!has_name) throw reader.error(node, path, fmt::format("a {0} needs name: {0}", what));
+  return entry;
+}
+
 void parse_mapper(const Reader& reader, const YAML::Node& node, const std::string& path,
                   std::vector<MapperValue>& out, std::vector<YAML::Node>& nodes) {
-  std::string name;
-  YAML::Node name_node = node;
-  std::optional<std::string> label;
   std::vector<std::pair<std::string, std::vector<std::string>>> lists;
   YAML::Node params_node;
-  if (node.IsScalar()) {
-    name = node.Scalar();
-  } else {
-    static constexpr std::array<std::string_view, 3> kKeys{"name", "params", "label"};
-    bool has_name = false;
-    for (const auto& [key, item] : reader.entries(node, path, kKeys)) {
-      const auto item_path = path + "." + key.Scalar();
-      if (key.Scalar() == "name") {
-        name = reader.scalar(item, item_path);
-        name_node = item;
-        has_name = true;
-      } else if (key.Scalar() == "label") {
-        label = reader.scalar(item, item_path);
-        if (label->empty()) throw reader.error(item, item_path, "the label is empty");
-      } else {
-        params_node = item;
+  static constexpr std::array<std::string_view, 3> kKeys{"name", "params", "label"};
+  const auto [name, name_node, label] = parse_named(
+      reader, node, path, kKeys, "mapper",
+      [&](const YAML::Node&, const YAML::Node& item, const std::string& item_path) {
+        params_node.reset(item);
         for (const auto& [param, values] : reader.entries(item, item_path, {})) {
           std::vector<std::string> texts;
           for (const auto& v : reader.elements(values, item_path + "." + param.Scalar()))
             texts.push_back(reader.scalar(v, item_path + "." + param.Scalar()));
           lists.emplace_back(param.Scalar(), std::move(texts));
         }
-      }
-    }
-    if (!has_name) throw reader.error(node, path, "a mapper needs name: MAPPER");
-  }
+      });
   const map::MapperInfo* info = nullptr;
   try {
     info = &map::find_mapper(name);
@@ -407,8 +433,8 @@ void parse_mapper(const Reader& reader, const YAML::Node& node, const std::strin
     value.given = given;
     value.origin = reader.origin(node);
     try {
-      value.params = map::parse_params(fmt::format("mapper '{}'", name), info->params, given)
-                         .describe();
+      value.params =
+          map::parse_params(fmt::format("mapper '{}'", name), info->params, given).describe();
     } catch (const InputError& e) {
       throw reader.error(params_node ? params_node : node, path + ".params", e.what());
     }
@@ -421,39 +447,23 @@ void parse_mapper(const Reader& reader, const YAML::Node& node, const std::strin
 
 void parse_model(const Reader& reader, const YAML::Node& node, const std::string& path,
                  std::vector<ModelValue>& out, std::vector<YAML::Node>& nodes) {
-  std::string name;
-  YAML::Node name_node = node;
-  std::optional<std::string> label;
   std::vector<std::int64_t> packet_sizes;
   std::vector<bool> store_and_forward;
   std::vector<std::pair<std::string, YAML::Node>> options;
-  if (node.IsScalar()) {
-    name = node.Scalar();
-  } else {
-    static constexpr std::array<std::string_view, 4> kKeys{"name", "label", "packet-size",
-                                                           "store-and-forward"};
-    bool has_name = false;
-    for (const auto& [key, item] : reader.entries(node, path, kKeys)) {
-      const auto item_path = path + "." + key.Scalar();
-      if (key.Scalar() == "name") {
-        name = reader.scalar(item, item_path);
-        name_node = item;
-        has_name = true;
-      } else if (key.Scalar() == "label") {
-        label = reader.scalar(item, item_path);
-        if (label->empty()) throw reader.error(item, item_path, "the label is empty");
-      } else if (key.Scalar() == "packet-size") {
-        options.emplace_back(key.Scalar(), key);
-        for (const auto& v : reader.elements(item, item_path))
-          packet_sizes.push_back(reader.integer(v, item_path, 1, 1 << 30));
-      } else {
-        options.emplace_back(key.Scalar(), key);
-        for (const auto& v : reader.elements(item, item_path))
-          store_and_forward.push_back(reader.boolean(v, item_path));
-      }
-    }
-    if (!has_name) throw reader.error(node, path, "a model needs name: MODEL");
-  }
+  static constexpr std::array<std::string_view, 4> kKeys{"name", "label", "packet-size",
+                                                         "store-and-forward"};
+  const auto [name, name_node, label] =
+      parse_named(reader, node, path, kKeys, "model",
+                  [&](const YAML::Node& key, const YAML::Node& item, const std::string& item_path) {
+                    options.emplace_back(key.Scalar(), key);
+                    for (const auto& v : reader.elements(item, item_path)) {
+                      if (key.Scalar() == "packet-size") {
+                        packet_sizes.push_back(reader.integer(v, item_path, 1, 1 << 30));
+                      } else {
+                        store_and_forward.push_back(reader.boolean(v, item_path));
+                      }
+                    }
+                  });
   std::vector<std::string_view> valid;
   for (const auto& info : sim::network_models()) valid.push_back(info.name);
   valid.push_back(kStaticModel);
@@ -462,9 +472,9 @@ void parse_model(const Reader& reader, const YAML::Node& node, const std::string
                        fmt::format("unknown model '{}' (valid: {})", name, fmt::join(valid, ", ")));
   }
   if (name != "packet" && !options.empty()) {
-    throw reader.error(options.front().second, path + "." + options.front().first,
-                       fmt::format("{} applies to the packet model only, not to {}",
-                                   options.front().first, name));
+    throw reader.error(
+        options.front().second, path + "." + options.front().first,
+        fmt::format("{} applies to the packet model only, not to {}", options.front().first, name));
   }
   const sim::ModelOptions defaults;
   if (packet_sizes.empty()) packet_sizes.push_back(defaults.packet_bytes);
@@ -482,8 +492,8 @@ void parse_model(const Reader& reader, const YAML::Node& node, const std::string
       value.origin = reader.origin(node);
       map::ParamList given;
       for (const auto& [option, at] : options) {
-        given.emplace_back(option, option == "packet-size" ? std::to_string(size)
-                                                           : (saf ? "true" : "false"));
+        given.emplace_back(
+            option, option == "packet-size" ? std::to_string(size) : (saf ? "true" : "false"));
       }
       value.label = label ? *label : with_given(name, given);
       out.push_back(std::move(value));
@@ -513,8 +523,9 @@ Axis parse_axis(const Reader& reader, const YAML::Node& node, const std::string&
   const auto text = reader.scalar(node, path);
   const auto axis = axis_from_name(text);
   if (!axis) {
-    throw reader.error(node, path,
-                       fmt::format("unknown axis '{}' (valid: {})", text, fmt::join(kAxisNames, ", ")));
+    throw reader.error(
+        node, path,
+        fmt::format("unknown axis '{}' (valid: {})", text, fmt::join(kAxisNames, ", ")));
   }
   return *axis;
 }
@@ -586,10 +597,10 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
   try {
     root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax: {}", file, e.mark.line + 1,
-                                 e.mark.column + 1, e.msg));
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML syntax: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  if (root.IsNull()) throw InputError(fmt::format("{}: the config is empty", file));
+  if (root.IsNull()) throw InputError(fmt::format("{}:1:1: config: the config is empty", file));
   SweepConfig config;
   config.file = std::string(file);
   const auto sections = reader.entries(root, "config", kSections);
@@ -682,8 +693,23 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
         if (items[i].size() == 0) throw reader.error(items[i], item_path, "the map is empty");
         for (const auto& [k, values] : reader.entries(items[i], item_path, {})) {
           Exclusion::Condition condition{parse_axis(reader, k, item_path), {}};
-          for (const auto& v : reader.elements(values, item_path + "." + k.Scalar()))
-            condition.values.push_back(reader.scalar(v, item_path + "." + k.Scalar()));
+          const auto value_path = item_path + "." + k.Scalar();
+          for (const auto& v : reader.elements(values, value_path)) {
+            // Numeric axes compare as numbers: check the values now.
+            switch (condition.axis) {
+              case Axis::EagerThreshold:
+              case Axis::Seed:
+              case Axis::Repeat:
+                (void)reader.integer(v, value_path, INT64_MIN, INT64_MAX);
+                break;
+              case Axis::ComputeScale:
+                (void)reader.real(v, value_path, -1e300, 1e300);
+                break;
+              default:
+                break;
+            }
+            condition.values.push_back(reader.scalar(v, value_path));
+          }
           exclusion.conditions.push_back(std::move(condition));
         }
         config.exclusions.push_back(std::move(exclusion));
@@ -691,7 +717,8 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
     } else if (section == "where") {
       config.where = reader.scalar(node, section);
       config.where_origin = reader.origin(node);
-      if (config.where.empty()) throw reader.error(node, section, "the condition is empty");
+      if (config.where.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw reader.error(node, section, "the condition is empty");
     } else if (section == "name") {
       config.name_template = reader.scalar(node, section);
       config.name_origin = reader.origin(node);
@@ -708,11 +735,12 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
     }
   }
   const Origin top{std::string(file), 1, 1};
-  for (const auto& [present, section] : {std::pair{has_workloads, "workloads"},
-                                         std::pair{has_machines, "machines"},
-                                         std::pair{has_mappers, "mappers"}}) {
+  for (const auto& [present, section] :
+       {std::pair{has_workloads, "workloads"}, std::pair{has_machines, "machines"},
+        std::pair{has_mappers, "mappers"}}) {
     if (!present)
-      throw InputError(fmt::format("{}: {}: the section is missing (required)", top.str(), section));
+      throw InputError(
+          fmt::format("{}: {}: the section is missing (required)", top.str(), section));
   }
   check_unique_labels(reader, config.workloads, workload_nodes, "workloads");
   check_unique_labels(reader, config.machines, machine_nodes, "machines");

@@ -69,8 +69,8 @@ std::string_view name(WorkloadKind kind);
 
 struct WorkloadValue {
   WorkloadKind kind = WorkloadKind::Generated;
-  std::string label;                 ///< its name in run names and results
-  std::string spec;                  ///< canonical generator spec, or the path as written
+  std::string label;                   ///< its name in run names and results
+  std::string spec;                    ///< canonical generator spec, or the path as written
   traces::GeneratorOptions generator;  ///< Generated
   std::filesystem::path path;          ///< Trace, Matrix: resolved against the config's folder
   Origin origin;
@@ -78,17 +78,17 @@ struct WorkloadValue {
 
 struct MachineValue {
   std::string label;
-  std::string topology;     ///< canonical topology spec
-  topo::LinkTable links;    ///< effective bandwidth and latency of every link class
-  std::string overrides;    ///< the overridden classes, canonical ("" if none)
+  std::string topology;   ///< canonical topology spec
+  topo::LinkTable links;  ///< effective bandwidth and latency of every link class
+  std::string overrides;  ///< the overridden classes, canonical ("" if none)
   Origin origin;
 };
 
 struct MapperValue {
-  std::string label;      ///< name, with the parameters given: "scotch[runs=8]"
+  std::string label;  ///< name, with the parameters given: "scotch[runs=8]"
   std::string name;
-  map::ParamList given;   ///< as the config gave them (one value each)
-  std::string params;     ///< every parameter with defaults filled in: "key=value,..."
+  map::ParamList given;  ///< as the config gave them (one value each)
+  std::string params;    ///< every parameter with defaults filled in: "key=value,..."
   Origin origin;
 };
 

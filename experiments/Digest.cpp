@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <openssl/evp.h>
 #include <utility>
 #include <vector>
-
-#include <openssl/evp.h>
 
 #include <fmt/format.h>
 

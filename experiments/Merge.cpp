@@ -53,10 +53,10 @@ MergeReport merge(const std::filesystem::path& output,
     db.prepare("ATTACH DATABASE ? AS src").bind(1, input.string()).run();
     try {
       sql::Transaction transaction(db);
-      auto rows = db.prepare(fmt::format(
-          "SELECT s.run_key, s.name, s.status, o.status{} FROM src.runs AS s "
-          "LEFT JOIN main.runs AS o ON o.run_key = s.run_key ORDER BY s.run_key",
-          differences));
+      auto rows = db.prepare(
+          fmt::format("SELECT s.run_key, s.name, s.status, o.status{} FROM src.runs AS s "
+                      "LEFT JOIN main.runs AS o ON o.run_key = s.run_key ORDER BY s.run_key",
+                      differences));
       auto insert_run = db.prepare(fmt::format(
           "INSERT INTO main.runs ({0}) SELECT {0} FROM src.runs WHERE run_key = ?", run_list));
       auto insert_links =
@@ -118,8 +118,10 @@ MergeReport merge(const std::filesystem::path& output,
           "WHERE s.nodes IS NOT o.nodes ORDER BY s.mapping_key");
       while (mapping_conflicts.step()) {
         report.conflicts.push_back(
-            {input.string(), mapping_conflicts.text(0),
-             fmt::format("the mapping of {} runs", mapping_conflicts.integer(1)), {"nodes"}});
+            {input.string(),
+             mapping_conflicts.text(0),
+             fmt::format("the mapping of {} runs", mapping_conflicts.integer(1)),
+             {"nodes"}});
       }
       db.execute("INSERT OR IGNORE INTO main.mappings SELECT * FROM src.mappings");
       report.mappings_inserted += static_cast<std::size_t>(db.changes());

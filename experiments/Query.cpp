@@ -14,11 +14,12 @@
 namespace mapsim::exp {
 namespace {
 
-std::string canonical_metric(std::string name) {
+std::string canonical_metric(const std::string& given) {
+  std::string name = given;
   std::replace(name.begin(), name.end(), '-', '_');
   const auto valid = schema::metrics();
   if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
-    throw InputError(fmt::format("unknown metric '{}' (valid: {})", name, fmt::join(valid, ", ")));
+    throw InputError(fmt::format("unknown metric '{}' (valid: {})", given, fmt::join(valid, ", ")));
   }
   return name;
 }
@@ -114,8 +115,8 @@ void write_table(std::ostream& out, const ResultTable& table, bool markdown) {
     for (std::size_t c = 0; c < header.size(); ++c) fmt::print(out, "{}", c < 2 ? "---|" : "---:|");
     fmt::print(out, "\n");
     for (const auto& line : cells) {
-      std::vector<std::string> shown(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(
-                                                                      header.size()));
+      std::vector<std::string> shown(line.begin(),
+                                     line.begin() + static_cast<std::ptrdiff_t>(header.size()));
       fmt::print(out, "| {} |", fmt::join(shown, " | "));
       if (line.size() > header.size()) fmt::print(out, " {}", line.back());
       fmt::print(out, "\n");
@@ -241,8 +242,8 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
         }
       }
     }
-    table.baseline_missing = std::find(baseline_rows[t].begin(), baseline_rows[t].end(), true) ==
-                             baseline_rows[t].end();
+    table.baseline_missing =
+        std::find(baseline_rows[t].begin(), baseline_rows[t].end(), true) == baseline_rows[t].end();
     for (auto& row : table.rows) {
       for (std::size_t m = 0; m < metrics.size(); ++m) {
         if (!row.values[m]) continue;
@@ -349,15 +350,15 @@ void write_summary(std::ostream& out, const std::vector<ResultTable>& tables) {
           winner = &row;
       }
       if (winner == nullptr) return {"-", ""};
-      return {winner->mapper, table.baseline_missing ? ""
-                                                     : fmt::format("{:.3f}", *winner->values[m])};
+      return {winner->mapper,
+              table.baseline_missing ? "" : fmt::format("{:.3f}", *winner->values[m])};
     };
     const auto [hb_mapper, hb_ratio] = best(0);
     const auto [ms_mapper, ms_ratio] = best(1);
-    lines.push_back({table.workload, table.machine, table.model, std::to_string(table.rows.size()),
-                     hb_mapper, hb_ratio, ms_mapper, ms_ratio,
-                     table.rank_correlation ? fmt::format("{:+.2f}", *table.rank_correlation)
-                                            : "-"});
+    lines.push_back(
+        {table.workload, table.machine, table.model, std::to_string(table.rows.size()), hb_mapper,
+         hb_ratio, ms_mapper, ms_ratio,
+         table.rank_correlation ? fmt::format("{:+.2f}", *table.rank_correlation) : "-"});
   }
   std::vector<std::size_t> width(lines.front().size(), 0);
   for (const auto& line : lines) {
@@ -385,9 +386,10 @@ RunMapping find_run_mapping(Store& store, std::string_view run) {
                        select.text(4), select.text(5)});
   }
   if (matches.empty()) {
-    throw InputError(fmt::format("'{}': no run has this key (or key prefix of 6 or more digits) "
-                                 "or name in '{}'",
-                                 run, store.path().string()));
+    throw InputError(
+        fmt::format("'{}': no run has this key (or key prefix of 6 or more digits) "
+                    "or name in '{}'",
+                    run, store.path().string()));
   }
   if (matches.size() > 1) {
     std::vector<std::string> names;

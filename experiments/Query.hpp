@@ -14,9 +14,9 @@
 namespace mapsim::exp {
 
 struct ResultsQuery {
-  std::string where;                 ///< SQL condition over the results view ("" = all)
-  std::vector<std::string> metrics;  ///< schema::metrics() names ("hop-bytes" also accepted)
-  bool normalize = false;            ///< divide by in-order's value in the same context
+  std::string where;                  ///< SQL condition over the results view ("" = all)
+  std::vector<std::string> metrics;   ///< schema::metrics() names ("hop-bytes" also accepted)
+  bool normalize = false;             ///< divide by in-order's value in the same context
   std::vector<std::string> contexts;  ///< only these context keys (empty = all)
 };
 
@@ -29,7 +29,7 @@ struct ResultRow {
   std::int64_t seed = 0;
   std::int64_t done = 0;  ///< runs averaged (repeats)
   std::int64_t failed = 0;
-  std::string message;                       ///< a failure's message
+  std::string message;                        ///< a failure's message
   std::vector<std::optional<double>> values;  ///< per metric; nullopt = none
 };
 

@@ -10,10 +10,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include <fmt/format.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
-
-#include <fmt/format.h>
 
 #include "experiments/StoreWriter.hpp"
 #include "mappers/Mapper.hpp"
@@ -35,8 +34,8 @@ double since(Clock::time_point start) {
 /// An unsigned count as an SQLite integer; a count beyond 2^63 - 1 cannot be stored exactly.
 std::int64_t exact(std::uint64_t value, std::string_view what) {
   if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-    throw InputError(fmt::format("{} = {} exceeds 2^63 - 1 and cannot be stored exactly", what,
-                                 value));
+    throw InputError(
+        fmt::format("{} = {} exceeds 2^63 - 1 and cannot be stored exactly", what, value));
   }
   return static_cast<std::int64_t>(value);
 }
@@ -136,8 +135,8 @@ class SweepRunner {
   void run() {
     const auto start = Clock::now();
     plan();
-    const int jobs = options_.jobs > 0 ? options_.jobs
-                                       : static_cast<int>(std::thread::hardware_concurrency());
+    const int jobs =
+        options_.jobs > 0 ? options_.jobs : static_cast<int>(std::thread::hardware_concurrency());
     if (report_.to_run > 0) {
       log::info("{} of {} runs to do ({} done, {} failed, {} running elsewhere){}, {} jobs",
                 report_.to_run, report_.runs, report_.already_done, report_.already_failed,
@@ -210,13 +209,18 @@ class SweepRunner {
   void plan() {
     Store store(options_.database, Store::Access::Write);
     std::unordered_map<std::string, std::size_t> group_of;
-    slots_.resize(sweep_.config.workloads.size());
-    for (auto& slot : slots_) slot = std::make_unique<WorkloadSlot>();
+    // One slot per content digest: workloads with equal content are loaded once.
+    std::unordered_map<std::string, std::shared_ptr<WorkloadSlot>> by_digest;
+    for (std::size_t w = 0; w < sweep_.config.workloads.size(); ++w) {
+      auto& slot = by_digest[sweep_.inputs[w].digest];
+      if (!slot) slot = std::make_shared<WorkloadSlot>();
+      slots_.push_back(slot);
+    }
     for (std::size_t i = 0; i < sweep_.runs.size(); ++i) {
       const auto& run = sweep_.runs[i];
       if (!in_shard(run, options_.shard_index, options_.shard_count)) continue;
       ++report_.runs;
-      const auto state = store.state(run.key);
+      const auto state = store.state(run.key, &writer_.owner());
       switch (state.status) {
         case RunStatus::Done:
           ++report_.already_done;
@@ -298,7 +302,8 @@ class SweepRunner {
         slot.error = sweep_.inputs[w].error;
       } else {
         try {
-          slot.data = std::make_shared<const LoadedWorkload>(load(sweep_.config.workloads[w], sweep_.config.collectives));
+          slot.data = std::make_shared<const LoadedWorkload>(
+              load(sweep_.config.workloads[w], sweep_.config.collectives));
           count(&RunnerReport::workloads_loaded);
         } catch (const std::exception& e) {
           slot.error = e.what();
@@ -437,10 +442,9 @@ class SweepRunner {
       const auto& run = sweep_.runs[i];
       if (state->static_rows.contains(run.machine) || unscored.contains(run.machine)) continue;
       try {
-        state->static_rows.emplace(
-            run.machine,
-            static_row(map::metrics::evaluate(workload->matrix, topology, state->mapping,
-                                              sweep_.machine(run).links)));
+        state->static_rows.emplace(run.machine, static_row(map::metrics::evaluate(
+                                                    workload->matrix, topology, state->mapping,
+                                                    sweep_.machine(run).links)));
         if (store_links_) {
           state->link_loads.emplace(
               run.machine, map::metrics::link_loads(workload->matrix, topology, state->mapping));
@@ -462,8 +466,8 @@ class SweepRunner {
         if (store_links_) record.links = links(run, *state, nullptr);
         store(run, std::move(record), map_seconds);
       } else {
-        push(Job{1, sweep_.inputs[w].size * model_weight(sweep_.model_name(run)),
-                 next_order_++, [this, i, state] { replay(sweep_.runs[i], *state); }});
+        push(Job{1, sweep_.inputs[w].size * model_weight(sweep_.model_name(run)), next_order_++,
+                 [this, i, state] { replay(sweep_.runs[i], *state); }});
       }
     }
   }
@@ -477,8 +481,14 @@ class SweepRunner {
       const bool replayed = result != nullptr && s < result->resource_bytes.size();
       if (loads.bytes[s] == 0 && (!replayed || result->resource_bytes[s] == 0)) continue;
       const auto link = topology.link(l);
-      LinkLoad row{l, link.from, link.to, std::string(topo::name(link.link_class)),
-                   exact(loads.bytes[s], "link bytes"), {}, {}, {}};
+      LinkLoad row{l,
+                   link.from,
+                   link.to,
+                   std::string(topo::name(link.link_class)),
+                   exact(loads.bytes[s], "link bytes"),
+                   {},
+                   {},
+                   {}};
       if (replayed) {
         row.bytes = result->resource_bytes[s];
         row.busy_ps = result->resource_busy[s];
@@ -522,9 +532,8 @@ class SweepRunner {
     record.mapping = state.stored;
     record.static_row = state.static_rows.at(run.machine);
     try {
-      const auto result =
-          sim::simulate(*state.workload->trace, *sweep_.machines[run.machine], state.mapping,
-                        config);
+      const auto result = sim::simulate(*state.workload->trace, *sweep_.machines[run.machine],
+                                        state.mapping, config);
       record.simulation_row = simulation_row(result);
       if (store_links_) record.links = links(run, state, &result);
       record.done = true;
@@ -552,7 +561,7 @@ class SweepRunner {
   double time_limit_;
   bool store_links_;
   std::vector<Group> groups_;
-  std::vector<std::unique_ptr<WorkloadSlot>> slots_;
+  std::vector<std::shared_ptr<WorkloadSlot>> slots_;  ///< per workload of the config
   std::optional<Progress> progress_;
   std::mutex report_mutex_;
 
@@ -566,15 +575,14 @@ class SweepRunner {
 }  // namespace
 
 RunIdentity identity(const Sweep& sweep, const Run& run) {
-  return {run.key, run.mapping_key, run.context_key, run.name, run.config,
-          config_row(sweep, run)};
+  return {run.key, run.mapping_key, run.context_key, run.name, run.config, config_row(sweep, run)};
 }
 
 RunnerReport run_sweep(const Sweep& sweep, const RunnerOptions& options) {
   if (options.shard_count < 1 || options.shard_index < 1 ||
       options.shard_index > options.shard_count) {
-    throw InputError(fmt::format("shard {}/{}: expected I/N with 1 <= I <= N",
-                                 options.shard_index, options.shard_count));
+    throw InputError(fmt::format("shard {}/{}: expected I/N with 1 <= I <= N", options.shard_index,
+                                 options.shard_count));
   }
   RunnerReport report;
   SweepRunner runner(sweep, options, report);

@@ -10,16 +10,18 @@ namespace {
 using T = Type;
 
 constexpr std::array<Column, 26> kConfig{{
-    {"workload", T::Text, "workload label (the generator spec, the archive's or file's name, or "
-                          "the config's label)"},
+    {"workload", T::Text,
+     "workload label (the generator spec, the archive's or file's name, or "
+     "the config's label)"},
     {"workload_kind", T::Text, "generated, trace or matrix"},
     {"workload_spec", T::Text, "canonical generator spec, or the path as the config gave it"},
     {"workload_digest", T::Text, "SHA-256 of the workload's content (of the spec if generated)"},
     {"kernel", T::Text, "generated workloads: the kernel (lu, cg, ...)"},
     {"class", T::Text, "generated workloads: the problem class (S, W, A, B, C, D)"},
     {"ranks", T::Integer, "MPI ranks of the workload"},
-    {"collectives", T::Integer, "1: mappers and static metrics see the collectives' messages "
-                                "too, 0: point-to-point only (NULL for a matrix workload)"},
+    {"collectives", T::Integer,
+     "1: mappers and static metrics see the collectives' messages "
+     "too, 0: point-to-point only (NULL for a matrix workload)"},
     {"machine", T::Text, "machine label (the topology spec unless the config names it)"},
     {"topology", T::Text, "canonical topology spec"},
     {"topology_kind", T::Text, "mesh, torus, haec or tianhe3"},
@@ -99,17 +101,31 @@ constexpr std::array<Column, 10> kProvenance{{
     {"heartbeat_at", T::Text, "UTC, ISO 8601: last sign of life while running"},
 }};
 
-constexpr std::array<std::string_view, 22> kMetrics{
-    "hop_bytes",        "hop_messages",    "dilation_max",     "dilation_avg",
-    "link_bytes_max",   "link_bytes_avg",  "link_messages_max", "busiest_link_s",
-    "ianlc",            "ienlc",           "makespan_s",       "mpi_time_max_s",
-    "mpi_time_mean_s",  "link_utilisation_max", "link_utilisation_mean", "latency_mean_s",
-    "latency_p50_s",    "latency_p99_s",   "latency_max_s",    "slowdown_mean",
-    "map_seconds",      "sim_seconds"};
+constexpr std::array<std::string_view, 22> kMetrics{"hop_bytes",
+                                                    "hop_messages",
+                                                    "dilation_max",
+                                                    "dilation_avg",
+                                                    "link_bytes_max",
+                                                    "link_bytes_avg",
+                                                    "link_messages_max",
+                                                    "busiest_link_s",
+                                                    "ianlc",
+                                                    "ienlc",
+                                                    "makespan_s",
+                                                    "mpi_time_max_s",
+                                                    "mpi_time_mean_s",
+                                                    "link_utilisation_max",
+                                                    "link_utilisation_mean",
+                                                    "latency_mean_s",
+                                                    "latency_p50_s",
+                                                    "latency_p99_s",
+                                                    "latency_max_s",
+                                                    "slowdown_mean",
+                                                    "map_seconds",
+                                                    "sim_seconds"};
 
-constexpr std::array<std::string_view, 6> kCorrelated{"hop_bytes",      "hop_messages",
-                                                      "dilation_avg",   "link_bytes_max",
-                                                      "busiest_link_s", "ienlc"};
+constexpr std::array<std::string_view, 6> kCorrelated{
+    "hop_bytes", "hop_messages", "dilation_avg", "link_bytes_max", "busiest_link_s", "ienlc"};
 
 std::string column_list(std::span<const Column> columns, std::string_view indent) {
   std::string text;
@@ -209,8 +225,7 @@ CREATE TABLE IF NOT EXISTS links (
   for (const auto& c : kSimulation) {
     const std::string_view name = c.name;
     if (name.ends_with("_ps")) {
-      seconds += fmt::format(",\n  runs.{} * 1e-12 AS {}_s", name,
-                             name.substr(0, name.size() - 3));
+      seconds += fmt::format(",\n  runs.{} * 1e-12 AS {}_s", name, name.substr(0, name.size() - 3));
     }
   }
   sql += fmt::format(R"(

@@ -46,12 +46,12 @@ SlurmScripts write_slurm_scripts(const SlurmOptions& options) {
   scripts.array = dir / (stem + ".sbatch");
   scripts.merge = dir / (stem + "-merge.sbatch");
   scripts.shards = dir / (stem + "-shards");
-  // Slurm opens the --output files before the script runs: the folder must exist.
+  // The scripts log into this folder.
   std::error_code error;
   std::filesystem::create_directories(scripts.shards, error);
   if (error) {
-    throw InputError(fmt::format("cannot create '{}': {}", scripts.shards.string(),
-                                 error.message()));
+    throw InputError(
+        fmt::format("cannot create '{}': {}", scripts.shards.string(), error.message()));
   }
   const auto mapsim = shell_quote(options.mapsim.string());
   const auto shards = shell_quote(scripts.shards.string());
@@ -60,14 +60,16 @@ SlurmScripts write_slurm_scripts(const SlurmOptions& options) {
 #SBATCH --job-name=mapsim-{stem}
 #SBATCH --array=1-{n}
 #SBATCH --cpus-per-task={cpus}
-#SBATCH --output={shards_plain}/shard-%a.log
 # Written by `mapsim run {config_plain} --slurm {n}`: array task I runs shard I of {n} of the
-# sweep into a database on the node's local disk, then copies it to {shards_plain}/shard-I.db.
-# A task that runs again starts from its copy and resumes.
+# sweep into a database on the node's local disk, then copies it to {shards_plain}/shard-I.db
+# (its log beside it). A task that runs again starts from its copy and resumes. At the time
+# limit Slurm sends SIGTERM: mapsim stores what is finished, and the copy is still made.
 set -uo pipefail
+trap 'echo "sweep shard $shard: SIGTERM, saving the finished runs" >&2' TERM
 shard=$SLURM_ARRAY_TASK_ID
 shards={shards}
 mkdir -p "$shards"
+exec >>"$shards/shard-$shard.log" 2>&1
 db="${{TMPDIR:-/tmp}}/mapsim-$SLURM_ARRAY_JOB_ID-$shard.db"
 if [ -f "$shards/shard-$shard.db" ]; then cp "$shards/shard-$shard.db" "$db"; fi
 {mapsim} run {config} --shard "$shard/{n}" --db "$db" --jobs "${{SLURM_CPUS_PER_TASK:-1}}"{extra}
@@ -88,10 +90,10 @@ exit $status
 
   write_script(scripts.merge, fmt::format(R"(#!/bin/bash
 #SBATCH --job-name=mapsim-{stem}-merge
-#SBATCH --output={shards_plain}/merge.log
 # Written by `mapsim run {config_plain} --slurm {n}`: merges the {n} shard databases into
 # {database_plain} once the array job is done (submit with --dependency=afterok:ARRAY_JOB_ID).
 set -euo pipefail
+exec >>{shards}/merge.log 2>&1
 shopt -s nullglob
 inputs=({shards}/shard-*.db)
 if [ ${{#inputs[@]}} -ne {n} ]; then
@@ -106,9 +108,9 @@ exec {mapsim} merge {database} "${{inputs[@]}}"
                                           fmt::arg("shards", shards), fmt::arg("mapsim", mapsim),
                                           fmt::arg("database", shell_quote(database.string()))));
 
-  scripts.commands = fmt::format(
-      "array=$(sbatch --parsable {})\nsbatch --dependency=afterok:$array {}\n",
-      shell_quote(scripts.array.string()), shell_quote(scripts.merge.string()));
+  scripts.commands =
+      fmt::format("array=$(sbatch --parsable {})\nsbatch --dependency=afterok:$array {}\n",
+                  shell_quote(scripts.array.string()), shell_quote(scripts.merge.string()));
   return scripts;
 }
 

@@ -20,7 +20,7 @@ struct SlurmOptions {
   std::filesystem::path database;  ///< where the merged results go
   std::filesystem::path mapsim;    ///< the mapsim binary the jobs run
   int shards = 1;
-  int cpus_per_task = 2;  ///< also the runner's --jobs
+  int cpus_per_task = 2;        ///< also the runner's --jobs
   std::string extra_arguments;  ///< passed to every shard's `mapsim run` (shell-quoted already)
 };
 

@@ -1,10 +1,11 @@
 #include "experiments/Sqlite.hpp"
 
-#include <sqlite3.h>
-
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include "support/Error.hpp"
 
@@ -49,7 +50,20 @@ Connection::Connection(const std::filesystem::path& path, Mode mode, int busy_ti
   if (name_ != ":memory:") {
     // A file that is not a database fails here, on the first read.
     try {
-      if (mode != Mode::ReadOnly) execute("PRAGMA journal_mode=WAL");
+      if (mode != Mode::ReadOnly) {
+        // Changing the journal mode does not wait on the busy handler: retry while another
+        // connection holds the lock (e.g. two runners creating one database), up to the timeout.
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+        for (;;) {
+          const int status =
+              sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+          if (status == SQLITE_OK) break;
+          if ((status & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline)
+            execute("PRAGMA journal_mode=WAL");  // throws with SQLite's message
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+      }
       execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
       (void)query_integer("PRAGMA application_id");
     } catch (...) {
@@ -90,8 +104,8 @@ void Connection::execute(std::string_view sql) {
 Statement Connection::prepare(std::string_view sql) {
   sqlite3_stmt* statement = nullptr;
   const char* tail = nullptr;
-  const int code = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &statement,
-                                      &tail);
+  const int code =
+      sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &statement, &tail);
   if (code != SQLITE_OK) {
     throw InputError(
         fmt::format("database '{}': {} (in: {})", name_, sqlite3_errmsg(db_), shorten(sql)));
@@ -100,8 +114,8 @@ Statement Connection::prepare(std::string_view sql) {
   if (statement == nullptr) throw InputError(fmt::format("database '{}': empty statement", name_));
   for (const char* c = tail; c != nullptr && c < sql.data() + sql.size(); ++c) {
     if (*c != ' ' && *c != '\n' && *c != '\t' && *c != ';' && *c != '\r') {
-      throw InputError(fmt::format("database '{}': more than one statement in: {}", name_,
-                                   shorten(sql)));
+      throw InputError(
+          fmt::format("database '{}': more than one statement in: {}", name_, shorten(sql)));
     }
   }
   return result;
@@ -171,14 +185,12 @@ void Statement::fail(int code) const {
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
-  if (const int code = sqlite3_bind_int64(statement_, index, value); code != SQLITE_OK)
-    fail(code);
+  if (const int code = sqlite3_bind_int64(statement_, index, value); code != SQLITE_OK) fail(code);
   return *this;
 }
 
 Statement& Statement::bind(int index, double value) {
-  if (const int code = sqlite3_bind_double(statement_, index, value); code != SQLITE_OK)
-    fail(code);
+  if (const int code = sqlite3_bind_double(statement_, index, value); code != SQLITE_OK) fail(code);
   return *this;
 }
 

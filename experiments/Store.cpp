@@ -54,21 +54,14 @@ std::string slots(std::size_t n) {
 }
 
 void check_schema(Connection& db, const std::filesystem::path& path, bool may_create) {
-  const auto id = db.query_integer("PRAGMA application_id");
-  const auto found = db.query_integer("PRAGMA user_version");
-  if (id == 0 && found == 0) {
-    const auto tables = db.query_integer("SELECT COUNT(*) FROM sqlite_schema");
-    if (tables != 0) {
-      throw InputError(fmt::format("'{}' is an SQLite database of another application (it has "
-                                   "tables but no mapsim application id)",
-                                   path.string()));
-    }
-    if (!may_create)
-      throw InputError(fmt::format("'{}' is an empty database, not a mapsim results database",
-                                   path.string()));
+  auto id = db.query_integer("PRAGMA application_id");
+  auto found = db.query_integer("PRAGMA user_version");
+  if (id == 0 && found == 0 && may_create) {
+    // Decide under the write lock: another runner may be creating the same file right now.
     Transaction transaction(db);
-    // Another runner may have created it meanwhile.
-    if (db.query_integer("PRAGMA application_id") == 0) {
+    id = db.query_integer("PRAGMA application_id");
+    found = db.query_integer("PRAGMA user_version");
+    if (id == 0 && found == 0 && db.query_integer("SELECT COUNT(*) FROM sqlite_schema") == 0) {
       db.execute(schema::create_sql());
       db.execute(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",
                              schema::kApplicationId, schema::kVersion));
@@ -80,24 +73,38 @@ void check_schema(Connection& db, const std::filesystem::path& path, bool may_cr
         meta.bind(1, key).bind(2, value).run();
         meta.reset();
       }
+      transaction.commit();
+      return;
     }
     transaction.commit();
-    return;
+  }
+  if (id == 0 && found == 0) {
+    if (db.query_integer("SELECT COUNT(*) FROM sqlite_schema") != 0) {
+      throw InputError(
+          fmt::format("'{}' is an SQLite database of another application (it has "
+                      "tables but no mapsim application id)",
+                      path.string()));
+    }
+    throw InputError(
+        fmt::format("'{}' is an empty database, not a mapsim results database", path.string()));
   }
   if (id != schema::kApplicationId) {
-    throw InputError(fmt::format("'{}' is not a mapsim results database (application id {:#x}, "
-                                 "mapsim's is {:#x})",
-                                 path.string(), id, schema::kApplicationId));
+    throw InputError(
+        fmt::format("'{}' is not a mapsim results database (application id {:#x}, "
+                    "mapsim's is {:#x})",
+                    path.string(), id, schema::kApplicationId));
   }
   if (found > schema::kVersion) {
-    throw InputError(fmt::format("'{}' has schema version {}, newer than this mapsim's {}: use "
-                                 "the mapsim that wrote it, or a newer one",
-                                 path.string(), found, schema::kVersion));
+    throw InputError(
+        fmt::format("'{}' has schema version {}, newer than this mapsim's {}: use "
+                    "the mapsim that wrote it, or a newer one",
+                    path.string(), found, schema::kVersion));
   }
   if (found < schema::kVersion) {
-    throw InputError(fmt::format("'{}' has schema version {}, older than this mapsim's {}: run "
-                                 "'mapsim upgrade {}' to migrate it (it keeps a copy as .bak)",
-                                 path.string(), found, schema::kVersion, path.string()));
+    throw InputError(
+        fmt::format("'{}' has schema version {}, older than this mapsim's {}: run "
+                    "'mapsim upgrade {}' to migrate it (it keeps a copy as .bak)",
+                    path.string(), found, schema::kVersion, path.string()));
   }
 }
 
@@ -105,10 +112,9 @@ void check_schema(Connection& db, const std::filesystem::path& path, bool may_cr
 
 Owner this_process(std::string command) {
   std::random_device device;
-  std::mt19937_64 random((std::uint64_t{device()} << 32) ^ device() ^
-                         static_cast<std::uint64_t>(::getpid()) ^
-                         static_cast<std::uint64_t>(
-                             std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::mt19937_64 random(
+      (std::uint64_t{device()} << 32) ^ device() ^ static_cast<std::uint64_t>(::getpid()) ^
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   return {host_name(), ::getpid(), fmt::format("{:016x}", random()), std::move(command)};
 }
 
@@ -151,8 +157,8 @@ std::string encode_mapping(const topo::Mapping& mapping) {
 
 topo::Mapping decode_mapping(std::span<const std::byte> blob, std::string_view what) {
   if (blob.size() % 4 != 0)
-    throw InputError(fmt::format("{}: a mapping blob of {} bytes (not 4 per rank)", what,
-                                 blob.size()));
+    throw InputError(
+        fmt::format("{}: a mapping blob of {} bytes (not 4 per rank)", what, blob.size()));
   std::vector<topo::NodeId> nodes(blob.size() / 4);
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     std::uint32_t v = 0;
@@ -169,7 +175,7 @@ Store::Store(const std::filesystem::path& path, Access access)
   check_schema(db_, path_, access == Access::Write);
 }
 
-StoredState Store::state(std::string_view key) {
+StoredState Store::state(std::string_view key, const Owner* me) {
   auto select = db_.prepare(fmt::format("SELECT {} FROM runs WHERE run_key = ?", kStateColumns));
   select.bind(1, key);
   StoredState state;
@@ -187,8 +193,8 @@ StoredState Store::state(std::string_view key) {
   } else {
     // An observer owns no row: on this host only a dead pid makes it stale.
     const Owner observer{host_name(), -1, "", ""};
-    const bool gone = owner_gone(state.host, state.pid, select.text(3), select.real(5), observer,
-                                 kStaleAfterSeconds);
+    const bool gone = owner_gone(state.host, state.pid, select.text(3), select.real(5),
+                                 me != nullptr ? *me : observer, kStaleAfterSeconds);
     state.status = gone ? RunStatus::Stale : RunStatus::Running;
   }
   return state;
@@ -196,8 +202,8 @@ StoredState Store::state(std::string_view key) {
 
 std::int64_t Store::mark_stale(const Owner& me, double expiry_seconds) {
   Transaction transaction(db_);
-  auto select = db_.prepare(fmt::format(
-      "SELECT run_key, {} FROM runs WHERE status = 'running'", kStateColumns));
+  auto select = db_.prepare(
+      fmt::format("SELECT run_key, {} FROM runs WHERE status = 'running'", kStateColumns));
   std::vector<std::string> gone;
   while (select.step()) {
     if (owner_gone(select.text(2), select.integer(3), select.text(4), select.real(6), me,
@@ -246,14 +252,15 @@ std::vector<bool> Store::claim(std::span<const RunIdentity> runs, const Owner& m
     if (!free) continue;
     MAPSIM_EXPECTS(run.config_row.size() == schema::config_columns().size(),
                    "a run's configuration row has the wrong length");
-    schema::Row values{run.key, run.mapping_key, run.context_key, run.name,
-                       std::string("running"), std::monostate{}, run.config};
+    schema::Row values{run.key,   run.mapping_key,        run.context_key,
+                       run.name,  std::string("running"), std::monostate{},
+                       run.config};
     values.insert(values.end(), run.config_row.begin(), run.config_row.end());
-    for (schema::Value v : {schema::Value(kResultsVersion), schema::Value(std::string(version())),
-                            schema::Value(std::string(git_revision())), schema::Value(me.host),
-                            schema::Value(me.pid), schema::Value(me.token),
-                            schema::Value(me.command), schema::Value(now),
-                            schema::Value(std::monostate{}), schema::Value(now)}) {
+    for (schema::Value v :
+         {schema::Value(kResultsVersion), schema::Value(std::string(version())),
+          schema::Value(std::string(git_revision())), schema::Value(me.host), schema::Value(me.pid),
+          schema::Value(me.token), schema::Value(me.command), schema::Value(now),
+          schema::Value(std::monostate{}), schema::Value(now)}) {
       values.push_back(std::move(v));
     }
     for (std::size_t v = 0; v < values.size(); ++v) insert.bind(static_cast<int>(v) + 1, values[v]);
@@ -373,8 +380,8 @@ std::optional<StoredMapping> Store::mapping(std::string_view key) {
   m.mapper = select.text(3);
   m.params = select.text(4);
   m.seed = select.integer(5);
-  m.mapping = decode_mapping(select.blob(6),
-                             fmt::format("'{}': mapping {}", path_.string(), m.key));
+  m.mapping =
+      decode_mapping(select.blob(6), fmt::format("'{}': mapping {}", path_.string(), m.key));
   m.map_seconds = select.real(7);
   return m;
 }
@@ -420,8 +427,8 @@ std::int64_t Store::upgrade(const std::filesystem::path& path,
       if (s.from == v) step = &s;
     }
     if (step == nullptr) {
-      throw InputError(fmt::format("'{}': no migration from schema version {} to {}",
-                                   path.string(), v, v + 1));
+      throw InputError(
+          fmt::format("'{}': no migration from schema version {} to {}", path.string(), v, v + 1));
     }
     db.execute(step->sql);
   }

@@ -110,7 +110,9 @@ class Store {
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 
   /// The run's state; a running row whose owner is gone reads as Stale (see the file comment).
-  [[nodiscard]] StoredState state(std::string_view key);
+  /// `me`: the runner asking, whose pid may be a dead runner's (then a row under that pid with
+  /// another token is stale); nullptr: an observer that owns nothing.
+  [[nodiscard]] StoredState state(std::string_view key, const Owner* me = nullptr);
   /// Marks every running row whose owner is gone as stale; returns how many.
   std::int64_t mark_stale(const Owner& me, double expiry_seconds = kStaleAfterSeconds);
 

@@ -4,9 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <tbb/parallel_for.h>
-
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
 #include "experiments/Digest.hpp"
 #include "experiments/Where.hpp"
@@ -65,8 +64,8 @@ bool matches(const Sweep& sweep, const Run& run, const Exclusion::Condition& con
     try {
       return parse_integer(text, "value", INT64_MIN, INT64_MAX);
     } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: exclude: {}: {}", origin.str(), name(condition.axis),
-                                   e.what()));
+      throw InputError(
+          fmt::format("{}: exclude: {}: {}", origin.str(), name(condition.axis), e.what()));
     }
   };
   for (const auto& value : condition.values) {
@@ -133,26 +132,26 @@ void identify(const Sweep& sweep, Run& run) {
   const auto& machine = sweep.machine(run);
   const auto& mapper = sweep.mapper(run);
   const auto& model = sweep.model(run);
-  const std::string head = fmt::format(
-      "results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n", kResultsVersion,
-      name(workload.kind), input.digest,
-      workload.kind == WorkloadKind::Matrix ? "as given"
-      : sweep.config.collectives            ? "point-to-point and collectives"
-                                            : "point-to-point",
-      machine.topology);
-  const std::string mapping = fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name,
-                                          mapper.params, run.seed);
-  std::string setting = fmt::format("links: {}\n", links_line(*sweep.machines[run.machine],
-                                                               machine.links));
+  const std::string head =
+      fmt::format("results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n",
+                  kResultsVersion, name(workload.kind), input.digest,
+                  workload.kind == WorkloadKind::Matrix ? "as given"
+                  : sweep.config.collectives            ? "point-to-point and collectives"
+                                                        : "point-to-point",
+                  machine.topology);
+  const std::string mapping =
+      fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name, mapper.params, run.seed);
+  std::string setting =
+      fmt::format("links: {}\n", links_line(*sweep.machines[run.machine], machine.links));
   if (run.replays) {
     setting += fmt::format("model: {}\n", model.name);
     if (model.name == "packet") {
       setting += fmt::format("packet-size: {}\ncut-through: {}\n", model.options.packet_bytes,
                              model.options.cut_through);
     }
-    setting += fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n",
-                           run.eager_threshold, format_number(run.compute_scale),
-                           sweep.config.whole_run);
+    setting +=
+        fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
+                    format_number(run.compute_scale), sweep.config.whole_run);
   } else {
     setting += fmt::format("model: {}\n", kStaticModel);
   }
@@ -217,15 +216,14 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
   const auto& cfg = sweep.config;
   sweep.inputs.resize(cfg.workloads.size());
   // Digests read whole archives: in parallel over the workloads.
-  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(), [&](std::size_t w) {
-    sweep.inputs[w] = inspect(cfg.workloads[w]);
-  });
+  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(),
+                    [&](std::size_t w) { sweep.inputs[w] = inspect(cfg.workloads[w]); });
   for (const auto& machine : cfg.machines) {
     try {
       sweep.machines.push_back(topo::make_topology(machine.topology));
     } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: machine '{}': {}", machine.origin.str(), machine.label,
-                                   e.what()));
+      throw InputError(
+          fmt::format("{}: machine '{}': {}", machine.origin.str(), machine.label, e.what()));
     }
   }
 
@@ -253,8 +251,8 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
       ++sweep.excluded;
       continue;
     }
-    run.replays = sweep.model(run).name != kStaticModel &&
-                  sweep.workload(run).kind != WorkloadKind::Matrix;
+    run.replays =
+        sweep.model(run).name != kStaticModel && sweep.workload(run).kind != WorkloadKind::Matrix;
     if (!run.replays) {
       run.eager_threshold = 0;
       run.compute_scale = 0;

@@ -59,7 +59,7 @@ struct Run {
 
 struct Sweep {
   SweepConfig config;
-  std::vector<WorkloadInfo> inputs;  ///< per workload of the config
+  std::vector<WorkloadInfo> inputs;                             ///< per workload of the config
   std::vector<std::shared_ptr<const topo::Topology>> machines;  ///< per machine of the config
   std::vector<Run> runs;
   std::size_t combinations = 0;  ///< before exclude, where and merging equal keys
@@ -73,7 +73,9 @@ struct Sweep {
   [[nodiscard]] const MachineValue& machine(const Run& run) const {
     return config.machines[run.machine];
   }
-  [[nodiscard]] const MapperValue& mapper(const Run& run) const { return config.mappers[run.mapper]; }
+  [[nodiscard]] const MapperValue& mapper(const Run& run) const {
+    return config.mappers[run.mapper];
+  }
   [[nodiscard]] const ModelValue& model(const Run& run) const { return config.models[run.model]; }
   /// The model actually run: kStaticModel for runs without replay.
   [[nodiscard]] std::string_view model_name(const Run& run) const;

@@ -19,11 +19,12 @@ std::vector<bool> where_holds(std::string_view expression, std::span<const schem
     slots += "?, ";
   }
   names.emplace_back("name");
-  db.execute(fmt::format("CREATE TABLE candidates (row INTEGER PRIMARY KEY, {}name TEXT)", columns));
+  db.execute(
+      fmt::format("CREATE TABLE candidates (row INTEGER PRIMARY KEY, {}name TEXT)", columns));
   std::optional<sql::Statement> select;
   try {
-    select.emplace(db.prepare(
-        fmt::format("SELECT row FROM candidates WHERE ({}) ORDER BY row", expression)));
+    select.emplace(
+        db.prepare(fmt::format("SELECT row FROM candidates WHERE ({}) ORDER BY row", expression)));
   } catch (const InputError& e) {
     std::string reason = e.what();
     // "database ':memory:': REASON (in: SQL)" -> REASON

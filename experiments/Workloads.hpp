@@ -16,7 +16,7 @@ struct WorkloadInfo {
   /// canonical generator spec (generators are deterministic; a change to one bumps the results
   /// version, see Sweep.hpp).
   std::string digest;
-  Rank ranks = 0;     ///< 0 if unknown (the trace cannot be read: see `error`)
+  Rank ranks = 0;      ///< 0 if unknown (the trace cannot be read: see `error`)
   std::string kernel;  ///< generated: the kernel; "" otherwise
   std::string problem_class;
   std::string error;  ///< why the workload cannot be read ("" if it can): its runs fail with it

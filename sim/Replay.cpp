@@ -78,9 +78,9 @@ void Replay::check_stop(std::chrono::steady_clock::time_point deadline) const {
   if (config_.stop.cancel != nullptr && config_.stop.cancel->load(std::memory_order_relaxed))
     throw Cancelled("the replay was interrupted");
   if (config_.stop.wall_seconds > 0 && std::chrono::steady_clock::now() >= deadline) {
-    throw Cancelled(fmt::format(
-        "time limit of {} s reached after {} engine events at simulated time {:.6g} s",
-        config_.stop.wall_seconds, engine_.processed(), to_seconds(engine_.now())));
+    throw Cancelled(
+        fmt::format("time limit of {} s reached after {} engine events at simulated time {:.6g} s",
+                    config_.stop.wall_seconds, engine_.processed(), to_seconds(engine_.now())));
   }
 }
 

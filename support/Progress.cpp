@@ -72,8 +72,8 @@ void Progress::draw(bool final) {
   }
   if (done > 0 && seconds > 0 && total_ > 0 && !final) {
     const double rate = static_cast<double>(done) / seconds;
-    line += fmt::format(" {}/s, {} left", rate >= 10 ? fmt::format("{:.0f}", rate)
-                                                     : fmt::format("{:.2g}", rate),
+    line += fmt::format(" {}/s, {} left",
+                        rate >= 10 ? fmt::format("{:.0f}", rate) : fmt::format("{:.2g}", rate),
                         duration(static_cast<double>(total_ - std::min(done, total_)) / rate));
   }
   line += fmt::format(" {:.1f}s", seconds);

@@ -48,25 +48,25 @@ GeneratorOptions parse_generator_spec(std::string_view spec) {
   std::size_t at = 0;
   GeneratorOptions options;
   if (!parts.empty() && parts[0] == "npb") {
-    if (parts.size() < 4)
-      throw fail("expected npb:KERNEL:CLASS:RANKS, e.g. npb:lu:C:64");
+    if (parts.size() < 4) throw fail("expected npb:KERNEL:CLASS:RANKS, e.g. npb:lu:C:64");
     if (!contains(kNpb, parts[1])) {
-      throw fail(fmt::format("unknown NPB kernel '{}' (valid: {})", parts[1],
-                             fmt::join(kNpb, ", ")));
+      throw fail(
+          fmt::format("unknown NPB kernel '{}' (valid: {})", parts[1], fmt::join(kNpb, ", ")));
     }
     at = 1;
   } else if (!parts.empty() && contains(kOwn, parts[0])) {
     if (parts.size() < 3)
       throw fail(fmt::format("expected {}:CLASS:RANKS, e.g. {}:S:16", parts[0], parts[0]));
   } else {
-    throw fail(fmt::format("expected npb:KERNEL:CLASS:RANKS (KERNEL one of {}) or "
-                           "KERNEL:CLASS:RANKS for {}",
-                           fmt::join(kNpb, ", "), fmt::join(kOwn, ", ")));
+    throw fail(
+        fmt::format("expected npb:KERNEL:CLASS:RANKS (KERNEL one of {}) or "
+                    "KERNEL:CLASS:RANKS for {}",
+                    fmt::join(kNpb, ", "), fmt::join(kOwn, ", ")));
   }
   options.kernel = std::string(parts[at]);
   const auto problem_class = parts[at + 1];
-  if (problem_class.size() != 1 || std::string_view("SWABCD").find(problem_class[0]) ==
-                                       std::string_view::npos) {
+  if (problem_class.size() != 1 ||
+      std::string_view("SWABCD").find(problem_class[0]) == std::string_view::npos) {
     throw fail(fmt::format("unknown problem class '{}' (valid: S, W, A, B, C, D)", problem_class));
   }
   options.problem_class = problem_class[0];
@@ -75,9 +75,10 @@ GeneratorOptions parse_generator_spec(std::string_view spec) {
     for (std::size_t i = at + 3; i < parts.size(); ++i) {
       const auto equals = parts[i].find('=');
       if (equals == std::string_view::npos) {
-        throw InputError(fmt::format("option '{}' is not key=value (keys: iterations, "
-                                     "message-bytes)",
-                                     parts[i]));
+        throw InputError(
+            fmt::format("option '{}' is not key=value (keys: iterations, "
+                        "message-bytes)",
+                        parts[i]));
       }
       const auto key = parts[i].substr(0, equals);
       const auto value = parts[i].substr(equals + 1);

@@ -1,0 +1,855 @@
+// Sweep expansion: counts for cross, zip, exclude and where, runs without replay, names, the
+// stability of run, mapping and context keys, shards and configuration rows.
+
+#include "experiments/Sweep.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "experiments/Digest.hpp"
+#include "support/Error.hpp"
+#include "tests/support/TempDir.hpp"
+#include "traces/generators/Generator.hpp"
+
+namespace mapsim::exp {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr double kTolerance = 1e-12;
+
+Sweep expand_text(std::string_view text, std::string_view extra_where = {},
+                  const fs::path& base = {}, std::string_view file = "sweep.yaml") {
+  return expand(parse_config(text, file, base), extra_where);
+}
+
+/// The message of the InputError expanding `text` throws, or "(no error)".
+std::string expand_error(std::string_view text, std::string_view extra_where = {}) {
+  try {
+    (void)expand_text(text, extra_where);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::vector<std::string> names(const Sweep& sweep) {
+  std::vector<std::string> result;
+  for (const auto& run : sweep.runs) result.push_back(run.name);
+  return result;
+}
+
+// 2 workloads x 3 machines x 2 mappers x 2 seeds = 24 runs (one model, one of everything else).
+const std::string kCross =
+    "workloads: [npb:lu:S:4, \"stencil2d:S:16:iterations=2\"]\n"
+    "machines: [torus:4x4, mesh:4x4, \"torus:2x2:cores=4\"]\n"
+    "mappers: [in-order, greedy]\n"
+    "seeds: [0, 1]\n";
+
+// One run: every key test varies one thing of it.
+const std::string kSingle =
+    "workloads: [npb:lu:S:4]\n"
+    "machines: [torus:4x4]\n"
+    "mappers: [scotch]\n"
+    "models: [packet]\n";
+
+/// kSingle with `from` replaced by `to`.
+std::string changed(std::string_view from, std::string_view to) {
+  auto text = kSingle;
+  const auto at = text.find(from);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "'" << from << "' is not in the config";
+    return text;
+  }
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+/// kSingle with more lines.
+std::string plus(std::string_view lines) {
+  return kSingle + std::string(lines) + "\n";
+}
+
+Run only_run(std::string_view text) {
+  auto sweep = expand_text(text);
+  EXPECT_EQ(sweep.runs.size(), 1U) << text;
+  return sweep.runs.at(0);
+}
+
+std::size_t column(std::string_view name) {
+  const auto columns = schema::config_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == name) return i;
+  }
+  ADD_FAILURE() << "no configuration column " << name;
+  return 0;
+}
+
+const schema::Value& cell(const schema::Row& row, std::string_view name) {
+  return row.at(column(name));
+}
+
+bool is_null(const schema::Row& row, std::string_view name) {
+  return std::holds_alternative<std::monostate>(cell(row, name));
+}
+
+std::string text(const schema::Row& row, std::string_view name) {
+  const auto* value = std::get_if<std::string>(&cell(row, name));
+  if (value == nullptr) {
+    ADD_FAILURE() << name << " is not TEXT";
+    return {};
+  }
+  return *value;
+}
+
+std::int64_t integer(const schema::Row& row, std::string_view name) {
+  const auto* value = std::get_if<std::int64_t>(&cell(row, name));
+  if (value == nullptr) {
+    ADD_FAILURE() << name << " is not INTEGER";
+    return -1;
+  }
+  return *value;
+}
+
+double real(const schema::Row& row, std::string_view name) {
+  const auto* value = std::get_if<double>(&cell(row, name));
+  if (value == nullptr) {
+    ADD_FAILURE() << name << " is not REAL";
+    return -1;
+  }
+  return *value;
+}
+
+/// Every effective value of a run, spelled independently of labels and positions.
+std::string identity(const Sweep& sweep, const Run& run) {
+  const auto& model = sweep.model(run);
+  return sweep.workload(run).spec + "|" + sweep.machine(run).topology + "|" +
+         sweep.machine(run).overrides + "|" + sweep.mapper(run).name + "|" +
+         sweep.mapper(run).params + "|" + std::to_string(run.seed) + "|" +
+         std::string(sweep.model_name(run)) + "|" + std::to_string(model.options.packet_bytes) +
+         "|" + std::to_string(model.options.cut_through) + "|" +
+         std::to_string(run.eager_threshold) + "|" + std::to_string(run.compute_scale) + "|" +
+         std::to_string(run.repeat);
+}
+
+void generate_archive(const fs::path& dir) {
+  traces::write_generated_trace(
+      {.kernel = "lu", .problem_class = 'S', .ranks = 4, .iterations = 1, .message_bytes = {}},
+      dir);
+}
+
+// ---- counts -------------------------------------------------------------------------------------
+
+TEST(SweepCounts, CrossProduct) {
+  const auto sweep = expand_text(kCross);
+  EXPECT_EQ(sweep.runs.size(), 24U);
+  EXPECT_EQ(sweep.combinations, 24U);
+  EXPECT_EQ(sweep.excluded, 0U);
+  EXPECT_EQ(sweep.filtered, 0U);
+  EXPECT_EQ(sweep.merged, 0U);
+  EXPECT_EQ(sweep.inputs.size(), 2U);
+  EXPECT_EQ(sweep.machines.size(), 3U);
+  // Crossed in axis order, the last varying fastest: run i is workload i / 12, machine
+  // (i / 4) % 3, mapper (i / 2) % 2, seed i % 2.
+  for (std::size_t i = 0; i < sweep.runs.size(); ++i) {
+    const auto& run = sweep.runs[i];
+    EXPECT_EQ(run.workload, i / 12) << i;
+    EXPECT_EQ(run.machine, (i / 4) % 3) << i;
+    EXPECT_EQ(run.mapper, (i / 2) % 2) << i;
+    EXPECT_EQ(run.seed, static_cast<std::int64_t>(i % 2)) << i;
+    EXPECT_EQ(run.model, 0U);
+    EXPECT_EQ(run.repeat, 0);
+    EXPECT_TRUE(run.replays);
+  }
+  std::set<std::string> keys;
+  for (const auto& run : sweep.runs) keys.insert(run.key);
+  EXPECT_EQ(keys.size(), 24U);
+}
+
+TEST(SweepCounts, ZipAdvancesAxesTogether) {
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4, \"stencil2d:S:16:iterations=2\", npb:cg:S:8]\n"
+      "machines: [torus:4x4, mesh:4x4, \"torus:2x2:cores=4\"]\n"
+      "mappers: [in-order, greedy]\n"
+      "zip: [[workload, machine]]\n");
+  // 3 (workload, machine) pairs x 2 mappers, not 3 x 3 x 2.
+  EXPECT_EQ(sweep.combinations, 6U);
+  ASSERT_EQ(sweep.runs.size(), 6U);
+  for (std::size_t i = 0; i < sweep.runs.size(); ++i) {
+    EXPECT_EQ(sweep.runs[i].workload, i / 2) << i;
+    EXPECT_EQ(sweep.runs[i].machine, i / 2) << i;
+    EXPECT_EQ(sweep.runs[i].mapper, i % 2) << i;
+  }
+}
+
+TEST(SweepCounts, ZipGroupStandsAtItsFirstAxis) {
+  // seed zipped with machine advances at the machine's place, outside the mapper loop:
+  // (torus, 5, in-order), (torus, 5, greedy), (mesh, 7, in-order), (mesh, 7, greedy).
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\n"
+      "machines: [torus:4x4, mesh:4x4]\n"
+      "mappers: [in-order, greedy]\n"
+      "seeds: [5, 7]\n"
+      "zip: [[seed, machine]]\n");
+  ASSERT_EQ(sweep.runs.size(), 4U);
+  const std::vector<std::size_t> machines{0, 0, 1, 1};
+  const std::vector<std::int64_t> seeds{5, 5, 7, 7};
+  const std::vector<std::size_t> mappers{0, 1, 0, 1};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(sweep.runs[i].machine, machines[i]) << i;
+    EXPECT_EQ(sweep.runs[i].seed, seeds[i]) << i;
+    EXPECT_EQ(sweep.runs[i].mapper, mappers[i]) << i;
+  }
+}
+
+TEST(SweepCounts, ZipOfMapperSeedAndRepeat) {
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\n"
+      "mappers: [in-order, greedy, random]\n"
+      "seeds: [1, 2, 3]\nrepeats: 3\n"
+      "zip: [[mapper, seeds, repeats]]\n");
+  ASSERT_EQ(sweep.runs.size(), 3U);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(sweep.runs[i].mapper, i);
+    EXPECT_EQ(sweep.runs[i].seed, static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(sweep.runs[i].repeat, static_cast<int>(i));
+  }
+}
+
+TEST(SweepCounts, ExcludeSingleCondition) {
+  const auto sweep = expand_text(kCross + "exclude: [{mapper: greedy}]\n");
+  EXPECT_EQ(sweep.combinations, 24U);
+  EXPECT_EQ(sweep.excluded, 12U);
+  EXPECT_EQ(sweep.runs.size(), 12U);
+  for (const auto& run : sweep.runs) EXPECT_EQ(sweep.mapper(run).name, "in-order");
+}
+
+TEST(SweepCounts, ExcludeConditionsOfOneEntryMustAllMatch) {
+  // greedy on mesh:4x4: 2 workloads x 2 seeds = 4 combinations.
+  const auto sweep = expand_text(kCross + "exclude: [{mapper: greedy, machine: mesh:4x4}]\n");
+  EXPECT_EQ(sweep.excluded, 4U);
+  EXPECT_EQ(sweep.runs.size(), 20U);
+  for (const auto& run : sweep.runs) {
+    EXPECT_FALSE(sweep.mapper(run).name == "greedy" && sweep.machine(run).topology == "mesh:4x4");
+  }
+}
+
+TEST(SweepCounts, ExcludeListOfValues) {
+  const auto sweep =
+      expand_text(kCross + "exclude: [{machine: [mesh:4x4, \"torus:2x2:cores=4\"]}]\n");
+  EXPECT_EQ(sweep.excluded, 16U);
+  EXPECT_EQ(sweep.runs.size(), 8U);
+  for (const auto& run : sweep.runs) EXPECT_EQ(sweep.machine(run).topology, "torus:4x4");
+}
+
+TEST(SweepCounts, ExcludeEntriesAreAlternatives) {
+  // greedy (12) or seed 1 (12), both (6): 18 excluded, in-order with seed 0 stays.
+  const auto sweep = expand_text(kCross + "exclude: [{mapper: greedy}, {seed: 1}]\n");
+  EXPECT_EQ(sweep.excluded, 18U);
+  EXPECT_EQ(sweep.runs.size(), 6U);
+  for (const auto& run : sweep.runs) {
+    EXPECT_EQ(sweep.mapper(run).name, "in-order");
+    EXPECT_EQ(run.seed, 0);
+  }
+}
+
+TEST(SweepCounts, ExcludeMatchesLabelsAndSpecs) {
+  const std::string config =
+      "workloads: [{generate: npb:lu:S:4, label: lu}, npb:cg:S:8]\n"
+      "machines: [{topology: torus:4x4, label: t}, mesh:4x4]\n"
+      "mappers: [{name: scotch, params: {runs: [1, 2]}}, greedy]\n"
+      "models: [flow, {name: packet, packet-size: [1024, 2048]}]\n";
+  // 2 x 2 x 3 x 3 = 36 combinations.
+  EXPECT_EQ(expand_text(config + "exclude: [{workload: lu}]").excluded, 18U);
+  EXPECT_EQ(expand_text(config + "exclude: [{workload: npb:lu:S:4}]").excluded, 18U);
+  EXPECT_EQ(expand_text(config + "exclude: [{machine: t}]").excluded, 18U);
+  EXPECT_EQ(expand_text(config + "exclude: [{machine: torus:4x4}]").excluded, 18U);
+  // A mapper by name (both scotch values) or by label (one of them).
+  EXPECT_EQ(expand_text(config + "exclude: [{mapper: scotch}]").excluded, 24U);
+  EXPECT_EQ(expand_text(config + "exclude: [{mapper: \"scotch[runs=2]\"}]").excluded, 12U);
+  // A model likewise.
+  EXPECT_EQ(expand_text(config + "exclude: [{model: packet}]").excluded, 24U);
+  EXPECT_EQ(expand_text(config + "exclude: [{model: \"packet[packet-size=1024]\"}]").excluded, 12U);
+  // A value that matches nothing excludes nothing.
+  EXPECT_EQ(expand_text(config + "exclude: [{mapper: random}]").excluded, 0U);
+}
+
+TEST(SweepCounts, ExcludeNumericAxes) {
+  // 2 eager thresholds x 2 compute scales x 2 repeats = 8 combinations.
+  const auto config = plus(
+      "mpi: {eager-threshold: [0, 1024]}\n"
+      "sim: {compute-scale: [0, 0.5]}\n"
+      "repeats: 2");
+  EXPECT_EQ(expand_text(config).runs.size(), 8U);
+  EXPECT_EQ(expand_text(config + "exclude: [{eager-threshold: 1024}]").excluded, 4U);
+  // Numbers compare as numbers: 0.50 is 0.5.
+  EXPECT_EQ(expand_text(config + "exclude: [{compute-scale: 0.50}]").excluded, 4U);
+  EXPECT_EQ(expand_text(config + "exclude: [{repeat: 1}]").excluded, 4U);
+  EXPECT_EQ(expand_text(config + "exclude: [{compute_scale: 0.5, repeats: 0}]").excluded, 2U);
+  const auto sweep = expand_text(config + "exclude: [{eager_threshold: [0, 1024], repeat: 0}]");
+  EXPECT_EQ(sweep.excluded, 4U);
+  for (const auto& run : sweep.runs) EXPECT_EQ(run.repeat, 1);
+}
+
+TEST(SweepErrors, ExcludeValueOfTheWrongType) {
+  // Checked when the config is read, at the value: "exclude: [{seed: " is 17 characters.
+  EXPECT_THAT(expand_error(plus("exclude: [{seed: abc}]")),
+              AllOf(StartsWith("sweep.yaml:5:18: exclude[0].seed"), HasSubstr("'abc'")));
+  EXPECT_THAT(expand_error(plus("exclude: [{compute-scale: half}]")),
+              AllOf(StartsWith("sweep.yaml:5:27: exclude[0].compute-scale"), HasSubstr("'half'")));
+}
+
+TEST(SweepCounts, WhereOverConfigurationColumns) {
+  const std::string config =
+      "workloads: [npb:lu:S:4, \"stencil2d:S:16:iterations=2\", npb:cg:S:32]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy, random]\n";
+  // 4, 16 and 32 ranks: the 32-rank workload's three runs go.
+  const auto small = expand_text(config + "where: \"ranks <= 16\"\n");
+  EXPECT_EQ(small.combinations, 9U);
+  EXPECT_EQ(small.filtered, 3U);
+  EXPECT_EQ(small.runs.size(), 6U);
+  for (const auto& run : small.runs) EXPECT_NE(small.workload(run).spec, "npb:cg:S:32");
+
+  const auto two = expand_text(config + "where: \"mapper IN ('in-order','greedy')\"\n");
+  EXPECT_EQ(two.filtered, 3U);
+  for (const auto& run : two.runs) EXPECT_NE(two.mapper(run).name, "random");
+
+  // The run name is a column too.
+  const auto one = expand_text(config + "where: \"name = 'npb:cg:S:32/torus:4x4/greedy/flow'\"\n");
+  ASSERT_EQ(one.runs.size(), 1U);
+  EXPECT_EQ(one.runs[0].name, "npb:cg:S:32/torus:4x4/greedy/flow");
+  EXPECT_EQ(expand_text(config + "where: \"name LIKE 'npb:%'\"\n").runs.size(), 6U);
+}
+
+TEST(SweepCounts, ExtraWhereIsAndedWithTheConfigs) {
+  const std::string config =
+      "workloads: [npb:lu:S:4, \"stencil2d:S:16:iterations=2\", npb:cg:S:32]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy, random]\n"
+      "where: \"ranks <= 16\"\n";
+  const auto sweep = expand_text(config, "mapper <> 'random' AND seed = 0");
+  // (4 or 16 ranks) and (in-order or greedy): 2 x 2.
+  EXPECT_EQ(sweep.runs.size(), 4U);
+  EXPECT_EQ(sweep.filtered, 5U);
+  // Alone, the command line's condition keeps 6.
+  const auto alone = expand_text(
+      "workloads: [npb:lu:S:4, \"stencil2d:S:16:iterations=2\", npb:cg:S:32]\n"
+      "machines: [torus:4x4]\nmappers: [in-order, greedy, random]\n",
+      "mapper <> 'random'");
+  EXPECT_EQ(alone.runs.size(), 6U);
+}
+
+TEST(SweepErrors, BadWhereNamesItsOrigin) {
+  EXPECT_THAT(expand_error(plus("where: \"colour = 1\"")),
+              AllOf(StartsWith("sweep.yaml:5:8: where 'colour = 1': "),
+                    HasSubstr("no such column: colour"), HasSubstr("columns: workload,")));
+  EXPECT_THAT(expand_error(kSingle, "colour = 1"),
+              AllOf(StartsWith("--where: where 'colour = 1': "), HasSubstr("no such column")));
+  EXPECT_THAT(expand_error(kSingle, "ranks <="), StartsWith("--where: where 'ranks <=': "));
+}
+
+// ---- runs without replay ------------------------------------------------------------------------
+
+TEST(SweepCounts, MatrixWorkloadRunsWithoutReplay) {
+  const testing::TempDir dir;
+  dir.write("m.csv", "src,dst,messages,bytes\n0,1,2,100\n1,0,2,100\n");
+  const std::string config =
+      "workloads: [{matrix: m.csv}]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy]\n"
+      "models: [flow, packet]\n"
+      "sim: {compute-scale: [0, 1]}\n"
+      "seeds: [0, 1]\n";
+  const auto sweep = expand_text(config, {}, dir.path());
+  // 2 mappers x 2 models x 2 compute scales x 2 seeds = 16; models and compute scales collapse.
+  EXPECT_EQ(sweep.combinations, 16U);
+  EXPECT_EQ(sweep.merged, 12U);
+  ASSERT_EQ(sweep.runs.size(), 4U);
+  for (const auto& run : sweep.runs) {
+    EXPECT_FALSE(run.replays);
+    EXPECT_EQ(sweep.model_name(run), kStaticModel);
+    EXPECT_EQ(run.eager_threshold, 0);
+    EXPECT_NEAR(run.compute_scale, 0.0, kTolerance);
+  }
+  EXPECT_EQ(sweep.runs[0].name, "m.csv/torus:4x4/in-order/static/compute=-/seed=0");
+  EXPECT_EQ(sweep.runs[3].name, "m.csv/torus:4x4/greedy/static/compute=-/seed=1");
+
+  const auto row = config_row(sweep, sweep.runs[0]);
+  EXPECT_EQ(text(row, "workload_kind"), "matrix");
+  EXPECT_EQ(text(row, "workload_spec"), "m.csv");
+  EXPECT_EQ(text(row, "workload_digest"), file_digest(dir.path() / "m.csv"));
+  EXPECT_EQ(integer(row, "ranks"), 2);  // ranks 0 and 1
+  EXPECT_TRUE(is_null(row, "kernel"));
+  EXPECT_TRUE(is_null(row, "collectives"));
+  EXPECT_EQ(text(row, "model"), "static");
+  EXPECT_EQ(text(row, "model_label"), "static");
+  for (const auto* name :
+       {"packet_size", "cut_through", "eager_threshold", "compute_scale", "whole_run"}) {
+    EXPECT_TRUE(is_null(row, name)) << name;
+  }
+
+  // A matrix is given as it is: matrix.collectives does not change its keys.
+  const auto p2p = expand_text(config + "matrix: {collectives: false}\n", {}, dir.path());
+  ASSERT_EQ(p2p.runs.size(), 4U);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(p2p.runs[i].key, sweep.runs[i].key);
+}
+
+TEST(SweepCounts, StaticModelIgnoresReplaySettings) {
+  // static: one run for both eager thresholds; flow: two.
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\nmappers: [in-order]\n"
+      "models: [static, flow]\nmpi: {eager-threshold: [0, 65536]}\n");
+  EXPECT_EQ(sweep.combinations, 4U);
+  EXPECT_EQ(sweep.merged, 1U);
+  ASSERT_EQ(sweep.runs.size(), 3U);
+  EXPECT_FALSE(sweep.runs[0].replays);
+  EXPECT_EQ(sweep.runs[0].name, "npb:lu:S:4/torus:4x4/in-order/static/eager=-");
+  EXPECT_TRUE(sweep.runs[1].replays);
+  EXPECT_EQ(sweep.runs[1].name, "npb:lu:S:4/torus:4x4/in-order/flow/eager=0");
+  EXPECT_EQ(sweep.runs[2].name, "npb:lu:S:4/torus:4x4/in-order/flow/eager=65536");
+  // whole-run and compute-scale do not make a static run another run either.
+  const auto plain = only_run(changed("models: [packet]", "models: [static]"));
+  const auto settings = only_run(changed("models: [packet]", "models: [static]") +
+                                 "sim: {whole-run: true, compute-scale: 0}\n"
+                                 "mpi: {eager-threshold: 1}\n");
+  EXPECT_EQ(settings.key, plain.key);
+}
+
+TEST(SweepCounts, WhereSeesNullForRunsWithoutReplay) {
+  const std::string config =
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\nmappers: [in-order]\n"
+      "models: [static, flow, analytic]\n";
+  const auto sweep = expand_text(config + "where: \"eager_threshold IS NULL\"\n");
+  ASSERT_EQ(sweep.runs.size(), 1U);
+  EXPECT_EQ(sweep.model_name(sweep.runs[0]), "static");
+  EXPECT_EQ(expand_text(config + "where: \"model <> 'static'\"\n").runs.size(), 2U);
+  EXPECT_EQ(expand_text(config + "where: \"compute_scale = 1\"\n").runs.size(), 2U);
+}
+
+// ---- names --------------------------------------------------------------------------------------
+
+TEST(SweepNames, DefaultNamesListTheAxesThatVary) {
+  const auto cross = expand_text(kCross);
+  EXPECT_EQ(cross.runs[0].name, "npb:lu:S:4/torus:4x4/in-order/flow/seed=0");
+  EXPECT_EQ(cross.runs[3].name, "npb:lu:S:4/torus:4x4/greedy/flow/seed=1");
+  EXPECT_EQ(cross.runs[23].name,
+            "stencil2d:S:16:iterations=2/torus:2x2:cores=4/greedy/flow/seed=1");
+  const auto all = expand_text(
+      "workloads: [{generate: npb:lu:S:4, label: lu}]\nmachines: [{topology: torus:4x4, label: "
+      "t}]\n"
+      "mappers: [{name: scotch, params: {runs: 2}}]\n"
+      "models: [{name: packet, packet-size: 1024}]\n"
+      "mpi: {eager-threshold: [0, 1024]}\nsim: {compute-scale: [0.5, 1]}\n"
+      "seeds: [3, 4]\nrepeats: 2\n");
+  ASSERT_EQ(all.runs.size(), 16U);
+  EXPECT_EQ(all.runs[0].name,
+            "lu/t/scotch[runs=2]/packet[packet-size=1024]/eager=0/compute=0.5/seed=3/repeat=0");
+  EXPECT_EQ(all.runs[15].name,
+            "lu/t/scotch[runs=2]/packet[packet-size=1024]/eager=1024/compute=1/seed=4/repeat=1");
+}
+
+TEST(SweepNames, CustomTemplate) {
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\nmappers: [in-order, greedy]\n"
+      "models: [flow, static]\n"
+      "name: \"{mapper}+{model}+{eager-threshold}+{compute-scale}+{seed}+{repeat}+{workload}"
+      "+{machine}\"\n");
+  EXPECT_THAT(names(sweep), ::testing::ElementsAre("in-order+flow+65536+1+0+0+npb:lu:S:4+torus:4x4",
+                                                   "in-order+static+-+-+0+0+npb:lu:S:4+torus:4x4",
+                                                   "greedy+flow+65536+1+0+0+npb:lu:S:4+torus:4x4",
+                                                   "greedy+static+-+-+0+0+npb:lu:S:4+torus:4x4"));
+}
+
+TEST(SweepErrors, TwoRunsWithOneNameNameTheTemplate) {
+  EXPECT_THAT(expand_error("workloads: [npb:lu:S:4]\nmachines: [torus:4x4, mesh:4x4]\n"
+                           "mappers: [in-order]\nname: \"{workload}\"\n"),
+              AllOf(StartsWith("sweep.yaml:4:7: name: "),
+                    HasSubstr("two different runs get the name 'npb:lu:S:4'"),
+                    HasSubstr("template '{workload}'")));
+}
+
+TEST(SweepNames, MergedRunsKeepTheFirstName) {
+  // The two static runs are one run: no name clash, and the first one's name stays.
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\nmappers: [in-order]\n"
+      "models: [{name: static, label: first}, {name: static, label: second}]\n"
+      "name: \"{workload}\"\n");
+  ASSERT_EQ(sweep.runs.size(), 1U);
+  EXPECT_EQ(sweep.merged, 1U);
+  EXPECT_EQ(sweep.runs[0].name, "npb:lu:S:4");
+  EXPECT_EQ(sweep.runs[0].model, 0U);
+}
+
+// ---- keys ---------------------------------------------------------------------------------------
+
+bool is_lower_hex(std::string_view key) {
+  return key.size() == 64 && std::all_of(key.begin(), key.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+TEST(SweepKeys, KeysAreDigestsOfTheCanonicalConfiguration) {
+  const auto sweep = expand_text(kCross);
+  for (const auto& run : sweep.runs) {
+    EXPECT_TRUE(is_lower_hex(run.key)) << run.key;
+    EXPECT_TRUE(is_lower_hex(run.mapping_key)) << run.mapping_key;
+    EXPECT_TRUE(is_lower_hex(run.context_key)) << run.context_key;
+    EXPECT_EQ(run.key, sha256(run.config));
+    EXPECT_NE(run.key, run.mapping_key);
+    EXPECT_NE(run.key, run.context_key);
+  }
+  // Every effective value is a line of the configuration, defaults filled in.
+  const auto run = only_run(kSingle);
+  for (const auto* line :
+       {"results-version: 1\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
+        "params: imbalance=0,runs=4,strategy=quality\n", "seed: 0\n", "model: packet\n",
+        "packet-size: 4096\n", "eager-threshold: 65536\n", "compute-scale: 1\n", "repeat: 0\n"}) {
+    EXPECT_THAT(run.config, HasSubstr(line));
+  }
+}
+
+TEST(SweepKeys, UnchangedWhenAxesGrowReorderOrRelabel) {
+  const auto before = expand_text(
+      "workloads: [npb:lu:S:4, npb:cg:S:8]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy]\n"
+      "models: [flow]\n");
+  // A value more on every axis, every list in another order, labels everywhere, another file.
+  const auto after = expand_text(
+      "workloads:\n"
+      "  - \"stencil2d:S:16:iterations=2\"\n"
+      "  - {generate: npb:cg:S:8, label: cg}\n"
+      "  - {generate: npb:lu:S:4, label: lu}\n"
+      "machines: [mesh:4x4, {topology: torus:4x4, label: t}]\n"
+      "mappers: [random, {name: greedy, label: g}, in-order]\n"
+      "models: [packet, {name: flow, label: f}]\n"
+      "mpi: {eager-threshold: [1024, 65536]}\n"
+      "sim: {compute-scale: [1, 0]}\n"
+      "seeds: [5, 0]\n"
+      "repeats: 2\n"
+      "name: \"{workload}-{machine}-{mapper}-{model}-{eager-threshold}-{compute-scale}-{seed}-"
+      "{repeat}\"\n",
+      {}, "/nowhere", "elsewhere/other.yaml");
+  ASSERT_EQ(before.runs.size(), 4U);
+  EXPECT_EQ(after.runs.size(), 3U * 2 * 3 * 2 * 2 * 2 * 2 * 2);
+  std::map<std::string, const exp::Run*> by_identity;
+  for (const auto& run : after.runs) by_identity.emplace(identity(after, run), &run);
+  for (const auto& run : before.runs) {
+    const auto it = by_identity.find(identity(before, run));
+    ASSERT_NE(it, by_identity.end()) << identity(before, run);
+    EXPECT_EQ(it->second->key, run.key) << run.name;
+    EXPECT_EQ(it->second->mapping_key, run.mapping_key) << run.name;
+    EXPECT_EQ(it->second->context_key, run.context_key) << run.name;
+    EXPECT_NE(it->second->name, run.name);  // names may change; keys do not
+  }
+}
+
+TEST(SweepKeys, ShuffledListsGiveTheSameKeys) {
+  const auto one = expand_text(kCross);
+  const auto other = expand_text(
+      "seeds: [1, 0]\n"
+      "mappers: [greedy, in-order]\n"
+      "machines: [\"torus:2x2:cores=4\", torus:4x4, mesh:4x4]\n"
+      "workloads: [\"stencil2d:S:16:iterations=2\", npb:lu:S:4]\n");
+  std::set<std::string> a;
+  std::set<std::string> b;
+  for (const auto& run : one.runs) a.insert(run.key);
+  for (const auto& run : other.runs) b.insert(run.key);
+  EXPECT_EQ(a.size(), 24U);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(one.runs[0].key, other.runs[0].key);  // in another order
+}
+
+TEST(SweepKeys, UnchangedWhenTheConfigAndItsInputsMove) {
+  const testing::TempDir dir;
+  for (const auto* place : {"a", "b"}) fs::create_directories(dir.path() / place);
+  generate_archive(dir.path() / "a" / "lu");
+  fs::copy(dir.path() / "a" / "lu", dir.path() / "b" / "lu", fs::copy_options::recursive);
+  const std::string csv = "src,dst,messages,bytes\n0,1,2,100\n1,0,2,100\n";
+  dir.write("a/m.csv", csv);
+  dir.write("b/m.csv", csv);
+  const std::string config =
+      "workloads: [{trace: lu}, {matrix: m.csv}]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy]\n";
+  const auto a = expand_text(config, {}, dir.path() / "a", (dir.path() / "a/sweep.yaml").string());
+  const auto b = expand_text(config, {}, dir.path() / "b", "other.yaml");
+  ASSERT_EQ(a.runs.size(), 4U);
+  ASSERT_EQ(b.runs.size(), 4U);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(a.runs[i].key, b.runs[i].key) << a.runs[i].name;
+    EXPECT_EQ(a.runs[i].mapping_key, b.runs[i].mapping_key);
+    EXPECT_EQ(a.runs[i].context_key, b.runs[i].context_key);
+  }
+  // The archive's ranks come from its definitions.
+  EXPECT_EQ(integer(config_row(a, a.runs[0]), "ranks"), 4);
+  // One byte more in b's matrix: its runs are new runs, the trace's are not.
+  dir.write("b/m.csv", csv + "# changed\n");
+  const auto changed_b = expand_text(config, {}, dir.path() / "b", "other.yaml");
+  EXPECT_EQ(changed_b.runs[0].key, a.runs[0].key);
+  EXPECT_NE(changed_b.runs[2].key, a.runs[2].key);
+  EXPECT_NE(changed_b.runs[2].mapping_key, a.runs[2].mapping_key);
+}
+
+TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
+  const auto base = only_run(kSingle);
+  const std::vector<std::string> same{
+      changed("models: [packet]",
+              "models: [{name: packet, packet-size: 4096, store-and-forward: false}]"),
+      changed("mappers: [scotch]",
+              "mappers: [{name: scotch, params: {runs: 4, strategy: quality, imbalance: 0}}]"),
+      plus("mpi: {eager-threshold: 65536}"),
+      plus("sim: {compute-scale: 1, whole-run: false}"),
+      plus("matrix: {collectives: true}"),
+      plus("seeds: [0]\nrepeats: 1"),
+      changed("workloads: [npb:lu:S:4]", "workloads: [{generate: npb:lu:S:4, label: lu}]"),
+      changed("machines: [torus:4x4]", "machines: [{topology: torus:4x4, label: small}]"),
+      changed("machines: [torus:4x4]", "machines: [\"torus:4x4:cores=1\"]"),
+      changed("mappers: [scotch]", "mappers: [{name: scotch, label: s}]"),
+      changed("models: [packet]", "models: [{name: packet, label: p}]"),
+      // The defaults given as overrides, and a class a torus does not have.
+      changed("machines: [torus:4x4]",
+              "machines: [{topology: torus:4x4, links: {grid: {bandwidth: 25, latency: 100}}}]"),
+      changed("machines: [torus:4x4]",
+              "machines: [{topology: torus:4x4, links: {th3-switch: {bandwidth: 1}}}]"),
+      plus("store: {links: true}\nrun: {time-limit: 5}"),
+      plus("name: \"{workload}-{mapper}\""),
+  };
+  for (const auto& text : same) {
+    const auto run = only_run(text);
+    EXPECT_EQ(run.key, base.key) << text;
+    EXPECT_EQ(run.mapping_key, base.mapping_key) << text;
+    EXPECT_EQ(run.context_key, base.context_key) << text;
+  }
+  // Two spellings of one generated workload.
+  EXPECT_EQ(
+      only_run(
+          changed("workloads: [npb:lu:S:4]", "workloads: [{generate: npb:lu:S:4, iterations: 2}]"))
+          .key,
+      only_run(changed("workloads: [npb:lu:S:4]", "workloads: [\"npb:lu:S:4:iterations=2\"]")).key);
+}
+
+TEST(SweepKeys, ChangeWithEveryEffectiveValue) {
+  enum class Mapping : std::uint8_t { Same, Changes };
+  enum class Context : std::uint8_t { Same, Changes };
+  struct Case {
+    std::string text;
+    Mapping mapping;
+    Context context;
+  };
+  const std::vector<Case> cases{
+      // The mapping: mapper, parameters, seed.
+      {changed("mappers: [scotch]", "mappers: [{name: scotch, params: {runs: 8}}]"),
+       Mapping::Changes, Context::Same},
+      {changed("mappers: [scotch]", "mappers: [{name: scotch, params: {strategy: speed}}]"),
+       Mapping::Changes, Context::Same},
+      {changed("mappers: [scotch]", "mappers: [greedy]"), Mapping::Changes, Context::Same},
+      {plus("seeds: [1]"), Mapping::Changes, Context::Same},
+      // The replay: model, its options, MPI and sim settings, links.
+      {changed("models: [packet]", "models: [{name: packet, packet-size: 1024}]"), Mapping::Same,
+       Context::Changes},
+      {changed("models: [packet]", "models: [{name: packet, store-and-forward: true}]"),
+       Mapping::Same, Context::Changes},
+      {changed("models: [packet]", "models: [flow]"), Mapping::Same, Context::Changes},
+      {changed("models: [packet]", "models: [analytic]"), Mapping::Same, Context::Changes},
+      {changed("models: [packet]", "models: [static]"), Mapping::Same, Context::Changes},
+      {plus("mpi: {eager-threshold: 1024}"), Mapping::Same, Context::Changes},
+      {plus("sim: {compute-scale: 0}"), Mapping::Same, Context::Changes},
+      {plus("sim: {whole-run: true}"), Mapping::Same, Context::Changes},
+      {changed("machines: [torus:4x4]",
+               "machines: [{topology: torus:4x4, links: {grid: {bandwidth: 10}}}]"),
+       Mapping::Same, Context::Changes},
+      {changed("machines: [torus:4x4]",
+               "machines: [{topology: torus:4x4, links: {grid: {latency: 50}}}]"),
+       Mapping::Same, Context::Changes},
+      {changed("machines: [torus:4x4]",
+               "machines: [{topology: torus:4x4, links: {intra-node: {latency: 300}}}]"),
+       Mapping::Same, Context::Changes},
+      // What mappers see: the matrix, the workload, the machine.
+      {plus("matrix: {collectives: false}"), Mapping::Changes, Context::Changes},
+      {changed("workloads: [npb:lu:S:4]", "workloads: [\"npb:lu:S:4:iterations=2\"]"),
+       Mapping::Changes, Context::Changes},
+      {changed("workloads: [npb:lu:S:4]", "workloads: [npb:lu:S:8]"), Mapping::Changes,
+       Context::Changes},
+      {changed("workloads: [npb:lu:S:4]", "workloads: [npb:lu:W:4]"), Mapping::Changes,
+       Context::Changes},
+      {changed("machines: [torus:4x4]", "machines: [mesh:4x4]"), Mapping::Changes,
+       Context::Changes},
+      {changed("machines: [torus:4x4]", "machines: [\"torus:4x4:cores=2\"]"), Mapping::Changes,
+       Context::Changes},
+  };
+  const auto base = only_run(kSingle);
+  std::set<std::string> keys{base.key};
+  for (const auto& c : cases) {
+    const auto run = only_run(c.text);
+    EXPECT_NE(run.key, base.key) << c.text;
+    EXPECT_EQ(run.mapping_key == base.mapping_key, c.mapping == Mapping::Same) << c.text;
+    EXPECT_EQ(run.context_key == base.context_key, c.context == Context::Same) << c.text;
+    keys.insert(run.key);
+  }
+  EXPECT_EQ(keys.size(), cases.size() + 1);  // every change makes a key of its own
+}
+
+TEST(SweepKeys, RunsDifferingOnlyInModelShareTheMapping) {
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\nmappers: [scotch]\n"
+      "models: [flow, packet, analytic, static]\n");
+  ASSERT_EQ(sweep.runs.size(), 4U);
+  std::set<std::string> contexts;
+  for (const auto& run : sweep.runs) {
+    EXPECT_EQ(run.mapping_key, sweep.runs[0].mapping_key);
+    contexts.insert(run.context_key);
+  }
+  EXPECT_EQ(contexts.size(), 4U);
+}
+
+TEST(SweepKeys, RunsDifferingOnlyInMapperOrSeedShareTheContext) {
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\n"
+      "mappers: [in-order, greedy, {name: scotch, params: {runs: [1, 2]}}]\nseeds: [0, 1]\n");
+  ASSERT_EQ(sweep.runs.size(), 8U);
+  std::set<std::string> mappings;
+  for (const auto& run : sweep.runs) {
+    EXPECT_EQ(run.context_key, sweep.runs[0].context_key);
+    mappings.insert(run.mapping_key);
+  }
+  EXPECT_EQ(mappings.size(), 8U);
+}
+
+TEST(SweepKeys, RepeatsShareMappingAndContext) {
+  const auto sweep = expand_text(plus("repeats: 3"));
+  ASSERT_EQ(sweep.runs.size(), 3U);
+  EXPECT_EQ(sweep.runs[0].key, only_run(kSingle).key);  // repeat 0 is the run without repeats
+  std::set<std::string> keys;
+  for (const auto& run : sweep.runs) {
+    EXPECT_EQ(run.mapping_key, sweep.runs[0].mapping_key);
+    EXPECT_EQ(run.context_key, sweep.runs[0].context_key);
+    keys.insert(run.key);
+  }
+  EXPECT_EQ(keys.size(), 3U);
+}
+
+// ---- shards -------------------------------------------------------------------------------------
+
+TEST(SweepShard, EveryRunIsInExactlyOneShard) {
+  const auto sweep = expand_text(kCross + "models: [flow, packet]\n");
+  ASSERT_EQ(sweep.runs.size(), 48U);
+  for (const int count : {1, 2, 3, 4, 7}) {
+    std::vector<std::size_t> sizes(static_cast<std::size_t>(count), 0);
+    for (const auto& run : sweep.runs) {
+      int shards = 0;
+      for (int index = 1; index <= count; ++index) {
+        if (in_shard(run, index, count)) {
+          ++shards;
+          ++sizes[static_cast<std::size_t>(index - 1)];
+          // The documented rule: the mapping key's first 15 hex digits modulo the count.
+          EXPECT_EQ(std::stoull(run.mapping_key.substr(0, 15), nullptr, 16) %
+                        static_cast<unsigned long long>(count),
+                    static_cast<unsigned long long>(index - 1));
+        }
+      }
+      EXPECT_EQ(shards, 1) << run.name << " in " << count << " shards";
+    }
+    if (count == 1) {
+      EXPECT_EQ(sizes[0], sweep.runs.size());
+    }
+    if (count == 2) {  // 24 mappings over 2 shards: both get some
+      EXPECT_GT(sizes[0], 0U);
+      EXPECT_GT(sizes[1], 0U);
+    }
+  }
+}
+
+TEST(SweepShard, RunsSharingAMappingShareTheShard) {
+  const auto sweep = expand_text(kCross + "models: [flow, packet, static]\n");
+  std::map<std::string, std::vector<const exp::Run*>> by_mapping;
+  for (const auto& run : sweep.runs) by_mapping[run.mapping_key].push_back(&run);
+  EXPECT_EQ(by_mapping.size(), 24U);
+  for (const int count : {2, 3, 5}) {
+    for (const auto& [mapping, runs] : by_mapping) {
+      ASSERT_EQ(runs.size(), 3U);
+      for (int index = 1; index <= count; ++index) {
+        EXPECT_EQ(in_shard(*runs[0], index, count), in_shard(*runs[1], index, count));
+        EXPECT_EQ(in_shard(*runs[0], index, count), in_shard(*runs[2], index, count));
+      }
+    }
+  }
+}
+
+// ---- configuration rows -------------------------------------------------------------------------
+
+TEST(SweepRow, ConfigRowMatchesTheRun) {
+  const auto sweep = expand_text(
+      "workloads: [npb:lu:S:4]\n"
+      "machines: [{topology: \"torus:2x2:cores=4\", links: {grid: {bandwidth: 10, latency: 20}}}]\n"
+      "mappers: [{name: scotch, params: {runs: 8}}]\n"
+      "models: [{name: packet, packet-size: 1024, store-and-forward: true}, flow]\n"
+      "mpi: {eager-threshold: 1024}\n"
+      "sim: {compute-scale: 0.5, whole-run: true}\n"
+      "seeds: [5]\n"
+      "repeats: 2\n");
+  ASSERT_EQ(sweep.runs.size(), 4U);
+  const auto row = config_row(sweep, sweep.runs[1]);  // packet, repeat 1
+  ASSERT_EQ(row.size(), schema::config_columns().size());
+  EXPECT_EQ(text(row, "workload"), "npb:lu:S:4");
+  EXPECT_EQ(text(row, "workload_kind"), "generated");
+  EXPECT_EQ(text(row, "workload_spec"), "npb:lu:S:4");
+  EXPECT_EQ(text(row, "workload_digest"), sweep.inputs[0].digest);
+  EXPECT_TRUE(is_lower_hex(text(row, "workload_digest")));
+  EXPECT_EQ(text(row, "kernel"), "lu");
+  EXPECT_EQ(text(row, "class"), "S");
+  EXPECT_EQ(integer(row, "ranks"), 4);
+  EXPECT_EQ(integer(row, "collectives"), 1);
+  EXPECT_EQ(text(row, "machine"), "torus:2x2:cores=4[grid:10:20]");
+  EXPECT_EQ(text(row, "topology"), "torus:2x2:cores=4");
+  EXPECT_EQ(text(row, "topology_kind"), "torus");
+  EXPECT_EQ(integer(row, "nodes"), 4);
+  EXPECT_EQ(integer(row, "cores"), 4);
+  EXPECT_EQ(text(row, "links"), "grid:10:20");
+  EXPECT_EQ(text(row, "mapper"), "scotch");
+  EXPECT_EQ(text(row, "mapper_label"), "scotch[runs=8]");
+  EXPECT_EQ(text(row, "params"), "imbalance=0,runs=8,strategy=quality");
+  EXPECT_EQ(integer(row, "seed"), 5);
+  EXPECT_EQ(text(row, "model"), "packet");
+  EXPECT_EQ(text(row, "model_label"), "packet[packet-size=1024,store-and-forward=true]");
+  EXPECT_EQ(integer(row, "packet_size"), 1024);
+  EXPECT_EQ(integer(row, "cut_through"), 0);  // store-and-forward
+  EXPECT_EQ(integer(row, "eager_threshold"), 1024);
+  EXPECT_NEAR(real(row, "compute_scale"), 0.5, kTolerance);
+  EXPECT_EQ(integer(row, "whole_run"), 1);
+  EXPECT_EQ(integer(row, "repeat"), 1);
+
+  // flow has no packet options.
+  const auto flow = config_row(sweep, sweep.runs[2]);
+  EXPECT_EQ(text(flow, "model"), "flow");
+  EXPECT_TRUE(is_null(flow, "packet_size"));
+  EXPECT_TRUE(is_null(flow, "cut_through"));
+  EXPECT_EQ(integer(flow, "eager_threshold"), 1024);
+  EXPECT_EQ(integer(flow, "repeat"), 0);
+}
+
+TEST(Sweep, TheDemoConfigExpands) {
+  // demo.yaml: 6 workloads x 4 machines x 12 mappers = 288 runs.
+  const auto sweep = expand(parse_config(demo_config_text(), kDemoConfigName, {}));
+  EXPECT_EQ(sweep.runs.size(), 288U);
+  EXPECT_EQ(sweep.merged, 0U);
+  std::set<std::string> names_seen;
+  for (const auto& run : sweep.runs) names_seen.insert(run.name);
+  EXPECT_EQ(names_seen.size(), 288U);
+}
+
+}  // namespace
+}  // namespace mapsim::exp
