@@ -208,6 +208,8 @@ class SweepRunner {
   /// Which runs to do, grouped by mapping, with the mappings the database already has.
   void plan() {
     Store store(options_.database, Store::Access::Write);
+    // Rows of runners that are gone read as stale in the database too, for whoever looks.
+    store.mark_stale(writer_.owner());
     std::unordered_map<std::string, std::size_t> group_of;
     // One slot per content digest: workloads with equal content are loaded once.
     std::unordered_map<std::string, std::shared_ptr<WorkloadSlot>> by_digest;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of user input (topology specs, CSV matrices, mapping files, mapper
-# parameters) with libFuzzer under ASan+UBSan, SECONDS each (default 60). New inputs go to
-# build/fuzz/corpus/<target>, seeded from fuzz/corpus/<target>; a crash leaves its input in
-# build/fuzz/ and makes the script fail. The ordinary test run replays fuzz/corpus as unit tests.
+# parameters, experiment configs) with libFuzzer under ASan+UBSan, SECONDS each (default 60).
+# New inputs go to build/fuzz/corpus/<target>, seeded from fuzz/corpus/<target>; a crash leaves
+# its input in build/fuzz/ and makes the script fail. The ordinary test run replays fuzz/corpus
+# as unit tests.
 #
 #   scripts/fuzz.sh [SECONDS]
 set -euo pipefail
@@ -18,7 +19,7 @@ done
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 status=0
-for target in topology_spec matrix_csv mapping_file mapper_params; do
+for target in topology_spec matrix_csv mapping_file mapper_params sweep_config; do
   corpus=build/fuzz/corpus/$target
   mkdir -p "$corpus"
   cp -n fuzz/corpus/$target/* "$corpus"/ 2>/dev/null || true

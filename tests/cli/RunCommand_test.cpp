@@ -293,6 +293,23 @@ TEST(RunCommand, DryRunListsEveryRunAsNewThenDone) {
   EXPECT_THAT(after.out, HasSubstr("20 runs: 20 done"));
 }
 
+TEST(RunCommand, WithoutConfigRunsTheBundledDemoSweep) {
+  const TempDir dir;
+  const auto db = dir.path() / "results.db";
+  const auto listed = run_mapsim("run --dry-run --db " + sh(db));
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("288 runs: 288 new"));
+  // A slice of it, end to end: CG with two mappers on the four machines.
+  const auto run = run_mapsim("run --db " + sh(db) +
+                              " --where \"kernel = 'cg' AND mapper IN ('in-order', 'greedy')\"");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count_rows(db, "status = 'done'"), 8);
+  for (const char* machine : {"torus:4x4x4", "mesh:4x4x4", "haec:4x4x4", "tianhe3:2x2:nodes=16"})
+    EXPECT_THAT(run.out, HasSubstr(machine));
+  const auto again = run_mapsim("run --dry-run --db " + sh(db));
+  EXPECT_THAT(again.out, HasSubstr("288 runs: 280 new, 8 done"));
+}
+
 TEST(RunCommand, StoresEveryRunAndPrintsSummary) {
   const SmallSweep sweep;
   const auto r = sweep.run();

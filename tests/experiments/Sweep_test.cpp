@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -849,6 +850,25 @@ TEST(Sweep, TheDemoConfigExpands) {
   std::set<std::string> names_seen;
   for (const auto& run : sweep.runs) names_seen.insert(run.name);
   EXPECT_EQ(names_seen.size(), 288U);
+}
+
+TEST(Sweep, EveryBundledConfigExpandsToTheRunsItsHeaderStates) {
+  // Each file in experiments/configs names its run count in its header comment ("N runs").
+  const std::filesystem::path dir =
+      std::filesystem::path(MAPSIM_SOURCE_DIR) / "experiments/configs";
+  std::size_t configs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++configs;
+    const auto sweep = expand(load_config(entry.path()));
+    std::ifstream in(entry.path());
+    std::string header;
+    for (std::string line; std::getline(in, line) && line.starts_with("#");) header += line + " ";
+    EXPECT_THAT(header, HasSubstr(std::to_string(sweep.runs.size()) + " runs"))
+        << entry.path() << " expands to " << sweep.runs.size() << " runs";
+    EXPECT_EQ(sweep.merged, 0U) << entry.path();
+  }
+  EXPECT_GE(configs, 4U);
 }
 
 }  // namespace
