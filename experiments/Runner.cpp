@@ -3,7 +3,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
-#include <limits>
 #include <map>
 #include <mutex>
 #include <queue>
@@ -14,6 +13,7 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "experiments/ResultRows.hpp"
 #include "experiments/StoreWriter.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/Metrics.hpp"
@@ -29,71 +29,6 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// An unsigned count as an SQLite integer; a count beyond 2^63 - 1 cannot be stored exactly.
-std::int64_t exact(std::uint64_t value, std::string_view what) {
-  if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-    throw InputError(
-        fmt::format("{} = {} exceeds 2^63 - 1 and cannot be stored exactly", what, value));
-  }
-  return static_cast<std::int64_t>(value);
-}
-
-schema::Row static_row(const map::metrics::Metrics& m) {
-  schema::Row row{
-      exact(m.bytes, "bytes"),
-      exact(m.messages, "IePLC"),
-      exact(m.self_messages, "self messages"),
-      exact(m.intra_node_messages, "IaNLC"),
-      exact(m.inter_node_messages, "IeNLC"),
-      exact(m.hop_bytes, "hop-bytes"),
-      exact(m.hop_messages, "hop-messages"),
-      std::int64_t{m.dilation_max},
-      m.dilation_average,
-      exact(m.directed_bytes.max, "busiest link bytes"),
-      m.directed_bytes.average,
-      exact(m.directed_bytes.min, "least link bytes"),
-      exact(m.directed_messages.max, "busiest link messages"),
-      m.directed_messages.average,
-      m.directed_bytes.used,
-      m.max_link_seconds,
-  };
-  MAPSIM_EXPECTS(row.size() == schema::static_columns().size(),
-                 "static_row and schema::static_columns() disagree");
-  return row;
-}
-
-schema::Row simulation_row(const sim::Result& r) {
-  schema::Row row{
-      std::int64_t{r.makespan},
-      std::int64_t{r.mpi_time_max},
-      r.mpi_time_mean,
-      r.max_link_utilisation,
-      r.mean_link_utilisation,
-      std::int64_t{r.links_used},
-      exact(r.messages, "messages"),
-      exact(r.message_bytes, "message bytes"),
-      exact(r.collectives, "collectives"),
-      exact(r.collective_messages, "collective messages"),
-      exact(r.collective_bytes, "collective bytes"),
-      exact(r.unmatched_messages, "unmatched messages"),
-      exact(r.cancelled, "cancelled requests"),
-      exact(r.latency.count(), "transfers"),
-      r.latency.mean(),
-      std::int64_t{r.latency.percentile(0.5)},
-      std::int64_t{r.latency.percentile(0.9)},
-      std::int64_t{r.latency.percentile(0.99)},
-      std::int64_t{r.latency.max()},
-      r.latency.mean_slowdown(),
-      r.latency.aggregate_slowdown(),
-      exact(r.trace_events, "trace events"),
-      exact(r.engine_events, "engine events"),
-      r.wall_seconds,
-  };
-  MAPSIM_EXPECTS(row.size() == schema::simulation_columns().size(),
-                 "simulation_row and schema::simulation_columns() disagree");
-  return row;
 }
 
 /// Scheduling weights: the search-based mappers cost about ranks^2, the rest far less; the flow

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <ctime>
 #include <random>
+#include <tuple>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -53,14 +54,23 @@ std::string slots(std::size_t n) {
   return text;
 }
 
+/// The application id and schema version, read in one transaction (another runner may be
+/// creating the database between two separate reads).
+std::pair<std::int64_t, std::int64_t> read_header(Connection& db) {
+  Transaction transaction(db, /*immediate=*/false);
+  const auto id = db.query_integer("PRAGMA application_id");
+  const auto version = db.query_integer("PRAGMA user_version");
+  transaction.commit();
+  return {id, version};
+}
+
 void check_schema(Connection& db, const std::filesystem::path& path, bool may_create) {
-  auto id = db.query_integer("PRAGMA application_id");
-  auto found = db.query_integer("PRAGMA user_version");
+  auto [id, found] = read_header(db);
   if (id == 0 && found == 0 && may_create) {
     // Decide under the write lock: another runner may be creating the same file right now.
     Transaction transaction(db);
-    id = db.query_integer("PRAGMA application_id");
-    found = db.query_integer("PRAGMA user_version");
+    std::tie(id, found) = std::pair(db.query_integer("PRAGMA application_id"),
+                                    db.query_integer("PRAGMA user_version"));
     if (id == 0 && found == 0 && db.query_integer("SELECT COUNT(*) FROM sqlite_schema") == 0) {
       db.execute(schema::create_sql());
       db.execute(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",

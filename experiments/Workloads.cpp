@@ -38,7 +38,9 @@ WorkloadInfo inspect(const WorkloadValue& workload) {
   WorkloadInfo info;
   switch (workload.kind) {
     case WorkloadKind::Generated: {
-      info.digest = sha256("mapsim generator " + workload.spec);
+      // Defaults filled in: a spec naming the class's own iteration count is the same workload.
+      info.digest =
+          sha256("mapsim generator " + traces::effective_generator_spec(workload.generator));
       info.ranks = workload.generator.ranks;
       info.kernel = workload.generator.kernel;
       info.problem_class = std::string(1, workload.generator.problem_class);

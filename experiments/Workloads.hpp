@@ -12,9 +12,9 @@
 namespace mapsim::exp {
 
 struct WorkloadInfo {
-  /// SHA-256 of the content: an archive's files, a matrix file, or for a generated workload the
-  /// canonical generator spec (generators are deterministic; a change to one bumps the results
-  /// version, see Sweep.hpp).
+  /// SHA-256 of the content: an archive's files, a matrix file, or for a generated workload its
+  /// canonical generator spec with the default iteration count filled in (generators are
+  /// deterministic; a change to one bumps the results version, see Sweep.hpp).
   std::string digest;
   Rank ranks = 0;      ///< 0 if unknown (the trace cannot be read: see `error`)
   std::string kernel;  ///< generated: the kernel; "" otherwise

@@ -628,6 +628,8 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
               "machines: [{topology: torus:4x4, links: {th3-switch: {bandwidth: 1}}}]"),
       plus("store: {links: true}\nrun: {time-limit: 5}"),
       plus("name: \"{workload}-{mapper}\""),
+      // LU class S runs itmax = 50 SSOR iterations unless told otherwise (NPB 3.4).
+      changed("workloads: [npb:lu:S:4]", "workloads: [\"npb:lu:S:4:iterations=50\"]"),
   };
   for (const auto& text : same) {
     const auto run = only_run(text);

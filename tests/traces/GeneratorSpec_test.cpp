@@ -118,6 +118,26 @@ TEST(GeneratorSpec, CanonicalFormWritesIterationsBeforeMessageBytes) {
       format_generator_spec(options));
 }
 
+TEST(GeneratorSpec, EffectiveSpecFillsInTheClassIterationCount) {
+  // NPB 3.4's class S: LU itmax 50, CG niter 15, MG nit 4, FT niter 6, BT 60 and SP 100 steps;
+  // mapsim's own: Sweep3D 12 source iterations, stencils 100 sweeps. EP has no iterations.
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"npb:lu:S:4", "npb:lu:S:4:iterations=50"},
+      {"npb:cg:S:4", "npb:cg:S:4:iterations=15"},
+      {"npb:mg:S:4", "npb:mg:S:4:iterations=4"},
+      {"npb:ft:S:4", "npb:ft:S:4:iterations=6"},
+      {"npb:bt:S:4", "npb:bt:S:4:iterations=60"},
+      {"npb:sp:S:4", "npb:sp:S:4:iterations=100"},
+      {"npb:is:S:4", "npb:is:S:4:iterations=10"},
+      {"sweep3d:S:4", "sweep3d:S:4:iterations=12"},
+      {"stencil2d:S:4:message-bytes=64", "stencil2d:S:4:iterations=100:message-bytes=64"},
+      {"npb:ep:S:4", "npb:ep:S:4"},
+      {"npb:lu:S:4:iterations=3", "npb:lu:S:4:iterations=3"},
+  };
+  for (const auto& [spec, effective] : cases)
+    EXPECT_EQ(effective_generator_spec(parse_generator_spec(spec)), effective) << spec;
+}
+
 TEST(GeneratorSpec, IsGeneratorSpecLooksAtTheHeadOnly) {
   for (const auto* text : {"npb:lu:S:4", "npb:", "npb:nonsense", "sweep3d:S:4", "stencil2d:x",
                            "stencil3d:S:8:iterations=2"}) {

@@ -45,6 +45,7 @@ class Cg final : public Workload {
   }
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
+  [[nodiscard]] std::optional<std::int64_t> iterations() const override { return niter_; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

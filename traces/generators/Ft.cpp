@@ -44,6 +44,7 @@ class Ft final : public Workload {
   }
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
+  [[nodiscard]] std::optional<std::int64_t> iterations() const override { return niter_; }
 
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     std::vector<CommSpec> comms{world_communicator(ranks_)};

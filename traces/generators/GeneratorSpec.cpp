@@ -108,4 +108,10 @@ std::string format_generator_spec(const GeneratorOptions& options) {
   return text;
 }
 
+std::string effective_generator_spec(const GeneratorOptions& options) {
+  auto filled = options;
+  if (!filled.iterations) filled.iterations = make_workload(options)->iterations();
+  return format_generator_spec(filled);
+}
+
 }  // namespace mapsim::traces

@@ -26,6 +26,11 @@ GeneratorOptions parse_generator_spec(std::string_view spec);
 /// The canonical spec of `options`: parse_generator_spec(format_generator_spec(o)) gives o back.
 std::string format_generator_spec(const GeneratorOptions& options);
 
+/// The canonical spec with every default filled in: the iteration count the workload runs even
+/// if `options` leaves it to the class ("npb:lu:S:4" -> "npb:lu:S:4:iterations=50"), so that
+/// two specs of one workload give one string. Throws InputError as make_workload does.
+std::string effective_generator_spec(const GeneratorOptions& options);
+
 /// Whether `text` names a generator (starts with "npb:" or one of the own generators' names and
 /// a colon), i.e. whether it should be parsed as a spec rather than taken as a path.
 bool is_generator_spec(std::string_view text);

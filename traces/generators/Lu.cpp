@@ -53,6 +53,7 @@ class Lu final : public Workload {
       : ranks_(ranks), grid_(lu_grid(ranks)), n0_(size), itmax_(itmax), inorm_(inorm) {}
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
+  [[nodiscard]] std::optional<std::int64_t> iterations() const override { return itmax_; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

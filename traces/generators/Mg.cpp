@@ -64,6 +64,7 @@ class Mg final : public Workload {
         nit_(nit) {}
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
+  [[nodiscard]] std::optional<std::int64_t> iterations() const override { return nit_; }
 
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     std::vector<CommSpec> comms{world_communicator(ranks_)};

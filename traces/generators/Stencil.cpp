@@ -55,6 +55,7 @@ class Stencil final : public Workload {
         message_bytes_(message_bytes) {}
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
+  [[nodiscard]] std::optional<std::int64_t> iterations() const override { return sweeps_; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

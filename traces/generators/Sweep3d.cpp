@@ -50,6 +50,7 @@ class Sweep3d final : public Workload {
       : ranks_(ranks), mesh_(sweep_mesh(ranks)), n_(n), iterations_(iterations) {}
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
+  [[nodiscard]] std::optional<std::int64_t> iterations() const override { return iterations_; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "traces/MpiCallSink.hpp"
@@ -83,6 +84,9 @@ class Workload {
  public:
   virtual ~Workload() = default;
   [[nodiscard]] virtual Rank rank_count() const = 0;
+  /// The iteration count it runs (GeneratorOptions::iterations or the class's own), if it has
+  /// one (EP has none).
+  [[nodiscard]] virtual std::optional<std::int64_t> iterations() const { return std::nullopt; }
   /// Entry 0 is MPI_COMM_WORLD; the others in the order the program creates them.
   [[nodiscard]] virtual std::vector<CommSpec> communicators() const = 0;
   /// Rank `mpi.rank()`'s calls, from MPI_Init to MPI_Finalize and the computation after it.
