@@ -226,23 +226,22 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
         reader.expect_map(items[i], item_path);
         if (items[i].size() == 0) throw reader.error(items[i], item_path, "the map is empty");
         for (const auto& [k, values] : reader.entries(items[i], item_path, {})) {
-          Exclusion::Condition condition{parse_axis(reader, k, item_path), {}};
+          Exclusion::Condition condition{parse_axis(reader, k, item_path), {}, {}, {}};
           const auto value_path = item_path + "." + k.Scalar();
           for (const auto& v : reader.elements(values, value_path)) {
-            // Numeric axes compare as numbers: check the values now.
+            // Numeric axes compare as numbers.
             switch (condition.axis) {
               case Axis::EagerThreshold:
               case Axis::Seed:
               case Axis::Repeat:
-                (void)reader.integer(v, value_path, INT64_MIN, INT64_MAX);
+                condition.integers.push_back(reader.integer(v, value_path, INT64_MIN, INT64_MAX));
                 break;
               case Axis::ComputeScale:
-                (void)reader.real(v, value_path, -1e300, 1e300);
+                condition.reals.push_back(reader.real(v, value_path, -1e300, 1e300));
                 break;
               default:
-                break;
+                condition.values.push_back(reader.scalar(v, value_path));
             }
-            condition.values.push_back(reader.scalar(v, value_path));
           }
           exclusion.conditions.push_back(std::move(condition));
         }

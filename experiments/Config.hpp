@@ -106,7 +106,9 @@ struct ModelValue {
 struct Exclusion {
   struct Condition {
     Axis axis;
-    std::vector<std::string> values;  ///< labels, specs or names (numbers as written)
+    std::vector<std::string> values;     ///< workload, machine, mapper, model: labels, specs, names
+    std::vector<std::int64_t> integers;  ///< eager-threshold, seed, repeat
+    std::vector<double> reals;           ///< compute-scale
   };
   std::vector<Condition> conditions;
   Origin origin;

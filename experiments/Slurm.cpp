@@ -102,7 +102,6 @@ fi
 exec {mapsim} merge {database} "${{inputs[@]}}"
 )",
                                           fmt::arg("stem", stem), fmt::arg("n", options.shards),
-                                          fmt::arg("shards_plain", scripts.shards.string()),
                                           fmt::arg("config_plain", config.string()),
                                           fmt::arg("database_plain", database.string()),
                                           fmt::arg("shards", shards), fmt::arg("mapsim", mapsim),

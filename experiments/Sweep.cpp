@@ -1,5 +1,6 @@
 #include "experiments/Sweep.hpp"
 
+#include <algorithm>
 #include <array>
 #include <unordered_map>
 #include <unordered_set>
@@ -10,7 +11,6 @@
 #include "experiments/Digest.hpp"
 #include "experiments/Where.hpp"
 #include "support/Error.hpp"
-#include "support/Parse.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::exp {
@@ -57,56 +57,36 @@ std::string format_number(double value) {
   return fmt::format("{}", value);
 }
 
-/// Whether the run's value on `axis` is one of the exclusion's values.
-bool matches(const Sweep& sweep, const Run& run, const Exclusion::Condition& condition,
-             const Origin& origin) {
-  const auto integer = [&](std::string_view text) {
-    try {
-      return parse_integer(text, "value", INT64_MIN, INT64_MAX);
-    } catch (const InputError& e) {
-      throw InputError(
-          fmt::format("{}: exclude: {}: {}", origin.str(), name(condition.axis), e.what()));
-    }
+/// Whether the run's value on the condition's axis is one of the condition's values.
+bool matches(const Sweep& sweep, const Run& run, const Exclusion::Condition& condition) {
+  const auto is_one_of = [&](const std::string& label, const std::string& name) {
+    return std::find(condition.values.begin(), condition.values.end(), label) !=
+               condition.values.end() ||
+           std::find(condition.values.begin(), condition.values.end(), name) !=
+               condition.values.end();
   };
-  for (const auto& value : condition.values) {
-    switch (condition.axis) {
-      case Axis::Workload: {
-        const auto& w = sweep.workload(run);
-        if (value == w.label || value == w.spec) return true;
-        break;
-      }
-      case Axis::Machine: {
-        const auto& m = sweep.machine(run);
-        if (value == m.label || value == m.topology) return true;
-        break;
-      }
-      case Axis::Mapper: {
-        const auto& m = sweep.mapper(run);
-        if (value == m.label || value == m.name) return true;
-        break;
-      }
-      case Axis::Model: {
-        const auto& m = sweep.model(run);
-        if (value == m.label || value == m.name) return true;
-        break;
-      }
-      case Axis::EagerThreshold:
-        if (integer(value) == run.eager_threshold) return true;
-        break;
-      case Axis::ComputeScale:
-        try {
-          if (parse_real(value, "value") == run.compute_scale) return true;
-        } catch (const InputError& e) {
-          throw InputError(fmt::format("{}: exclude: compute-scale: {}", origin.str(), e.what()));
-        }
-        break;
-      case Axis::Seed:
-        if (integer(value) == run.seed) return true;
-        break;
-      case Axis::Repeat:
-        if (integer(value) == run.repeat) return true;
-        break;
-    }
+  const auto is_integer = [&](std::int64_t value) {
+    return std::find(condition.integers.begin(), condition.integers.end(), value) !=
+           condition.integers.end();
+  };
+  switch (condition.axis) {
+    case Axis::Workload:
+      return is_one_of(sweep.workload(run).label, sweep.workload(run).spec);
+    case Axis::Machine:
+      return is_one_of(sweep.machine(run).label, sweep.machine(run).topology);
+    case Axis::Mapper:
+      return is_one_of(sweep.mapper(run).label, sweep.mapper(run).name);
+    case Axis::Model:
+      return is_one_of(sweep.model(run).label, sweep.model(run).name);
+    case Axis::EagerThreshold:
+      return is_integer(run.eager_threshold);
+    case Axis::ComputeScale:
+      return std::find(condition.reals.begin(), condition.reals.end(), run.compute_scale) !=
+             condition.reals.end();
+    case Axis::Seed:
+      return is_integer(run.seed);
+    case Axis::Repeat:
+      return is_integer(run.repeat);
   }
   return false;
 }
@@ -244,7 +224,7 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
     for (const auto& exclusion : cfg.exclusions) {
       bool all_match = true;
       for (const auto& condition : exclusion.conditions)
-        all_match = all_match && matches(sweep, run, condition, exclusion.origin);
+        all_match = all_match && matches(sweep, run, condition);
       excluded = excluded || all_match;
     }
     if (excluded) {

@@ -288,7 +288,7 @@ TEST(Config, EverySection) {
   const auto& second = config.exclusions[1].conditions;
   ASSERT_EQ(second.size(), 2U);
   EXPECT_EQ(second[0].axis, Axis::Seed);  // "seeds": the plural names the axis too
-  EXPECT_EQ(second[0].values, (std::vector<std::string>{"1", "3"}));
+  EXPECT_EQ(second[0].integers, (std::vector<std::int64_t>{1, 3}));  // parsed once, here
   EXPECT_EQ(second[1].axis, Axis::Model);
   EXPECT_EQ(second[1].values, std::vector<std::string>{"static"});
 
