@@ -8,6 +8,7 @@ namespace mapsim::sim {
 namespace {
 
 constexpr std::uint32_t kFlowDrained = kModelEvents;
+constexpr std::uint32_t kResolve = kModelEvents + 1;
 
 }  // namespace
 
@@ -26,45 +27,76 @@ void FlowModel::start(const Transfer& transfer) {
   flow.route = route;
   flow.remaining = static_cast<double>(transfer.bytes);
   flow.updated = engine_->now();
+  flow.order = started_++;
   flow.transfer = transfer.id;
   flow.mark = epoch_;
   for (const auto r : network_->resources(route))
     links_[static_cast<std::size_t>(r)].flows.push_back(id);
-  resolve(route);
+  touch(route);
 }
 
 void FlowModel::handle(const QueuedEvent& event) {
-  MAPSIM_EXPECTS(event.kind == kFlowDrained, "unknown flow-model event");
-  Flow& flow = flows_[event.data];
-  if (!flow.scheduled || flow.event_seq != event.seq) return;  // superseded by a re-solve
-  const Route route = flow.route;
-  engine_->schedule(engine_->now() + route.latency, kDelivery, flow.transfer);
-  flow.scheduled = false;
-  for (const auto r : network_->resources(route)) {
-    auto& list = links_[static_cast<std::size_t>(r)].flows;
-    const auto it = std::find(list.begin(), list.end(), event.data);
-    MAPSIM_EXPECTS(it != list.end(), "a drained flow was not on its link");
-    *it = list.back();
-    list.pop_back();
+  if (event.kind == kResolve) {
+    resolve_queued_ = false;
+    resolve();
+    return;
   }
-  flows_.release(event.data);
-  resolve(route);
+  MAPSIM_EXPECTS(event.kind == kFlowDrained, "unknown flow-model event");
+  if (!armed_ || event.seq != armed_seq_) return;  // superseded by an earlier drain
+  armed_ = false;
+  drain_due();
+  arm();
 }
 
-void FlowModel::resolve(const Route& seed) {
+void FlowModel::touch(const Route& route) {
+  for (const auto r : network_->resources(route)) {
+    auto& link = links_[static_cast<std::size_t>(r)];
+    if (!link.dirty) {
+      link.dirty = true;
+      dirty_.push_back(r);
+    }
+  }
+  if (!resolve_queued_) {
+    resolve_queued_ = true;
+    engine_->schedule(engine_->now(), kResolve, 0);
+  }
+}
+
+void FlowModel::drain_due() {
+  const Time now = engine_->now();
+  while (!drains_.empty() && flows_[drains_.front()].drain <= now) {
+    const std::uint32_t id = drains_.front();
+    heap_erase(id);
+    const Route route = flows_[id].route;
+    engine_->schedule(now + route.latency, kDelivery, flows_[id].transfer);
+    for (const auto r : network_->resources(route)) {
+      auto& list = links_[static_cast<std::size_t>(r)].flows;
+      const auto it = std::find(list.begin(), list.end(), id);
+      MAPSIM_EXPECTS(it != list.end(), "a drained flow was not on its link");
+      *it = list.back();
+      list.pop_back();
+    }
+    flows_.release(id);
+    touch(route);
+  }
+}
+
+void FlowModel::resolve() {
   ++epoch_;
   const Time now = engine_->now();
   stack_.clear();
   component_links_.clear();
   component_flows_.clear();
-  for (const auto r : network_->resources(seed)) {
+  for (const auto r : dirty_) {
     auto& link = links_[static_cast<std::size_t>(r)];
+    link.dirty = false;
     if (link.mark != epoch_) {
       link.mark = epoch_;
       stack_.push_back(r);
     }
   }
-  // The connected component of the seed's links in the flow/link sharing graph.
+  dirty_.clear();
+  // The connected components of the dirty links in the flow/link sharing graph.
   while (!stack_.empty()) {
     const ResourceId r = stack_.back();
     stack_.pop_back();
@@ -83,12 +115,8 @@ void FlowModel::resolve(const Route& seed) {
       }
     }
   }
-  old_rates_.clear();
   for (const auto f : component_flows_) {
     Flow& flow = flows_[f];
-    flow.remaining = std::max(0.0, flow.remaining - flow.rate * to_seconds(now - flow.updated));
-    flow.updated = now;
-    old_rates_.push_back(flow.rate);
     flow.fixed = false;
   }
   for (const auto r : component_links_) {
@@ -117,27 +145,92 @@ void FlowModel::resolve(const Route& seed) {
       Flow& flow = flows_[f];
       if (flow.fixed) continue;
       flow.fixed = true;
-      flow.rate = share;
       --unfixed_flows;
       for (const auto r : network_->resources(flow.route)) {
         auto& link = links_[static_cast<std::size_t>(r)];
         link.residual -= share;
         --link.unfixed;
       }
+      if (flow.rate == share && flow.heap != kNotQueued) continue;  // drain time unchanged
+      // Bytes moved at the old rate, then the drain time at the new one (rounded to the nearest
+      // ps, so that a lone flow takes exactly transfer_time(n, bw)).
+      flow.remaining = std::max(0.0, flow.remaining - flow.rate * to_seconds(now - flow.updated));
+      flow.updated = now;
+      flow.rate = share;
+      flow.drain = now + transfer_time(flow.remaining, share);
+      heap_set(f);
     }
   }
-  for (std::size_t i = 0; i < component_flows_.size(); ++i) {
-    const auto f = component_flows_[i];
-    if (!flows_[f].scheduled || flows_[f].rate != old_rates_[i]) reschedule(f);
-  }
+  arm();
 }
 
-void FlowModel::reschedule(std::uint32_t id) {
-  Flow& flow = flows_[id];
-  // Rounded to the nearest ps so that a lone flow takes exactly transfer_time(n, bw).
-  const Time drain = transfer_time(flow.remaining, flow.rate);
-  flow.event_seq = engine_->schedule(engine_->now() + drain, kFlowDrained, id);
-  flow.scheduled = true;
+void FlowModel::arm() {
+  if (drains_.empty()) return;
+  const Time next = flows_[drains_.front()].drain;
+  if (armed_ && armed_at_ <= next) return;  // fires no later than needed; re-arms if early
+  armed_seq_ = engine_->schedule(next, kFlowDrained, 0);
+  armed_at_ = next;
+  armed_ = true;
+}
+
+bool FlowModel::before(std::uint32_t a, std::uint32_t b) const {
+  const Flow& fa = flows_[a];
+  const Flow& fb = flows_[b];
+  return fa.drain < fb.drain || (fa.drain == fb.drain && fa.order < fb.order);
+}
+
+void FlowModel::heap_place(std::size_t i, std::uint32_t flow) {
+  drains_[i] = flow;
+  flows_[flow].heap = static_cast<std::uint32_t>(i);
+}
+
+void FlowModel::sift_up(std::size_t i) {
+  const std::uint32_t flow = drains_[i];
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / 2;
+    if (!before(flow, drains_[parent])) break;
+    heap_place(i, drains_[parent]);
+    i = parent;
+  }
+  heap_place(i, flow);
+}
+
+void FlowModel::sift_down(std::size_t i) {
+  const std::uint32_t flow = drains_[i];
+  const std::size_t n = drains_.size();
+  for (;;) {
+    std::size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(drains_[child + 1], drains_[child])) ++child;
+    if (!before(drains_[child], flow)) break;
+    heap_place(i, drains_[child]);
+    i = child;
+  }
+  heap_place(i, flow);
+}
+
+void FlowModel::heap_set(std::uint32_t flow) {
+  auto& pos = flows_[flow].heap;
+  if (pos == kNotQueued) {
+    drains_.push_back(flow);
+    pos = static_cast<std::uint32_t>(drains_.size() - 1);
+    sift_up(pos);
+    return;
+  }
+  const std::size_t i = pos;
+  sift_up(i);
+  sift_down(flows_[flow].heap);
+}
+
+void FlowModel::heap_erase(std::uint32_t flow) {
+  const std::size_t i = flows_[flow].heap;
+  flows_[flow].heap = kNotQueued;
+  const std::uint32_t last = drains_.back();
+  drains_.pop_back();
+  if (i == drains_.size()) return;
+  heap_place(i, last);
+  sift_up(i);
+  sift_down(flows_[last].heap);
 }
 
 }  // namespace mapsim::sim

@@ -15,12 +15,22 @@
 // at  t1 + sum_{l in R_f} lat_l  (the last byte still has to travel the route). A single flow on
 // idle links therefore takes exactly  lat(R) + n / min bw  — the analytic model's time.
 //
-// Incremental re-solve: the max-min allocation decomposes over connected components of the
-// flow/link sharing graph, so when a flow starts or ends only the component of its links is
-// re-solved (the flows reachable through shared links); every other flow keeps its rate and its
-// scheduled drain event. Flows whose rate changes get their remaining bytes advanced at the old
-// rate and a new drain event; the superseded event is recognised by its sequence number and
-// dropped. Zero-byte transfers take the route latency and no bandwidth.
+// How the solver stays cheap under contention (each step keeps the allocation above exact):
+// - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
+//   re-solve event at the same picosecond, queued behind every event already due then, solves
+//   once for all of them (max-min fairness has a unique allocation, so batching changes nothing
+//   but the work; a flow's zero-length wait for it moves no bytes).
+// - Only what changed is re-solved. The allocation decomposes over connected components of the
+//   flow/link sharing graph; the re-solve covers the components of the dirty links, every other
+//   flow keeps its rate and its drain time.
+// - Drain times are kept in the model's own indexed heap, not as engine events: a rate change
+//   updates the flow's entry (its remaining bytes advanced at the old rate), and the engine holds
+//   one event, at the earliest drain. Flows that drain at the same picosecond are delivered by
+//   that one event, in the order they started.
+// Zero-byte transfers take the route latency and no bandwidth.
+//
+// Engine events: per flow one drain (shared with simultaneous drains), at most one re-solve per
+// instant, and one extra wake-up when a re-solve slows the earliest-draining flow down.
 
 #include <vector>
 
@@ -37,35 +47,56 @@ class FlowModel final : public NetworkModel {
   void handle(const QueuedEvent& event) override;
 
  private:
+  static constexpr std::uint32_t kNotQueued = UINT32_MAX;
   struct Flow {
     Route route;
-    double remaining = 0;  // bytes
-    double rate = 0;       // bytes per second
-    Time updated = 0;      // when `remaining` was last brought up to date
-    std::uint64_t event_seq = 0;
+    double remaining = 0;  // bytes, as of `updated`
+    double rate = 0;       // bytes per second; 0 until the first re-solve
+    Time updated = 0;
+    Time drain = 0;           // when `remaining` reaches 0 at `rate`
+    std::uint64_t order = 0;  // start order: the tie-breaker of equal drain times
     std::uint32_t transfer = 0;
-    std::uint32_t mark = 0;  // component search epoch
+    std::uint32_t mark = 0;           // component search epoch
+    std::uint32_t heap = kNotQueued;  // position in drains_
     bool fixed = false;
-    bool scheduled = false;
   };
   struct Link {
     std::vector<std::uint32_t> flows;
     double residual = 0;
     std::uint32_t unfixed = 0;
     std::uint32_t mark = 0;
+    bool dirty = false;  // in dirty_
   };
 
-  void resolve(const Route& seed);
-  void reschedule(std::uint32_t flow);
+  /// Marks the route's links for the next re-solve and makes sure one is queued now.
+  void touch(const Route& route);
+  void resolve();
+  void drain_due();
+  /// Makes the engine's single drain event fire at the earliest drain time.
+  void arm();
+
+  // The indexed min-heap of drain times, ordered by (drain, order).
+  [[nodiscard]] bool before(std::uint32_t a, std::uint32_t b) const;
+  void heap_set(std::uint32_t flow);  // insert, or move after its drain changed
+  void heap_erase(std::uint32_t flow);
+  void sift_up(std::size_t i);
+  void sift_down(std::size_t i);
+  void heap_place(std::size_t i, std::uint32_t flow);
 
   SlotPool<Flow> flows_;
   std::vector<Link> links_;
+  std::vector<std::uint32_t> drains_;
+  std::uint64_t started_ = 0;
   std::uint32_t epoch_ = 0;
+  std::vector<ResourceId> dirty_;  // links whose flows changed since the last re-solve
+  bool resolve_queued_ = false;
+  std::uint64_t armed_seq_ = 0;  // the engine's drain event, if armed_
+  Time armed_at_ = 0;
+  bool armed_ = false;
   // Scratch of the component search, kept to avoid allocating per re-solve.
   std::vector<ResourceId> stack_;
   std::vector<ResourceId> component_links_;
   std::vector<std::uint32_t> component_flows_;
-  std::vector<double> old_rates_;
 };
 
 }  // namespace mapsim::sim
