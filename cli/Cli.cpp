@@ -22,10 +22,11 @@ int run_generate(const std::vector<std::string>& args);
 int run_matrix(const std::vector<std::string>& args);
 int run_map(const std::vector<std::string>& args);
 int run_simulate(const std::vector<std::string>& args);
+int run_export(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 10> kCommands{{
+constexpr std::array<Command, 11> kCommands{{
     {"run", "run an experiment sweep into a results database (default: the demo sweep)", run_run},
     {"results", "tables of a results database; export a stored mapping", run_results},
     {"merge", "merge results databases (the shards of a sweep)", run_merge},
@@ -36,6 +37,7 @@ constexpr std::array<Command, 10> kCommands{{
     {"matrix", "communication matrix of an OTF2 trace or CSV matrix, summarised", run_matrix},
     {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
+    {"export", "write a trace in SimGrid's time-independent format (for SMPI)", run_export},
 }};
 
 void print_usage(std::ostream& out) {

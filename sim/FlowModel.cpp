@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::uint32_t kFlowDrained = kModelEvents;
 constexpr std::uint32_t kResolve = kModelEvents + 1;
+constexpr std::uint32_t kFlowJoins = kModelEvents + 2;
 
 }  // namespace
 
@@ -26,16 +27,26 @@ void FlowModel::start(const Transfer& transfer) {
   Flow& flow = flows_[id];
   flow.route = route;
   flow.remaining = static_cast<double>(transfer.bytes);
-  flow.updated = engine_->now();
+  flow.weight = 1.0 / static_cast<double>(std::max<Time>(route.latency, 1));
   flow.order = started_++;
   flow.transfer = transfer.id;
   flow.mark = epoch_;
-  for (const auto r : network_->resources(route))
+  engine_->schedule(engine_->now() + route.latency, kFlowJoins, id);
+}
+
+void FlowModel::join(std::uint32_t id) {
+  Flow& flow = flows_[id];
+  flow.updated = engine_->now();
+  for (const auto r : network_->resources(flow.route))
     links_[static_cast<std::size_t>(r)].flows.push_back(id);
-  touch(route);
+  touch(flow.route);
 }
 
 void FlowModel::handle(const QueuedEvent& event) {
+  if (event.kind == kFlowJoins) {
+    join(event.data);
+    return;
+  }
   if (event.kind == kResolve) {
     resolve_queued_ = false;
     resolve();
@@ -68,7 +79,7 @@ void FlowModel::drain_due() {
     const std::uint32_t id = drains_.front();
     heap_erase(id);
     const Route route = flows_[id].route;
-    engine_->schedule(now + route.latency, kDelivery, flows_[id].transfer);
+    engine_->schedule(now, kDelivery, flows_[id].transfer);
     for (const auto r : network_->resources(route)) {
       auto& list = links_[static_cast<std::size_t>(r)].flows;
       const auto it = std::find(list.begin(), list.end(), id);
@@ -123,8 +134,10 @@ void FlowModel::resolve() {
     auto& link = links_[static_cast<std::size_t>(r)];
     link.residual = network_->bandwidth(r);
     link.unfixed = static_cast<std::uint32_t>(link.flows.size());
+    link.weights = 0;
+    for (const auto f : link.flows) link.weights += flows_[f].weight;
   }
-  // Progressive filling: each round saturates the link with the smallest fair share.
+  // Progressive filling: each round saturates the link with the smallest share per weight.
   std::size_t unfixed_flows = component_flows_.size();
   while (unfixed_flows > 0) {
     ResourceId bottleneck = -1;
@@ -132,7 +145,7 @@ void FlowModel::resolve() {
     for (const auto r : component_links_) {
       const auto& link = links_[static_cast<std::size_t>(r)];
       if (link.unfixed == 0) continue;
-      const double s = link.residual / link.unfixed;
+      const double s = link.residual / link.weights;
       if (s < share) {
         share = s;
         bottleneck = r;
@@ -140,24 +153,26 @@ void FlowModel::resolve() {
     }
     MAPSIM_EXPECTS(bottleneck >= 0, "unfixed flows but no link carries them");
     // Rounding may leave a link a hair below zero; never let a flow stall at rate 0.
-    share = std::max(share, network_->bandwidth(bottleneck) * 1e-12);
+    const double least = network_->bandwidth(bottleneck) * 1e-12;
     for (const auto f : links_[static_cast<std::size_t>(bottleneck)].flows) {
       Flow& flow = flows_[f];
       if (flow.fixed) continue;
       flow.fixed = true;
       --unfixed_flows;
+      const double rate = std::max(share * flow.weight, least);
       for (const auto r : network_->resources(flow.route)) {
         auto& link = links_[static_cast<std::size_t>(r)];
-        link.residual -= share;
+        link.residual -= rate;
+        link.weights -= flow.weight;
         --link.unfixed;
       }
-      if (flow.rate == share && flow.heap != kNotQueued) continue;  // drain time unchanged
+      if (flow.rate == rate && flow.heap != kNotQueued) continue;  // drain time unchanged
       // Bytes moved at the old rate, then the drain time at the new one (rounded to the nearest
       // ps, so that a lone flow takes exactly transfer_time(n, bw)).
       flow.remaining = std::max(0.0, flow.remaining - flow.rate * to_seconds(now - flow.updated));
       flow.updated = now;
-      flow.rate = share;
-      flow.drain = now + transfer_time(flow.remaining, share);
+      flow.rate = rate;
+      flow.drain = now + transfer_time(flow.remaining, rate);
       heap_set(f);
     }
   }

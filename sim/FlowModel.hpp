@@ -1,19 +1,27 @@
 #pragma once
-// `flow`: max-min fair sharing of link bandwidth among the transfers in flight (fluid model, as
-// SimGrid's LMM solver without its TCP corrections).
+// `flow`: fluid sharing of link bandwidth among the transfers in flight — SimGrid's CM02 network
+// model (the one under SMPI) without its calibration factors.
 //
-// Each transfer f is a flow over the resources of its route R_f, at rate r_f (bytes/s). At every
-// instant the rates are the max-min fair allocation:
+// A transfer f of n bytes over route R_f, started at t0, first spends the route's latency
+// lat_f = sum_{l in R_f} lat_l in flight without loading any link (the head crossing the route),
+// then, from t0 + lat_f, streams its n bytes at rate r_f(t) until
+// integral_{t0 + lat_f}^{t1} r_f(t) dt = n, and is delivered at t1. A lone transfer therefore
+// takes exactly  lat_f + n / min_{l in R_f} bw_l  — the analytic model's time.
+// At every instant the rates of the streaming flows are the weighted max-min fair allocation
+// with weight w_f = 1 / lat_f (penalty lat_f, as in SimGrid):
 //
 //     for every link l:  sum_{f : l in R_f} r_f  <=  bw_l
-//     every flow f has a bottleneck l in R_f that is saturated and on which r_f >= r_g for all
+//     every flow f has a saturated bottleneck l in R_f on which r_f / w_f >= r_g / w_g for all
 //     g crossing l,
 //
-// found by progressive filling: repeatedly take the link with the smallest fair share
-// residual_l / unfixed_l, fix its unfixed flows at that share, subtract it from their other links.
-// A flow of n bytes started at t0 drains when  integral_{t0}^{t1} r_f(t) dt = n  and is delivered
-// at  t1 + sum_{l in R_f} lat_l  (the last byte still has to travel the route). A single flow on
-// idle links therefore takes exactly  lat(R) + n / min bw  — the analytic model's time.
+// found by progressive filling: repeatedly take the link with the smallest share per unit of
+// weight  residual_l / sum_{unfixed f on l} w_f, fix each unfixed flow f on it at that share times
+// w_f, subtract the rates from the flows' other links. Flows of equal route latency share a
+// bottleneck equally; a flow whose route is twice as long gets half the share (on a uniform
+// torus: shares inversely proportional to hops, the way round-robin arbitration at every router
+// favours short routes — SimGrid's TCP-derived RTT unfairness). A zero-latency route counts as
+// 1 ps. Both rules (latency before bandwidth, weights) are why mapsim agrees with SMPI's
+// uncalibrated replay in the communication-bound regime; README, "Which network model".
 //
 // How the solver stays cheap under contention (each step keeps the allocation above exact):
 // - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
@@ -29,8 +37,9 @@
 //   that one event, in the order they started.
 // Zero-byte transfers take the route latency and no bandwidth.
 //
-// Engine events: per flow one drain (shared with simultaneous drains), at most one re-solve per
-// instant, and one extra wake-up when a re-solve slows the earliest-draining flow down.
+// Engine events: per flow one join (the end of its latency) and one drain (shared with
+// simultaneous drains), at most one re-solve per instant, and one extra wake-up when a re-solve
+// slows the earliest-draining flow down.
 
 #include <vector>
 
@@ -51,7 +60,8 @@ class FlowModel final : public NetworkModel {
   struct Flow {
     Route route;
     double remaining = 0;  // bytes, as of `updated`
-    double rate = 0;       // bytes per second; 0 until the first re-solve
+    double rate = 0;       // bytes per second; 0 until the first re-solve after joining
+    double weight = 0;     // 1 / route latency (ps)
     Time updated = 0;
     Time drain = 0;           // when `remaining` reaches 0 at `rate`
     std::uint64_t order = 0;  // start order: the tie-breaker of equal drain times
@@ -63,11 +73,14 @@ class FlowModel final : public NetworkModel {
   struct Link {
     std::vector<std::uint32_t> flows;
     double residual = 0;
+    double weights = 0;  // of the unfixed flows
     std::uint32_t unfixed = 0;
     std::uint32_t mark = 0;
     bool dirty = false;  // in dirty_
   };
 
+  /// The flow's latency has passed: it starts loading its links.
+  void join(std::uint32_t flow);
   /// Marks the route's links for the next re-solve and makes sure one is queued now.
   void touch(const Route& route);
   void resolve();

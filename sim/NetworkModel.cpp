@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::array<NetworkModelInfo, 3> kModels{{
     {"analytic", "no contention: route latency + size / bottleneck bandwidth"},
-    {"flow", "max-min fair sharing of link bandwidth, re-solved incrementally"},
+    {"flow", "route latency, then weighted max-min sharing of link bandwidth (SimGrid CM02)"},
     {"packet", "packets through per-link FIFO output queues, cut-through or store-and-forward"},
 }};
 

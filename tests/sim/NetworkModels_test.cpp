@@ -134,10 +134,9 @@ TEST(FlowModel, ShortFlowLeavesItsShareToTheLongOne) {
   EXPECT_EQ(r.rank_finish[3], 3 * kMs + 100 * kNs);
 }
 
-// Max-min, not equal split: A 0 -> 2 crosses links 0->1 and 1->2; B 0 -> 1 crosses 0->1; C and D
-// 1 -> 2 cross 1->2. Link 1->2 carries A, C, D: 1/3 GB/s each. A is fixed at 1/3 there, so B gets
-// the rest of link 0->1: 2/3 GB/s.
-TEST(FlowModel, MaxMinFairAllocation) {
+// Weighted max-min, not equal split: A 0 -> 2 crosses links 0->1 and 1->2 (200 ns, weight 1/2 in
+// units of 1/100 ns); B 0 -> 1 crosses 0->1, C and D 1 -> 2 cross 1->2 (100 ns, weight 1 each).
+TEST(FlowModel, WeightedMaxMinFairAllocation) {
   TraceBuilder b(4);  // 0: node 0 sends A, B; 1: node 1 sends C, D; 2: node 1 gets B; 3: node 2
   b.isend(0, 3, 1'000'000, 1, 1).isend(0, 2, 1'000'000, 2, 2).wait(0, 1).wait(0, 2);
   b.isend(1, 3, 1'000'000, 1, 3).isend(1, 3, 1'000'000, 2, 4).wait(1, 1).wait(1, 2);
@@ -147,10 +146,15 @@ TEST(FlowModel, MaxMinFairAllocation) {
   auto config = round_config("flow");
   config.eager_threshold = 1 << 30;
   const auto r = run(b.trace(), "torus:4x4x4:cores=2", {0, 1, 1, 2}, config);
-  // B: 1 MB at 2/3 GB/s = 1.5 ms, + 100 ns. When B ends, A's bottleneck is still link 1->2, so
-  // nothing changes: A, C, D drain at 3 ms; A arrives 200 ns later, C and D 100 ns later.
-  EXPECT_EQ(r.rank_finish[2], 1500 * kUs + 100 * kNs);
-  EXPECT_EQ(r.rank_finish[3], 3 * kMs + 200 * kNs);
+  // B, C, D join at 100 ns: B alone on 0->1 at 1 GB/s, C and D at 1/2 GB/s on 1->2, so by 200 ns
+  // B has moved 100 bytes, C and D 50 each. A joins at 200 ns. Link 1->2 carries weight
+  // 1/2 + 1 + 1: 1/2.5 = 0.4 GB/s per unit, the smallest share: A 0.2 GB/s, C and D 0.4 GB/s.
+  // Link 0->1 keeps 0.8 GB/s for B: B drains at 200 ns + 999,900 B / 0.8 GB/s = 1,250,075 ns.
+  // A's bottleneck stays 1->2. C and D drain at 200 ns + 999,950 B / 0.4 GB/s = 2,500,075 ns, by
+  // when A has moved 0.2 GB/s * 2,499,875 ns = 499,975 B; its last 500,025 B at 1 GB/s end at
+  // 3,000,100 ns. A flow is delivered when it drains (its latency came first).
+  EXPECT_EQ(r.rank_finish[2], 1'250'075 * kNs);
+  EXPECT_EQ(r.rank_finish[3], 3'000'100 * kNs);
   EXPECT_EQ(r.rank_finish[0], 0);  // eager sends return at once
 }
 
@@ -180,8 +184,11 @@ TEST(NetworkModels, Incast) {
   for (Rank s = 1; s < 8; ++s) b.wait(0, static_cast<std::uint32_t>(s));
   auto config = round_config("flow");
   config.eager_threshold = 1 << 30;
-  // flow: every flow drains at 7 ms; the one from node 7 has the longest route, 7 x 100 ns.
-  EXPECT_EQ(run(b.trace(), "mesh:8", nodes, config).makespan, 7 * kMs + 700 * kNs);
+  // flow: the flows join link 1 -> 0 after their route latencies, node 1's first at 100 ns (the
+  // others' weights are smaller: 1/s for the one s hops away). From then on the link, every
+  // flow's bottleneck, is saturated until its 7 MB have crossed: the last drains and is
+  // delivered at 100 ns + 7 ms.
+  EXPECT_EQ(run(b.trace(), "mesh:8", nodes, config).makespan, 7 * kMs + 100 * kNs);
   // analytic: no sharing, 1 ms + 700 ns.
   config.model = "analytic";
   EXPECT_EQ(run(b.trace(), "mesh:8", nodes, config).makespan, kMs + 700 * kNs);

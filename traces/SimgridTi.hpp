@@ -1,0 +1,49 @@
+#pragma once
+// A trace in SimGrid's time-independent (TI) format, so that SMPI (`smpirun -replay`) replays the
+// same messages mapsim replays: one action file per rank (`rank-<r>.txt`) and `index.txt` listing
+// them, as SimGrid 3.32's replay reads them (sizes in bytes, every peer a world rank).
+//
+// What SMPI receives, action by action:
+// - Point-to-point as recorded: send / isend `dst tag bytes`, recv / irecv `src tag bytes`,
+//   `wait src dst tag` where the trace completed the request. Messages are matched as the replay
+//   matches them (the k-th send on (src, dst, comm, tag) with the k-th receive on it), and every
+//   message gets its own tag, the count of messages from src to dst so far, so that SMPI's
+//   matching and request lookup (keyed by src, dst, tag) are exact whatever the communicators.
+//   Receives carry the sender's size. Cancelled requests are left out; a send that no receive
+//   matches becomes an isend that is never waited for.
+// - Collectives are not handed to SMPI's own algorithms: each is written as the point-to-point
+//   schedule mapsim replays (CollectiveSchedule.hpp), one `irecv` / `isend` / `wait` group per
+//   step, so both simulators move the same messages between the same ranks. A non-blocking
+//   collective runs where it starts (its Wait writes nothing).
+// - Computation: `compute F` with F = gap (s) * flops_per_second, from MPI_Init to MPI_Finalize
+//   as the replay's default window; none with `compute = false` (communication only).
+
+#include <cstdint>
+#include <filesystem>
+
+#include "traces/CollectiveSchedule.hpp"
+#include "traces/Trace.hpp"
+
+namespace mapsim::traces {
+
+struct SimgridTiOptions {
+  /// Write compute actions (false: communication only).
+  bool compute = true;
+  /// The speed of the SimGrid hosts the trace is replayed on; compute actions are in flops.
+  double flops_per_second = 1e9;
+  CollectiveOptions collectives;
+};
+
+struct SimgridTiStats {
+  std::uint64_t actions = 0;
+  std::uint64_t messages = 0;  ///< point-to-point and collective-schedule messages
+  std::uint64_t dropped_cancelled = 0;
+};
+
+/// Writes `trace` into `dir` (created if missing; existing rank files are replaced). Throws
+/// InputError if the trace cannot be replayed (a receive that no send matches, a collective some
+/// member never reaches) or a file cannot be written, naming it.
+SimgridTiStats write_simgrid_ti(const Trace& trace, const std::filesystem::path& dir,
+                                const SimgridTiOptions& options = {});
+
+}  // namespace mapsim::traces
