@@ -153,30 +153,41 @@ class Exporter {
     }
   }
 
+  // Draws the tags of the rank's messages in program order: point-to-point sends and the sends of
+  // its collective schedules, as they come.
   void match_sends(Rank r) {
     auto& state = ranks_[static_cast<std::size_t>(r)];
     const auto& events = trace_.ranks[static_cast<std::size_t>(r)].events;
+    std::unordered_map<std::uint16_t, std::size_t> instances;
     for (std::size_t i = 0; i < events.size(); ++i) {
       const auto& e = events[i];
-      if (e.kind != EventKind::Send && e.kind != EventKind::Isend) continue;
-      if (e.kind == EventKind::Isend && state.cancelled.contains(e.request)) continue;
-      state.tag[i] = next_tag(r, e.peer);
-      queues_[Key{r, e.peer, e.comm, e.tag}].push_back(Pending{state.tag[i], e.bytes, r, i});
-    }
-    for_each_collective(r, [&](std::size_t, std::uint16_t comm, std::size_t k) {
-      const auto& plan = schedule(comm, k);
-      const auto& members = trace_.communicators[comm].members;
-      const std::int32_t me = rank_in(comm, r);
+      if (e.kind == EventKind::Send || e.kind == EventKind::Isend) {
+        if (e.kind == EventKind::Isend && state.cancelled.contains(e.request)) continue;
+        state.tag[i] = next_tag(r, e.peer);
+        queues_[Key{r, e.peer, e.comm, e.tag}].push_back(Pending{state.tag[i], e.bytes, r, i});
+        continue;
+      }
+      if (!is_collective(e) || trace_.communicators.at(e.comm).members.size() <= 1) continue;
+      const std::size_t k = instances[e.comm]++;
+      const auto& plan = schedule(e.comm, k);
+      const auto& members = trace_.communicators[e.comm].members;
+      const std::int32_t me = rank_in(e.comm, r);
+      if (me < 0) {
+        throw InputError(fmt::format(
+            "the trace cannot be exported: rank {}, event {}: {} on communicator {}, which rank {} "
+            "is not a member of",
+            r, i, name(e.op), trace_.communicators[e.comm].name, r));
+      }
       for (std::int32_t s = 0; s < plan.step_count(me); ++s) {
         const auto step = plan.step(me, s);
         if (step.send_to < 0) continue;
         const Rank to = members[static_cast<std::size_t>(step.send_to)];
-        const Key key{r, to, comm, -1 - static_cast<std::int64_t>(k)};
+        const Key key{r, to, e.comm, -1 - static_cast<std::int64_t>(k)};
         const auto tag = next_tag(r, to);
         queues_[key].push_back(Pending{tag, step.send_bytes, r, 0});
         sent_tags_[key].push_back(tag);
       }
-    });
+    }
   }
 
   Pending take(Rank src, Rank dst, std::uint16_t comm, std::int64_t tag, std::size_t event) {
