@@ -25,7 +25,7 @@
 # of 1.5 wherever SMPI's exceeds 1 %.
 #
 #   bench/smpi_compare.sh [--mode compute|comm|both] [BUILD_DIR] [TRACES_DIR]
-#       (defaults: both, build/release, ../shared/data/traces/npb; run from the repository root)
+#       (defaults: both, build/release, tests/data/npb; run from the repository root)
 #
 # Installs SimGrid (libsimgrid-dev) with apt-get if smpirun is missing; the default test run
 # never needs it.
@@ -35,7 +35,7 @@ mode=both
 if [ "${1:-}" = --mode ]; then mode=$2; shift 2; fi
 case $mode in compute | comm | both) ;; *) echo "smpi_compare: --mode compute|comm|both" >&2; exit 2 ;; esac
 build=${1:-build/release}
-traces=${2:-../shared/data/traces/npb}
+traces=${2:-tests/data/npb}
 mapsim=$build/mapsim
 [ -x "$mapsim" ] || { echo "smpi_compare: build mapsim first ($mapsim is missing)" >&2; exit 1; }
 [ -d "$traces" ] || { echo "smpi_compare: no trace directory $traces" >&2; exit 1; }

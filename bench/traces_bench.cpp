@@ -2,7 +2,7 @@
 // and the memory the streaming path needs as the trace grows (it must not grow with the trace's
 // length; the stored Trace, at sizeof(Event) = 40 bytes per MPI event, does).
 //
-// Inputs: the largest real traces in ../shared/data/traces, and synthetic Score-P-like archives
+// Inputs: the largest real traces in tests/data, and synthetic Score-P-like archives
 // of 64 ranks (an 8×8 grid exchanging with its 4 neighbours: MPI_Irecv, MPI_Send, MPI_Wait per
 // neighbour and iteration, as LU's halo) written here with libotf2 at several lengths.
 //
@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 using namespace mapsim;
 using traces::CommMatrix;
 
-const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+const std::string kTraces = std::string(MAPSIM_TEST_DATA_DIR) + "/";
 
 std::int64_t status_kb(const std::string& field) {
   std::ifstream status("/proc/self/status");

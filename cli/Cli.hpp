@@ -42,7 +42,8 @@ struct CommandLine {
 };
 
 /// Parses `args` against `line`. With --help, prints the usage to stdout and returns nullopt.
-/// Throws po::error for an unknown or malformed option.
+/// Throws po::error for an unknown or malformed option. Long options are never abbreviated
+/// ('--map' is not '--mapping'); an unknown one's message suggests the closest ("did you mean").
 std::optional<po::variables_map> parse(CommandLine& line, const std::vector<std::string>& args);
 
 }  // namespace mapsim::cli

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string_view>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
+#include "cli/Interrupt.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 #include "traces/generators/Generator.hpp"
@@ -64,7 +66,7 @@ int run_generate(const std::vector<std::string>& args) {
   const std::string about =
       "Writes the trace of a synthetic MPI program as an OTF2 archive (DIR/traces.otf2), as\n"
       "Score-P would record it. The NPB kernels reproduce NPB 3.4's messages, sizes and\n"
-      "collectives exactly (../shared/NPB.md); compute gaps model the class's work at 1 Gflop/s\n"
+      "collectives exactly (docs/workloads.md); compute gaps model the class's work at 1 Gflop/s\n"
       "per rank. Rank counts follow NPB 3.4, which decides at run time: BT and SP run on any\n"
       "count (floor(sqrt(N))^2 ranks work, the others stay idle) and MG on any count (the\n"
       "largest power of two works); CG and IS need powers of two. (NPB 3.3 wanted squares for\n"
@@ -100,10 +102,19 @@ int run_generate(const std::vector<std::string>& args) {
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();
-  const auto records = traces::write_generated_trace(
-      options, out, vm->count("force") != 0, [&](Rank done, Rank total) {
-        if (terminal) fmt::print(stderr, "\rgenerating: rank {}/{}", done, total);
-      });
+  std::uint64_t records = 0;
+  try {
+    const InterruptGuard guard;
+    records = traces::write_generated_trace(
+        options, out, vm->count("force") != 0, [&](Rank done, Rank total) {
+          if (terminal) fmt::print(stderr, "\rgenerating: rank {}/{}", done, total);
+          if (interrupted().load()) throw Cancelled("interrupted");
+        });
+  } catch (const Cancelled&) {
+    if (terminal) fmt::print(stderr, "\r\033[K");
+    fmt::print(stderr, "mapsim generate: interrupted; nothing written to {}\n", out.string());
+    return 130;
+  }
   if (terminal) fmt::print(stderr, "\r\033[K");
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   fmt::print("wrote {}: {}, {} event records in {:.2f} s\n", (out / "traces.otf2").string(),

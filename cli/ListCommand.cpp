@@ -1,3 +1,6 @@
+#include <string_view>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
@@ -6,6 +9,7 @@
 #include "mappers/Mapper.hpp"
 #include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
+#include "support/Suggest.hpp"
 #include "topologies/LinkClass.hpp"
 #include "topologies/TopologySpec.hpp"
 
@@ -113,10 +117,10 @@ int run_list(const std::vector<std::string>& args) {
     fmt::print("\n");
     list_metrics();
   } else {
-    throw InputError(
-        fmt::format("cannot list '{}'; valid: topologies, link-classes, mappers, "
-                    "models, columns, metrics, all",
-                    what));
+    const std::vector<std::string_view> valid{"topologies", "link-classes", "mappers", "models",
+                                              "columns",    "metrics",      "all"};
+    throw InputError(fmt::format("cannot list '{}'; valid: {}{}", what, fmt::join(valid, ", "),
+                                 suggest_suffix(what, valid)));
   }
   return 0;
 }

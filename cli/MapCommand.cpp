@@ -1,11 +1,18 @@
-// `mapsim map`: map the ranks of a matrix or trace onto a machine with one mapper (or all of
-// them, in parallel), print every metric and the mapping time, and write the mapping.
+// `mapsim map`: map the ranks of a matrix or trace onto a machine with one mapper, a list of
+// them or all (in parallel), print every metric and the mapping time as text, CSV or JSON, and
+// write the mappings.
+//
+// Order of work: everything cheap is checked before the matrix is read or a mapper runs — the
+// options, the mappers and every parameter of each, the machine, the output paths, and (from a
+// CSV matrix or an OTF2 archive's definitions) whether the ranks fit on the machine.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,11 +21,17 @@
 #include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/MapperChoice.hpp"
+#include "cli/Report.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "mappers/Metrics.hpp"
 #include "support/Error.hpp"
+#include "support/Log.hpp"
+#include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
+#include "support/Progress.hpp"
+#include "support/Version.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/TraceReader.hpp"
@@ -36,52 +49,37 @@ struct Outcome {
   metrics::Metrics metrics;
   double seconds = 0;
   std::string error;
+  std::string file;  ///< the mapping file read or written ("" = none)
 };
 
-traces::CommMatrix load_matrix(const po::variables_map& vm, std::string& source) {
-  const bool csv = vm.count("matrix") != 0;
-  const bool trace = vm.count("trace") != 0;
-  if (csv == trace) throw po::error("give exactly one of --matrix CSV and --trace T");
-  if (csv) {
-    source = vm["matrix"].as<std::string>();
-    return traces::read_matrix_csv(source);
+void check_fits(Rank ranks, const topo::Topology& topology, std::string_view source) {
+  const std::int64_t capacity =
+      static_cast<std::int64_t>(topology.node_count()) * topology.cores_per_node();
+  if (ranks > capacity) {
+    throw InputError(fmt::format("{} ranks do not fit on {} ({} nodes x {} cores); {} has {} ranks",
+                                 ranks, topology.spec(), topology.node_count(),
+                                 topology.cores_per_node(), source, ranks));
   }
-  source = vm["trace"].as<std::string>();
+}
+
+/// The matrix of --matrix or --trace; the ranks are checked against the machine before the
+/// trace's events are read.
+traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology& topology) {
+  if (vm.count("matrix") != 0) {
+    const auto source = vm["matrix"].as<std::string>();
+    auto matrix = traces::read_matrix_csv(source);
+    check_fits(matrix.rank_count(), topology, source);
+    return matrix;
+  }
+  const auto source = vm["trace"].as<std::string>();
   traces::TraceReader reader(source);
+  check_fits(reader.rank_count(), topology, source);
   auto matrix = traces::read_matrix(reader);
   if (reader.summary().mpi_events() == 0) {
     throw InputError(fmt::format("{}: the trace has no MPI events; there is nothing to map",
                                  reader.summary().anchor.string()));
   }
   return matrix;
-}
-
-// Parameters for `mapper`: "key=value" applies to the one mapper given; "NAME.key=value" to
-// mapper NAME (required with --mapper all).
-map::ParamList params_for(std::string_view mapper, const std::vector<std::string>& given,
-                          bool all) {
-  map::ParamList params;
-  for (const auto& text : given) {
-    auto [key, value] = map::split_param(text, "--param");
-    const auto dot = key.find('.');
-    if (dot == std::string::npos) {
-      if (all) {
-        throw po::error(
-            fmt::format("--param {}: with --mapper all, name the mapper: "
-                        "MAPPER.{}",
-                        text, text));
-      }
-      params.emplace_back(key, value);
-      continue;
-    }
-    const auto owner = key.substr(0, dot);
-    (void)map::find_mapper(owner);  // an unknown mapper name is an error even if unused
-    if (!all && owner != mapper) {
-      throw InputError(fmt::format("--param {} is for mapper '{}', not '{}'", text, owner, mapper));
-    }
-    if (owner == mapper) params.emplace_back(key.substr(dot + 1), value);
-  }
-  return params;
 }
 
 std::string stats_line(const metrics::LoadStats& s, int precision) {
@@ -104,26 +102,51 @@ void print_metrics(std::FILE* out, const metrics::Metrics& m) {
              m.max_link_seconds);
 }
 
-void write_out(const po::variables_map& vm, const topo::Mapping& mapping,
-               const topo::Topology& topology) {
-  const auto format = map::mapping_format_from_name(vm["format"].as<std::string>());
-  const auto out = vm["out"].as<std::string>();
-  if (out == "-") {
-    map::write_mapping(std::cout, mapping, topology, format);
-    std::cout.flush();
-    return;
-  }
-  map::write_mapping(fs::path(out), mapping, topology, format);
-  fmt::print("wrote          {} ({} format)\n", out, map::name(format));
+void add_stats(Record& row, std::string_view prefix, const metrics::LoadStats& s) {
+  row.add(fmt::format("{}_total", prefix), s.total)
+      .add(fmt::format("{}_min", prefix), s.min)
+      .add(fmt::format("{}_avg", prefix), s.average)
+      .add(fmt::format("{}_max", prefix), s.max);
 }
 
-Outcome run_one(std::string_view name, const map::ParamList& params,
-                const traces::CommMatrix& matrix, const topo::Topology& topology, map::Seed seed) {
+Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline) {
+  Record row;
+  row.add("mapper", o.mapper).add("params", o.params).add("mapping_file", o.file);
+  if (!o.error.empty()) {
+    row.add("error", o.error);
+    return row;
+  }
+  const auto& m = o.metrics;
+  row.add("map_seconds", o.seconds).add("bytes", m.bytes).add("hop_bytes", m.hop_bytes);
+  if (baseline && *baseline > 0) {
+    row.add("hop_bytes_vs_in_order",
+            static_cast<double>(m.hop_bytes) / static_cast<double>(*baseline));
+  } else {
+    row.add_null("hop_bytes_vs_in_order");
+  }
+  row.add("hop_messages", m.hop_messages)
+      .add("dilation_max_hops", m.dilation_max)
+      .add("dilation_avg_hops_per_byte", m.dilation_average)
+      .add("ieplc", m.messages)
+      .add("ianlc", m.intra_node_messages)
+      .add("ienlc", m.inter_node_messages)
+      .add("self_messages", m.self_messages)
+      .add("directed_links_used", m.directed_messages.used);
+  add_stats(row, "directed_link_messages", m.directed_messages);
+  add_stats(row, "directed_link_bytes", m.directed_bytes);
+  row.add("links_used", m.link_messages.used);
+  add_stats(row, "link_messages", m.link_messages);
+  add_stats(row, "link_bytes", m.link_bytes);
+  row.add("busiest_link_s", m.max_link_seconds).add("error", "");
+  return row;
+}
+
+Outcome run_one(const ChosenMapper& chosen, const traces::CommMatrix& matrix,
+                const topo::Topology& topology, map::Seed seed) {
   Outcome outcome;
-  outcome.mapper = name;
-  const auto mapper = map::make_mapper(name, params);
-  const auto& info = map::find_mapper(name);
-  outcome.params = map::parse_params(name, info.params, params).describe();
+  outcome.mapper = chosen.name;
+  outcome.params = chosen.described;
+  const auto mapper = map::make_mapper(chosen.name, chosen.params);
   const auto start = std::chrono::steady_clock::now();
   outcome.mapping = mapper->map(matrix, topology, seed);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -131,17 +154,21 @@ Outcome run_one(std::string_view name, const map::ParamList& params,
   return outcome;
 }
 
-void print_table(const std::vector<Outcome>& outcomes) {
-  std::optional<std::uint64_t> baseline;
+std::optional<std::uint64_t> in_order_hop_bytes(const std::vector<Outcome>& outcomes) {
   for (const auto& o : outcomes) {
-    if (o.mapper == "in-order" && o.error.empty()) baseline = o.metrics.hop_bytes;
+    if (o.mapper == "in-order" && o.error.empty()) return o.metrics.hop_bytes;
   }
-  fmt::print("{:<12} {:>10} {:>16} {:>11} {:>5} {:>8} {:>14} {:>12} {:>12} {:>12}\n", "mapper",
+  return std::nullopt;
+}
+
+void print_table(std::FILE* out, const std::vector<Outcome>& outcomes) {
+  const auto baseline = in_order_hop_bytes(outcomes);
+  fmt::print(out, "{:<12} {:>10} {:>16} {:>11} {:>5} {:>8} {:>14} {:>12} {:>12} {:>12}\n", "mapper",
              "time [ms]", "hop-bytes", "vs in-order", "dil", "avg hops", "hop-messages", "IeNLC",
              "max link msg", "max link s");
   for (const auto& o : outcomes) {
     if (!o.error.empty()) {
-      fmt::print("{:<12} error: {}\n", o.mapper, o.error);
+      fmt::print(out, "{:<12} error: {}\n", o.mapper, o.error);
       continue;
     }
     const auto& m = o.metrics;
@@ -149,10 +176,46 @@ void print_table(const std::vector<Outcome>& outcomes) {
                                   ? fmt::format("{:.3f}", static_cast<double>(m.hop_bytes) /
                                                               static_cast<double>(*baseline))
                                   : "-";
-    fmt::print("{:<12} {:>10.3f} {:>16} {:>11} {:>5} {:>8.4f} {:>14} {:>12} {:>12} {:>12.4g}\n",
+    fmt::print(out,
+               "{:<12} {:>10.3f} {:>16} {:>11} {:>5} {:>8.4f} {:>14} {:>12} {:>12} {:>12.4g}\n",
                o.mapper, o.seconds * 1e3, m.hop_bytes, ratio, m.dilation_max, m.dilation_average,
                m.hop_messages, m.inter_node_messages, m.directed_messages.max, m.max_link_seconds);
   }
+}
+
+std::string_view extension(map::MappingFormat format) {
+  switch (format) {
+    case map::MappingFormat::Plain:
+      return ".map";
+    case map::MappingFormat::Rankfile:
+      return ".rankfile";
+    case map::MappingFormat::Hostlist:
+      return ".hostlist";
+  }
+  return ".map";
+}
+
+/// Where --out puts each mapping: FILE for one, DIR/<mapper><ext> for several (DIR is created
+/// if missing). Checked before any work.
+struct OutPlan {
+  bool given = false;
+  bool directory = false;
+  fs::path path;
+
+  [[nodiscard]] fs::path file_for(std::string_view mapper, map::MappingFormat format) const {
+    return directory ? path / fmt::format("{}{}", mapper, extension(format)) : path;
+  }
+};
+
+// Several mappers: a mapper that cannot handle the input leaves its row with the reason and a
+// warning; the command fails only when no mapper succeeded, so a script never takes an
+// all-error table for a result.
+int exit_status(const std::vector<Outcome>& outcomes) {
+  const bool any = std::any_of(outcomes.begin(), outcomes.end(),
+                               [](const Outcome& o) { return o.error.empty(); });
+  if (any) return 0;
+  log::write(log::Level::Error, "every mapper failed on this input (see the warnings above)");
+  return 1;
 }
 
 }  // namespace
@@ -160,89 +223,202 @@ void print_table(const std::vector<Outcome>& outcomes) {
 int run_map(const std::vector<std::string>& args) {
   CommandLine line(
       "map",
-      "(--matrix CSV | --trace T) --topology SPEC (--mapper NAME|all | --mapping FILE) "
-      "[--seed S] [--param key=value ...] [--out FILE] [--format plain|rankfile|hostlist]",
+      "(--matrix CSV | --trace T) --topology SPEC (--mapper NAME[,NAME...]|all | --mapping FILE) "
+      "[--seed S] [--param [MAPPER.]key=value ...] [--out FILE|DIR] [--mapping-format "
+      "plain|rankfile|hostlist] [--format text|csv|json]",
       "Maps the ranks of a communication matrix onto a machine and prints every metric:\n"
       "hop-bytes, hop-messages, dilation, intra/inter-node messages, dimension-order link loads\n"
-      "and the busiest link's time, with the mapping time. '--mapper all' runs every mapper in\n"
-      "parallel and prints one table (times are measured while the others run). '--mapping FILE'\n"
-      "evaluates a given mapping ('rank node' lines) instead. 'mapsim list mappers' lists the\n"
-      "mappers and their parameters. The input is a CSV matrix (src,dst,messages,bytes) or an\n"
-      "OTF2 trace (anchor file or archive directory), whose point-to-point messages count.\n"
-      "Host names in rankfiles and host lists are 'node' + the node id, zero-padded.");
+      "and the busiest link's time, with the mapping time. '--mapper a,b,c' or '--mapper all'\n"
+      "runs several mappers in parallel and prints one row each (times are measured while the\n"
+      "others run); their parameters are MAPPER.key=value, all checked before any mapping\n"
+      "starts. '--mapping FILE' evaluates a given mapping ('rank node' lines) instead. 'mapsim\n"
+      "list mappers' lists the mappers and their parameters. The input is a CSV matrix\n"
+      "(src,dst,messages,bytes) or an OTF2 trace (anchor file or archive directory), whose\n"
+      "point-to-point messages count. '--format csv|json' prints the settings and one record\n"
+      "per mapper with units in the keys (_bytes, _s, _hops). Mapping files record the\n"
+      "settings in '#' header lines. Host names in rankfiles and host lists are 'node' + the\n"
+      "node id, zero-padded.");
   line.options.add_options()("matrix", po::value<std::string>(), "CSV communication matrix")(
       "trace", po::value<std::string>(), "OTF2 trace (anchor file or directory)")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
-      "mapper", po::value<std::string>(), "mapper name, or 'all'")(
+      "mapper", po::value<std::string>(), "mapper name, a comma list of them, or 'all'")(
       "mapping", po::value<std::string>(), "evaluate this mapping file instead of mapping")(
       "seed", po::value<std::string>()->default_value("0"), "random seed (an unsigned integer)")(
       "param", po::value<std::vector<std::string>>()->composing(),
-      "mapper parameter key=value (MAPPER.key=value with --mapper all); repeatable")(
-      "out", po::value<std::string>(), "write the mapping to FILE ('-': standard output)")(
-      "format", po::value<std::string>()->default_value("plain"),
+      "mapper parameter key=value (MAPPER.key=value with several mappers); repeatable")(
+      "out", po::value<std::string>(),
+      "write the mapping to FILE ('-': standard output); with several mappers, one file per "
+      "mapper into DIR: DIR/MAPPER.map (.rankfile, .hostlist)")(
+      "mapping-format", po::value<std::string>()->default_value("plain"),
       "mapping file format: plain ('rank node'), rankfile (Open MPI), hostlist (one host per "
-      "rank, Slurm/MPICH)");
+      "rank, Slurm/MPICH)")("format", po::value<std::string>()->default_value("text"),
+                            "report format: text, csv or json");
   const auto vm = parse(line, args);
   if (!vm) return 0;
 
+  const bool csv_input = vm->count("matrix") != 0;
+  if (csv_input == (vm->count("trace") != 0))
+    throw po::error("give exactly one of --matrix CSV and --trace T");
   const bool evaluate_only = vm->count("mapping") != 0;
   if (evaluate_only == (vm->count("mapper") != 0)) {
     throw po::error("give exactly one of --mapper NAME|all and --mapping FILE");
   }
-  (void)map::mapping_format_from_name((*vm)["format"].as<std::string>());
+  const auto format_text = (*vm)["format"].as<std::string>();
+  if (format_text == "plain" || format_text == "rankfile" || format_text == "hostlist") {
+    throw po::error(fmt::format(
+        "--format {}: the mapping file's format is now --mapping-format {}; --format is the "
+        "report's (text, csv or json)",
+        format_text, format_text));
+  }
+  const auto format = report_format_from_name(format_text, "--format");
+  const auto mapping_format =
+      map::mapping_format_from_name((*vm)["mapping-format"].as<std::string>());
   const auto seed = static_cast<map::Seed>(
       parse_integer((*vm)["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   const auto given = vm->count("param") != 0 ? (*vm)["param"].as<std::vector<std::string>>()
                                              : std::vector<std::string>{};
+  std::string mapper_list;
+  std::vector<ChosenMapper> chosen;
+  if (evaluate_only) {
+    if (!given.empty()) throw po::error("--param needs --mapper");
+  } else {
+    mapper_list = (*vm)["mapper"].as<std::string>();
+    chosen = with_params(choose_mappers(mapper_list, "--mapper"), given, mapper_list);
+  }
   const auto topology = topo::make_topology((*vm)["topology"].as<std::string>());
-  std::string source;
-  const auto matrix = load_matrix(*vm, source);
+
+  OutPlan out;
+  if (vm->count("out") != 0) {
+    out.given = true;
+    out.path = (*vm)["out"].as<std::string>();
+    out.directory = chosen.size() > 1;
+    if (out.directory) {
+      if (out.path == "-") {
+        throw po::error(fmt::format(
+            "--out -: with --mapper {} there is one mapping per mapper; give a directory",
+            mapper_list));
+      }
+      if (fs::exists(out.path) && !fs::is_directory(out.path)) {
+        throw InputError(
+            fmt::format("--out {}: with several mappers --out is a directory, and this is a file",
+                        out.path.string()));
+      }
+      if (fs::is_directory(out.path)) {
+        for (const auto& c : chosen) check_writable(out.file_for(c.name, mapping_format), "--out");
+      } else {
+        check_writable(out.path, "--out");
+      }
+    } else {
+      check_writable(out.path, "--out");
+    }
+  }
+
+  const std::string source =
+      csv_input ? (*vm)["matrix"].as<std::string>() : (*vm)["trace"].as<std::string>();
+  const auto matrix = load_matrix(*vm, *topology);
   const auto total = matrix.total();
-  // With the mapping on standard output, the report goes to standard error.
-  std::FILE* report =
-      vm->count("out") != 0 && (*vm)["out"].as<std::string>() == "-" ? stderr : stdout;
+
+  Record settings;
+  settings.add("mapsim_version", version())
+      .add("input_kind", csv_input ? "matrix" : "trace")
+      .add("input", source)
+      .add("ranks", matrix.rank_count())
+      .add("messages", total.messages)
+      .add("message_bytes", total.bytes)
+      .add("topology", topology->spec())
+      .add("nodes", topology->node_count())
+      .add("cores", topology->cores_per_node())
+      .add("seed", seed);
+  if (out.given) settings.add("mapping_format", map::name(mapping_format));
+  const auto mapping_settings = [&](const Outcome& o) {
+    return map::MappingSettings{
+        {"mapsim-version", std::string(version())},
+        {"source", fmt::format("{} {}", csv_input ? "matrix" : "trace", source)},
+        {"mapper", o.mapper},
+        {"params", o.params},
+        {"seed", fmt::format("{}", seed)}};
+  };
+
+  std::vector<Outcome> outcomes;
+  if (evaluate_only) {
+    Outcome o;
+    o.file = (*vm)["mapping"].as<std::string>();
+    o.mapping = map::read_mapping(o.file, *topology, matrix.rank_count());
+    o.metrics = metrics::evaluate(matrix, *topology, *o.mapping);
+    outcomes.push_back(std::move(o));
+  } else if (chosen.size() == 1) {
+    const ProgressStep step(fmt::format("mapping with {}", chosen[0].name));
+    outcomes.push_back(run_one(chosen[0], matrix, *topology, seed));
+  } else {
+    outcomes.resize(chosen.size());
+    Progress progress("mapping", chosen.size(), "mappers");
+    tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t k) {
+      const struct Done {
+        Progress& progress;
+        ~Done() { progress.advance(); }
+      } done{progress};
+      try {
+        outcomes[k] = run_one(chosen[k], matrix, *topology, seed);
+      } catch (const InputError& e) {  // this mapper cannot handle this input: its row says why
+        outcomes[k].mapper = chosen[k].name;
+        outcomes[k].params = chosen[k].described;
+        outcomes[k].error = e.what();
+      }
+    });
+    for (const auto& o : outcomes) {
+      if (!o.error.empty()) log::warning("mapper '{}': {}", o.mapper, o.error);
+    }
+  }
+
+  // The mappings first: with --out -, the mapping is standard output and the report goes to
+  // standard error.
+  const bool mapping_to_stdout = out.given && !out.directory && out.path == "-";
+  std::FILE* report = mapping_to_stdout ? stderr : stdout;
+  std::vector<std::string> wrote;
+  if (out.given) {
+    if (out.directory) fs::create_directories(out.path);
+    for (auto& o : outcomes) {
+      if (!o.mapping) continue;
+      const auto file = out.file_for(o.mapper, mapping_format);
+      const auto header = evaluate_only ? map::MappingSettings{} : mapping_settings(o);
+      map::write_mapping(file, *o.mapping, *topology, mapping_format, header);
+      if (file != "-") {
+        o.file = file.string();
+        wrote.push_back(
+            fmt::format("wrote          {} ({} format)\n", o.file, map::name(mapping_format)));
+      }
+    }
+    if (mapping_to_stdout) std::cout.flush();
+  }
+
+  if (format != ReportFormat::Text) {
+    const auto baseline = in_order_hop_bytes(outcomes);
+    std::vector<Record> rows;
+    for (const auto& o : outcomes) rows.push_back(record_of(o, baseline));
+    print_report(report, format, settings, rows);
+    return exit_status(outcomes);
+  }
+
   fmt::print(report, "matrix         {} ranks, {} messages, {} bytes ({})\n", matrix.rank_count(),
              total.messages, total.bytes, source);
   fmt::print(report, "topology       {} ({} nodes x {} cores)\n", topology->spec(),
              topology->node_count(), topology->cores_per_node());
-
   if (evaluate_only) {
-    if (!given.empty()) throw po::error("--param needs --mapper");
-    const auto file = (*vm)["mapping"].as<std::string>();
-    const auto mapping = map::read_mapping(file, *topology, matrix.rank_count());
-    fmt::print(report, "mapping        {}\n", file);
-    print_metrics(report, metrics::evaluate(matrix, *topology, mapping));
-    if (vm->count("out") != 0) write_out(*vm, mapping, *topology);
-    return 0;
+    fmt::print(report, "mapping        {}\n", (*vm)["mapping"].as<std::string>());
+    print_metrics(report, outcomes[0].metrics);
+  } else if (chosen.size() == 1) {
+    const auto& o = outcomes[0];
+    fmt::print(report, "mapper         {}{}, seed {}\n", o.mapper,
+               o.params.empty() ? "" : " (" + o.params + ")", seed);
+    fmt::print(report, "mapping time   {:.3f} ms\n", o.seconds * 1e3);
+    print_metrics(report, o.metrics);
+  } else {
+    fmt::print(report, "mappers        {} {}, seed {}\n\n", mapper_list == "all" ? "all" : "chosen",
+               chosen.size(), seed);
+    print_table(report, outcomes);
   }
-
-  const auto name = (*vm)["mapper"].as<std::string>();
-  if (name != "all") {
-    const auto outcome = run_one(name, params_for(name, given, false), matrix, *topology, seed);
-    fmt::print(report, "mapper         {}{}, seed {}\n", name,
-               outcome.params.empty() ? "" : " (" + outcome.params + ")", seed);
-    fmt::print(report, "mapping time   {:.3f} ms\n", outcome.seconds * 1e3);
-    print_metrics(report, outcome.metrics);
-    if (vm->count("out") != 0) write_out(*vm, *outcome.mapping, *topology);
-    return 0;
-  }
-
-  if (vm->count("out") != 0) throw po::error("--out needs one mapper, not --mapper all");
-  const auto infos = map::mapper_infos();
-  std::vector<map::ParamList> params;
-  for (const auto& info : infos) params.push_back(params_for(info.name, given, true));
-  std::vector<Outcome> outcomes(infos.size());
-  tbb::parallel_for(std::size_t{0}, infos.size(), [&](std::size_t k) {
-    try {
-      outcomes[k] = run_one(infos[k].name, params[k], matrix, *topology, seed);
-    } catch (const InputError& e) {
-      outcomes[k].mapper = infos[k].name;
-      outcomes[k].error = e.what();
-    }
-  });
-  fmt::print("mappers        all {}, seed {}\n\n", infos.size(), seed);
-  print_table(outcomes);
-  return 0;
+  for (const auto& w : wrote) fmt::print(report, "{}", w);
+  return exit_status(outcomes);
 }
 
 }  // namespace mapsim::cli

@@ -11,6 +11,7 @@
 
 #include "cli/Cli.hpp"
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/MatrixStatistics.hpp"
@@ -33,25 +34,25 @@ std::string join_counts(const std::vector<std::pair<std::string_view, std::uint6
   return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-void print_trace_summary(const traces::TraceSummary& summary) {
-  fmt::print("input          {} (OTF2 {}{}; timer {} ticks/s)\n", summary.anchor.string(),
+void print_trace_summary(std::FILE* out, const traces::TraceSummary& summary) {
+  fmt::print(out, "input          {} (OTF2 {}{}; timer {} ticks/s)\n", summary.anchor.string(),
              summary.otf2_version, summary.creator.empty() ? "" : ", " + summary.creator,
              summary.timer_resolution);
-  fmt::print("ranks          {} ({} locations, {} communicators)\n", summary.ranks,
+  fmt::print(out, "ranks          {} ({} locations, {} communicators)\n", summary.ranks,
              summary.locations, summary.communicators);
   std::vector<std::pair<std::string_view, std::uint64_t>> skipped;
   for (const auto& kind : summary.records_by_kind) {
     if (kind.skipped > 0) skipped.emplace_back(kind.kind, kind.skipped);
   }
-  fmt::print("events         {} OTF2 records, {} MPI events; skipped {} ({})\n", summary.records,
-             summary.mpi_events(), summary.skipped, join_counts(skipped));
+  fmt::print(out, "events         {} OTF2 records, {} MPI events; skipped {} ({})\n",
+             summary.records, summary.mpi_events(), summary.skipped, join_counts(skipped));
   std::vector<std::pair<std::string_view, std::uint64_t>> kinds;
   for (std::size_t k = 0; k < traces::kEventKindCount; ++k) {
     if (summary.events[k] > 0)
       kinds.emplace_back(traces::name(static_cast<EventKind>(k)), summary.events[k]);
   }
-  fmt::print("  by kind      {}\n", join_counts(kinds));
-  fmt::print("point-to-point {} messages, {} bytes\n", summary.point_to_point.messages,
+  fmt::print(out, "  by kind      {}\n", join_counts(kinds));
+  fmt::print(out, "point-to-point {} messages, {} bytes\n", summary.point_to_point.messages,
              summary.point_to_point.bytes);
   std::vector<std::pair<std::string_view, std::uint64_t>> ops;
   std::uint64_t collectives = 0;
@@ -60,43 +61,44 @@ void print_trace_summary(const traces::TraceSummary& summary) {
     ops.emplace_back(traces::name(static_cast<CollectiveOp>(k)), summary.collectives[k]);
     collectives += summary.collectives[k];
   }
-  fmt::print("collectives    {} ({}; counted once per rank taking part)\n", collectives,
+  fmt::print(out, "collectives    {} ({}; counted once per rank taking part)\n", collectives,
              join_counts(ops));
   if (summary.unknown_requests + summary.open_requests > 0) {
-    fmt::print("requests       {} completions of unknown requests, {} never completed\n",
+    fmt::print(out, "requests       {} completions of unknown requests, {} never completed\n",
                summary.unknown_requests, summary.open_requests);
   }
 }
 
-void print_matrix_statistics(const traces::CommMatrix& matrix, std::size_t top, bool collectives) {
+void print_matrix_statistics(std::FILE* out, const traces::CommMatrix& matrix, std::size_t top,
+                             bool collectives) {
   const auto stats = traces::matrix_statistics(matrix, top);
-  fmt::print("matrix         {} ranks ({} active), {} messages, {} bytes{}\n", stats.ranks,
+  fmt::print(out, "matrix         {} ranks ({} active), {} messages, {} bytes{}\n", stats.ranks,
              stats.active_ranks, stats.total.messages, stats.total.bytes,
              collectives ? " (point-to-point and collectives as the simulator sends them)" : "");
   const auto pairs =
       static_cast<std::uint64_t>(stats.ranks) * static_cast<std::uint64_t>(stats.ranks);
-  fmt::print("non-zero pairs {} of {} ordered pairs ({} self pairs: {} messages, {} bytes)\n",
+  fmt::print(out, "non-zero pairs {} of {} ordered pairs ({} self pairs: {} messages, {} bytes)\n",
              stats.nonzero_pairs, pairs, stats.self_pairs, stats.self.messages, stats.self.bytes);
+  fmt::print(out,
+             "degree         out min/avg/max {:g}/{:.2f}/{:g}, in {:g}/{:.2f}/{:g} (partners "
+             "other than the rank itself)\n",
+             stats.out_degree.min, stats.out_degree.mean, stats.out_degree.max, stats.in_degree.min,
+             stats.in_degree.mean, stats.in_degree.max);
   fmt::print(
-      "degree         out min/avg/max {:g}/{:.2f}/{:g}, in {:g}/{:.2f}/{:g} (partners "
-      "other than the rank itself)\n",
-      stats.out_degree.min, stats.out_degree.mean, stats.out_degree.max, stats.in_degree.min,
-      stats.in_degree.mean, stats.in_degree.max);
-  fmt::print(
-      "bytes per rank sent min/avg/max {:.0f}/{:.1f}/{:.0f}, received {:.0f}/{:.1f}/{:.0f}\n",
+      out, "bytes per rank sent min/avg/max {:.0f}/{:.1f}/{:.0f}, received {:.0f}/{:.1f}/{:.0f}\n",
       stats.sent_bytes.min, stats.sent_bytes.mean, stats.sent_bytes.max, stats.received_bytes.min,
       stats.received_bytes.mean, stats.received_bytes.max);
-  fmt::print("\n{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", "rank", "out", "in", "sent msgs",
-             "sent bytes", "recv msgs", "recv bytes");
+  fmt::print(out, "\n{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", "rank", "out", "in",
+             "sent msgs", "sent bytes", "recv msgs", "recv bytes");
   for (const auto& r : stats.per_rank) {
-    fmt::print("{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", r.rank, r.out_degree, r.in_degree,
-               r.sent.messages, r.sent.bytes, r.received.messages, r.received.bytes);
+    fmt::print(out, "{:>6} {:>5} {:>5} {:>12} {:>16} {:>12} {:>16}\n", r.rank, r.out_degree,
+               r.in_degree, r.sent.messages, r.sent.bytes, r.received.messages, r.received.bytes);
   }
   if (stats.heaviest.empty()) return;
-  fmt::print("\nheaviest pairs (by bytes)\n{:>6} {:>6} {:>12} {:>16}\n", "src", "dst", "messages",
-             "bytes");
+  fmt::print(out, "\nheaviest pairs (by bytes)\n{:>6} {:>6} {:>12} {:>16}\n", "src", "dst",
+             "messages", "bytes");
   for (const auto& pair : stats.heaviest) {
-    fmt::print("{:>6} {:>6} {:>12} {:>16}\n", pair.src, pair.dst, pair.traffic.messages,
+    fmt::print(out, "{:>6} {:>6} {:>12} {:>16}\n", pair.src, pair.dst, pair.traffic.messages,
                pair.traffic.bytes);
   }
 }
@@ -134,6 +136,9 @@ int run_matrix(const std::vector<std::string>& args) {
   const auto top = static_cast<std::size_t>(
       parse_integer((*vm)["top"].as<std::string>(), "--top", 0, 1'000'000));
   const bool collectives = (*vm)["collectives"].as<bool>();
+  if (vm->count("csv") != 0) check_writable((*vm)["csv"].as<std::string>(), "--csv");
+  // With the matrix on standard output (--csv -), the summary goes to standard error.
+  std::FILE* out = vm->count("csv") != 0 && (*vm)["csv"].as<std::string>() == "-" ? stderr : stdout;
 
   traces::CommMatrix matrix;
   if (is_otf2(input)) {
@@ -148,7 +153,7 @@ int run_matrix(const std::vector<std::string>& args) {
           "OpenMP or user regions); there is no communication matrix to build",
           summary.anchor.string(), summary.locations, summary.records));
     }
-    print_trace_summary(summary);
+    print_trace_summary(out, summary);
   } else {
     if (collectives) {
       throw InputError(fmt::format(
@@ -156,13 +161,15 @@ int run_matrix(const std::vector<std::string>& args) {
           input.string()));
     }
     matrix = traces::read_matrix_csv(input);
-    fmt::print("input          {} (CSV matrix)\n", input.string());
+    fmt::print(out, "input          {} (CSV matrix)\n", input.string());
   }
-  print_matrix_statistics(matrix, top, collectives);
+  print_matrix_statistics(out, matrix, top, collectives);
   if (vm->count("csv") != 0) {
-    const fs::path out = (*vm)["csv"].as<std::string>();
-    traces::write_matrix_csv(matrix, out);
-    fmt::print("\nwrote {} ({} non-zero pairs)\n", out.string(), matrix.nonzero_count());
+    const fs::path csv = (*vm)["csv"].as<std::string>();
+    write_output(csv, "--csv",
+                 [&](std::ostream& stream) { traces::write_matrix_csv(matrix, stream); });
+    if (csv != "-")
+      fmt::print(out, "\nwrote {} ({} non-zero pairs)\n", csv.string(), matrix.nonzero_count());
   }
   return 0;
 }

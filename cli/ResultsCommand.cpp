@@ -1,7 +1,7 @@
 // `mapsim results`: tables of a results database, one per (workload, machine, model) with the
 // mappers as rows; or a stored mapping exported for a launcher.
 
-#include <iostream>
+#include <ostream>
 
 #include <fmt/format.h>
 
@@ -10,6 +10,7 @@
 #include "experiments/Store.hpp"
 #include "mappers/MappingFile.hpp"
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::cli {
@@ -48,9 +49,9 @@ int run_results(const std::vector<std::string>& args) {
         options.count("format") != 0 ? options["format"].as<std::string>() : "plain");
     const auto found = exp::find_run_mapping(store, options["mapping"].as<std::string>());
     const auto topology = topo::make_topology(found.topology);
-    map::write_mapping(std::cout, found.mapping, *topology, format);
-    std::cout.flush();
-    if (!std::cout) throw InputError("cannot write the mapping to standard output");
+    write_output("-", "the mapping", [&](std::ostream& out) {
+      map::write_mapping(out, found.mapping, *topology, format);
+    });
     return 0;
   }
 
@@ -67,9 +68,8 @@ int run_results(const std::vector<std::string>& args) {
   const auto format = exp::table_format_from_name(
       options.count("format") != 0 ? options["format"].as<std::string>() : "table");
   const auto tables = exp::query_results(store, query);
-  exp::write_results(std::cout, tables, format);
-  std::cout.flush();
-  if (!std::cout) throw InputError("cannot write the results to standard output");
+  write_output("-", "the results",
+               [&](std::ostream& out) { exp::write_results(out, tables, format); });
   return 0;
 }
 

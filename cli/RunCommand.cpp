@@ -2,8 +2,7 @@
 // (or shows them with --dry-run, or writes Slurm scripts with --slurm). Without a config it runs
 // the bundled demo sweep.
 
-#include <atomic>
-#include <csignal>
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -13,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
+#include "cli/Interrupt.hpp"
+#include "cli/MapperChoice.hpp"
 #include "experiments/Config.hpp"
 #include "experiments/Query.hpp"
 #include "experiments/Runner.hpp"
@@ -24,35 +25,6 @@
 
 namespace mapsim::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int) {
-  g_interrupted.store(true);
-}
-
-/// Ctrl-C (SIGINT) and SIGTERM (Slurm's time limit) stop the sweep cleanly; a second one kills.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    ::sigaction(SIGINT, &action, &old_int_);
-    ::sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptGuard() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 std::pair<int, int> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
@@ -96,6 +68,29 @@ void print_dry_run(const exp::Sweep& sweep, const std::vector<exp::StoredState>&
              sweep.combinations, sweep.excluded, sweep.filtered, sweep.merged);
 }
 
+/// --mapper LIST: `where` ANDed with "mapper IN (LIST)"; every name must be on the sweep's mappers
+/// axis (as the where condition also reaches Slurm shards, they run the same runs).
+std::string restrict_mappers(const exp::SweepConfig& config, const po::variables_map& options,
+                             const std::string& where) {
+  const auto list = options["mapper"].as<std::string>();
+  if (list == "all") return where;
+  std::vector<std::string> quoted;
+  for (const auto name : choose_mappers(list, "--mapper")) {
+    const auto on_axis = [&](const exp::MapperValue& m) { return m.name == name; };
+    if (std::none_of(config.mappers.begin(), config.mappers.end(), on_axis)) {
+      std::vector<std::string_view> names;
+      for (const auto& m : config.mappers) {
+        if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
+      }
+      throw InputError(fmt::format("--mapper {}: the sweep has no mapper '{}'; its mappers: {}",
+                                   list, name, fmt::join(names, ", ")));
+    }
+    quoted.push_back(fmt::format("'{}'", name));
+  }
+  const auto condition = fmt::format("mapper IN ({})", fmt::join(quoted, ", "));
+  return where.empty() ? condition : fmt::format("({}) AND {}", where, condition);
+}
+
 }  // namespace
 
 int run_run(const std::vector<std::string>& args) {
@@ -119,7 +114,10 @@ int run_run(const std::vector<std::string>& args) {
       "write (not submit) a Slurm array job of N shards and a merge job, beside the config")(
       "time-limit", po::value<std::string>(),
       "seconds of wall time per replay before it fails (default: the config's run.time-limit, or "
-      "none)")("store-links", "also store per-link loads (as store: {links: true})");
+      "none)")("store-links", "also store per-link loads (as store: {links: true})")(
+      "mapper", po::value<std::string>(),
+      "only the runs of these mappers of the sweep (the demo's or the config's mappers axis): "
+      "NAME[,NAME...] or all");
   line.positional.add("config", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -144,7 +142,7 @@ int run_run(const std::vector<std::string>& args) {
   if (options.count("store-links") != 0) runner.store_links = true;
   runner.rerun_failed = options.count("rerun-failed") != 0;
   runner.command = command_line(args);
-  const std::string where = options.count("where") != 0 ? options["where"].as<std::string>() : "";
+  std::string where = options.count("where") != 0 ? options["where"].as<std::string>() : "";
 
   exp::SweepConfig config;
   if (options.count("config") != 0) {
@@ -154,6 +152,8 @@ int run_run(const std::vector<std::string>& args) {
     config = exp::parse_config(exp::demo_config_text(), exp::kDemoConfigName,
                                std::filesystem::current_path());
   }
+
+  if (options.count("mapper") != 0) where = restrict_mappers(config, options, where);
 
   if (options.count("slurm") != 0) {
     (void)exp::expand(config, where);  // the config and --where are valid before writing
@@ -191,8 +191,7 @@ int run_run(const std::vector<std::string>& args) {
   }
 
   const InterruptGuard guard;
-  g_interrupted = false;
-  runner.interrupt = &g_interrupted;
+  runner.interrupt = &interrupted();
   const auto report = exp::run_sweep(sweep, runner);
 
   if (report.interrupted) {

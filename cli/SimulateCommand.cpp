@@ -1,20 +1,39 @@
-// `mapsim simulate`: replays a trace on a modelled machine under a mapping and prints what the
-// simulator measured; optionally writes per-link loads as CSV.
+// `mapsim simulate`: replays a trace on a modelled machine under one mapping or several (one per
+// mapper, replayed in parallel), and prints what the simulator measured as text, CSV or JSON;
+// optionally writes per-link loads as CSV.
+//
+// Order of work: everything cheap is checked before the trace's events are read — the options
+// and whether the model uses them, the mappers and every parameter of each, the machine and the
+// link classes it has, the output paths, the rank count (from the archive's definitions) against
+// the machine, and a mapping file against the machine it was made for.
 
+#include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+#include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/MapperChoice.hpp"
+#include "cli/Report.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
+#include "support/Log.hpp"
+#include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
+#include "support/Progress.hpp"
+#include "support/Suggest.hpp"
+#include "support/Version.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
@@ -22,8 +41,19 @@
 namespace mapsim::cli {
 namespace {
 
-// --link CLASS:GBPS:NS, e.g. grid:25:100.
-topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides) {
+/// The link classes `topology` has, and the intra-node channel every machine has.
+std::array<bool, topo::kLinkClassCount> classes_of(const topo::Topology& topology) {
+  std::array<bool, topo::kLinkClassCount> has{};
+  const auto counts = topology.links_per_class();
+  for (std::size_t c = 0; c < has.size(); ++c) has[c] = counts[c] > 0;
+  has[static_cast<std::size_t>(topo::LinkClass::IntraNode)] = true;
+  return has;
+}
+
+// --link CLASS:GBPS:NS, e.g. grid:25:100, for a class the machine has.
+topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides,
+                                     const topo::Topology& topology) {
+  const auto has = classes_of(topology);
   topo::LinkTable table;
   for (const auto& text : overrides) {
     const auto first = text.find(':');
@@ -33,6 +63,15 @@ topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides) 
     }
     const auto link_class = topo::link_class_from_name(text.substr(0, first));
     const auto what = fmt::format("--link '{}'", text);
+    if (!has[static_cast<std::size_t>(link_class)]) {
+      std::vector<std::string_view> names;
+      for (const auto& info : topo::link_classes()) {
+        if (has[static_cast<std::size_t>(info.id)]) names.push_back(info.name);
+      }
+      throw InputError(fmt::format("{}: {} has no {} links; its link classes: {}", what,
+                                   topology.spec(), topo::name(link_class),
+                                   fmt::join(names, ", ")));
+    }
     const double gbps = parse_real(text.substr(first + 1, second - first - 1), what + " bandwidth");
     const double ns = parse_real(text.substr(second + 1), what + " latency");
     try {
@@ -51,60 +90,191 @@ std::string seconds(sim::Time t) {
   return fmt::format("{:.3f} us", s * 1e6);
 }
 
-void write_links_csv(const std::string& path, const sim::Result& result,
+/// One replay: the placement and what came of it.
+struct Replay {
+  std::string placement;  ///< text report: "in-order", the file, "greedy (seed 3)"
+  std::string mapping;    ///< "in-order", the mapping file, or the mapper's name
+  std::string mapper;     ///< "" unless a mapper computed it
+  std::string params;
+  double map_seconds = 0;
+  std::optional<sim::Result> result;
+  std::string error;
+};
+
+void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
                      const topo::Topology& topology) {
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  if (out == nullptr) throw InputError(fmt::format("cannot write --links file '{}'", path));
-  fmt::print(out, "link,from,to,class,bytes,busy_s,utilisation\n");
-  for (std::size_t i = 0; i < result.resource_bytes.size(); ++i) {
-    const auto id = static_cast<topo::LinkId>(i);
-    if (id < result.link_count) {
-      const auto link = topology.link(id);
-      fmt::print(out, "{},{},{},{},{},{:.9g},{:.6g}\n", id, link.from, link.to,
-                 topo::name(link.link_class), result.resource_bytes[i],
-                 sim::to_seconds(result.resource_busy[i]), result.resource_utilisation[i]);
-    } else if (result.resource_bytes[i] > 0) {
-      const auto node = id - result.link_count;
-      fmt::print(out, "{},{},{},{},{},{:.9g},{:.6g}\n", id, node, node,
-                 topo::name(topo::LinkClass::IntraNode), result.resource_bytes[i],
-                 sim::to_seconds(result.resource_busy[i]), result.resource_utilisation[i]);
+  const bool several = replays.size() > 1;
+  fmt::print(out, "{}link,from,to,class,bytes,busy_s,utilisation\n", several ? "mapping," : "");
+  for (const auto& replay : replays) {
+    if (!replay.result) continue;
+    const auto& result = *replay.result;
+    const auto lead = several ? replay.mapping + "," : std::string();
+    for (std::size_t i = 0; i < result.resource_bytes.size(); ++i) {
+      const auto id = static_cast<topo::LinkId>(i);
+      if (id < result.link_count) {
+        const auto link = topology.link(id);
+        fmt::print(out, "{}{},{},{},{},{},{:.9g},{:.6g}\n", lead, id, link.from, link.to,
+                   topo::name(link.link_class), result.resource_bytes[i],
+                   sim::to_seconds(result.resource_busy[i]), result.resource_utilisation[i]);
+      } else if (result.resource_bytes[i] > 0) {
+        const auto node = id - result.link_count;
+        fmt::print(out, "{}{},{},{},{},{},{:.9g},{:.6g}\n", lead, id, node, node,
+                   topo::name(topo::LinkClass::IntraNode), result.resource_bytes[i],
+                   sim::to_seconds(result.resource_busy[i]), result.resource_utilisation[i]);
+      }
     }
   }
-  const bool failed = std::ferror(out) != 0;
-  if (std::fclose(out) != 0 || failed)
-    throw InputError(fmt::format("cannot write --links file '{}'", path));
 }
 
-void print_result(const sim::Result& r, const traces::Trace& trace, const topo::Topology& topology,
-                  const std::string& placement) {
-  fmt::print("trace            {} ({} ranks, {} events)\n", trace.source, trace.rank_count(),
+void print_result(std::FILE* out, const sim::Result& r, const traces::Trace& trace,
+                  const topo::Topology& topology, const std::string& placement) {
+  fmt::print(out, "trace            {} ({} ranks, {} events)\n", trace.source, trace.rank_count(),
              trace.event_count());
-  fmt::print("topology         {}\n", topology.spec());
-  fmt::print("mapping          {}\n", placement);
-  fmt::print("model            {}\n", r.model);
-  fmt::print("makespan         {}\n", seconds(r.makespan));
-  fmt::print("time in MPI      max {}, mean {}\n", seconds(r.mpi_time_max),
+  fmt::print(out, "topology         {}\n", topology.spec());
+  fmt::print(out, "mapping          {}\n", placement);
+  fmt::print(out, "model            {}\n", r.model);
+  fmt::print(out, "makespan         {}\n", seconds(r.makespan));
+  fmt::print(out, "time in MPI      max {}, mean {}\n", seconds(r.mpi_time_max),
              seconds(static_cast<sim::Time>(r.mpi_time_mean)));
-  fmt::print("link utilisation max {:.3f} %, mean {:.3f} % over {} used of {} links\n",
+  fmt::print(out, "link utilisation max {:.3f} %, mean {:.3f} % over {} used of {} links\n",
              100 * r.max_link_utilisation, 100 * r.mean_link_utilisation, r.links_used,
              r.link_count);
-  fmt::print("messages         {} point-to-point ({} bytes), {} unmatched, {} cancelled\n",
+  fmt::print(out, "messages         {} point-to-point ({} bytes), {} unmatched, {} cancelled\n",
              r.messages, r.message_bytes, r.unmatched_messages, r.cancelled);
-  fmt::print("collectives      {} calls, {} messages ({} bytes)\n", r.collectives,
+  fmt::print(out, "collectives      {} calls, {} messages ({} bytes)\n", r.collectives,
              r.collective_messages, r.collective_bytes);
-  fmt::print("latency          mean {}, p50 {}, p90 {}, p99 {}, max {} over {} transfers\n",
+  fmt::print(out, "latency          mean {}, p50 {}, p90 {}, p99 {}, max {} over {} transfers\n",
              seconds(static_cast<sim::Time>(r.latency.mean())), seconds(r.latency.percentile(0.5)),
              seconds(r.latency.percentile(0.9)), seconds(r.latency.percentile(0.99)),
              seconds(r.latency.max()), r.latency.count());
-  fmt::print("slowdown         mean {:.4f}, aggregate {:.4f} (latency / contention-free time)\n",
+  fmt::print(out,
+             "slowdown         mean {:.4f}, aggregate {:.4f} (latency / contention-free time)\n",
              r.latency.mean_slowdown(), r.latency.aggregate_slowdown());
   const double wall = std::max(r.wall_seconds, 1e-9);
-  fmt::print(
-      "events           {} trace, {} engine in {:.6f} s: {:.2f} M trace events/s, "
-      "{:.2f} M engine events/s\n",
-      r.trace_events, r.engine_events, r.wall_seconds,
-      static_cast<double>(r.trace_events) / wall / 1e6,
-      static_cast<double>(r.engine_events) / wall / 1e6);
+  fmt::print(out,
+             "events           {} trace, {} engine in {:.6f} s: {:.2f} M trace events/s, "
+             "{:.2f} M engine events/s\n",
+             r.trace_events, r.engine_events, r.wall_seconds,
+             static_cast<double>(r.trace_events) / wall / 1e6,
+             static_cast<double>(r.engine_events) / wall / 1e6);
+}
+
+void print_table(std::FILE* out, const std::vector<Replay>& replays, const traces::Trace& trace,
+                 const topo::Topology& topology, const sim::SimConfig& config) {
+  fmt::print(out, "trace            {} ({} ranks, {} events)\n", trace.source, trace.rank_count(),
+             trace.event_count());
+  fmt::print(out, "topology         {}\n", topology.spec());
+  fmt::print(out, "model            {}\n\n", config.model);
+  std::optional<sim::Time> baseline;
+  for (const auto& r : replays) {
+    if (r.mapping == "in-order" && r.result) baseline = r.result->makespan;
+  }
+  fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>10} {:>14} {:>9} {:>10}\n", "mapper", "makespan",
+             "vs in-order", "MPI max", "link max", "latency mean", "slowdown", "replay [s]");
+  for (const auto& replay : replays) {
+    if (!replay.result) {
+      fmt::print(out, "{:<12} error: {}\n", replay.mapping, replay.error);
+      continue;
+    }
+    const auto& r = *replay.result;
+    const std::string ratio = baseline && *baseline > 0
+                                  ? fmt::format("{:.3f}", static_cast<double>(r.makespan) /
+                                                              static_cast<double>(*baseline))
+                                  : "-";
+    fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f}\n",
+               replay.mapping, seconds(r.makespan), ratio, seconds(r.mpi_time_max),
+               100 * r.max_link_utilisation, seconds(static_cast<sim::Time>(r.latency.mean())),
+               r.latency.mean_slowdown(), r.wall_seconds);
+  }
+}
+
+Record settings_record(const traces::Trace& trace, const topo::Topology& topology,
+                       const sim::SimConfig& config, const std::vector<std::string>& overrides,
+                       std::optional<map::Seed> seed) {
+  Record s;
+  const bool packet = config.model == "packet";
+  s.add("mapsim_version", version())
+      .add("trace", trace.source)
+      .add("ranks", trace.rank_count())
+      .add("topology", topology.spec())
+      .add("nodes", topology.node_count())
+      .add("cores", topology.cores_per_node())
+      .add("model", config.model)
+      .add("compute_scale", config.compute_scale)
+      .add("eager_threshold_bytes", config.eager_threshold)
+      .add("whole_run", !config.init_to_finalize);
+  if (packet) {
+    s.add("packet_size_bytes", config.model_options.packet_bytes)
+        .add("cut_through", config.model_options.cut_through);
+  } else {
+    s.add_null("packet_size_bytes").add_null("cut_through");
+  }
+  s.add("link_overrides", fmt::format("{}", fmt::join(overrides, " ")));
+  const auto has = classes_of(topology);
+  for (const auto& info : topo::link_classes()) {
+    if (!has[static_cast<std::size_t>(info.id)]) continue;
+    const auto& link = config.links[info.id];
+    const auto key = std::string(info.name);
+    s.add(fmt::format("link_{}_bandwidth_bytes_per_s", key), link.bandwidth)
+        .add(fmt::format("link_{}_latency_s", key), link.latency);
+  }
+  if (seed) {
+    s.add("seed", *seed);
+  } else {
+    s.add_null("seed");
+  }
+  return s;
+}
+
+Record replay_record(const Replay& replay) {
+  Record row;
+  row.add("mapping", replay.mapping).add("mapper", replay.mapper).add("params", replay.params);
+  if (!replay.result) {
+    row.add("error", replay.error);
+    return row;
+  }
+  const auto& r = *replay.result;
+  if (replay.mapper.empty()) {
+    row.add_null("map_seconds");
+  } else {
+    row.add("map_seconds", replay.map_seconds);
+  }
+  row.add("makespan_ps", r.makespan)
+      .add("mpi_time_max_ps", r.mpi_time_max)
+      .add("mpi_time_mean_ps", r.mpi_time_mean)
+      .add("link_utilisation_max", r.max_link_utilisation)
+      .add("link_utilisation_mean", r.mean_link_utilisation)
+      .add("links_used", r.links_used)
+      .add("link_count", r.link_count)
+      .add("messages", r.messages)
+      .add("message_bytes", r.message_bytes)
+      .add("unmatched_messages", r.unmatched_messages)
+      .add("cancelled_requests", r.cancelled)
+      .add("collective_calls", r.collectives)
+      .add("collective_messages", r.collective_messages)
+      .add("collective_bytes", r.collective_bytes)
+      .add("latency_count", r.latency.count())
+      .add("latency_mean_ps", r.latency.mean())
+      .add("latency_p50_ps", r.latency.percentile(0.5))
+      .add("latency_p90_ps", r.latency.percentile(0.9))
+      .add("latency_p99_ps", r.latency.percentile(0.99))
+      .add("latency_max_ps", r.latency.max())
+      .add("slowdown_mean", r.latency.mean_slowdown())
+      .add("slowdown_aggregate", r.latency.aggregate_slowdown())
+      .add("trace_events", r.trace_events)
+      .add("engine_events", r.engine_events)
+      .add("sim_seconds", r.wall_seconds)
+      .add("error", "");
+  return row;
+}
+
+// Several mappings: one that fails leaves its row with the reason and a warning; the command
+// fails only when none replayed, so a script never takes an all-error table for a result.
+int exit_status(const std::vector<Replay>& replays) {
+  if (std::any_of(replays.begin(), replays.end(), [](const auto& r) { return r.error.empty(); }))
+    return 0;
+  log::write(log::Level::Error, "every mapping failed (see the warnings above)");
+  return 1;
 }
 
 }  // namespace
@@ -112,21 +282,25 @@ void print_result(const sim::Result& r, const traces::Trace& trace, const topo::
 int run_simulate(const std::vector<std::string>& args) {
   const sim::SimConfig defaults;
   CommandLine line(
-      "simulate", "--trace T --topology SPEC [--mapping FILE | --mapper NAME] [OPTIONS]",
+      "simulate",
+      "--trace T --topology SPEC [--mapping FILE | --mapper NAME[,NAME...]|all] [OPTIONS]",
       "Replays an OTF2 trace on a modelled machine with rank r on the node the mapping gives\n"
       "(default: in order, rank r on node r / cores) and prints the makespan, time in MPI, link\n"
-      "utilisation, message latencies and the simulator's speed. 'mapsim list models' lists\n"
-      "the network models.");
+      "utilisation, message latencies and the simulator's speed. With several mappers the\n"
+      "trace is read once and the replays run in parallel, one row per mapper, in the order\n"
+      "given. '--format csv|json' prints every effective setting and one record per replay,\n"
+      "times in picoseconds (_ps) or seconds (_s). 'mapsim list models' lists the network\n"
+      "models.");
   line.options.add_options()("trace", po::value<std::string>()->required(),
                              "OTF2 trace (anchor file or directory)")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
       "mapping", po::value<std::string>(), "mapping file: 'rank node' per line, '#' comments")(
       "mapper", po::value<std::string>(),
-      "compute the mapping with this mapper from the trace's point-to-point matrix ('mapsim "
-      "list mappers')")("seed", po::value<std::string>()->default_value("0"),
-                        "random seed of the mapper")(
+      "compute the mapping with this mapper (a comma list, or 'all') from the trace's "
+      "point-to-point matrix ('mapsim list mappers')")(
+      "seed", po::value<std::string>()->default_value("0"), "random seed of the mappers")(
       "param", po::value<std::vector<std::string>>()->composing(),
-      "mapper parameter key=value; repeatable")(
+      "mapper parameter key=value (MAPPER.key=value with several mappers); repeatable")(
       "model", po::value<std::string>()->default_value(defaults.model),
       "network model: analytic, flow or packet")(
       "compute-scale", po::value<std::string>(),
@@ -143,9 +317,12 @@ int run_simulate(const std::vector<std::string>& args) {
       "store-and-forward", "packet model: store-and-forward instead of cut-through")(
       "whole-run", "also replay the computation before MPI_Init and after MPI_Finalize")(
       "link", po::value<std::vector<std::string>>()->composing(),
-      "override a link class: CLASS:GBPS:NS, e.g. grid:25:100 (repeatable; 'mapsim list "
-      "link-classes')")("links", po::value<std::string>(),
-                        "write per-link bytes, busy time and utilisation to this CSV file");
+      "override a link class the machine has: CLASS:GBPS:NS, e.g. grid:25:100 (repeatable; "
+      "'mapsim list link-classes')")(
+      "links", po::value<std::string>(),
+      "write per-link bytes, busy time and utilisation to this CSV file ('-': standard output)")(
+      "format", po::value<std::string>()->default_value("text"),
+      "report format: text, csv or json");
   const auto vm = parse(line, args);
   if (!vm) return 0;
   const auto& options = *vm;
@@ -154,22 +331,42 @@ int run_simulate(const std::vector<std::string>& args) {
     throw po::error("give --mapping or --mapper, not both");
   if (options.count("param") != 0 && options.count("mapper") == 0)
     throw po::error("--param needs --mapper");
-  // Build the mapper first: a bad name or parameter fails before the trace is read.
-  std::unique_ptr<map::Mapper> mapper;
-  map::Seed seed = 0;
+  const auto format = report_format_from_name(options["format"].as<std::string>(), "--format");
+
+  // The mappers and all their parameters first: a bad name or parameter fails before anything
+  // is read.
+  std::vector<ChosenMapper> chosen;
+  std::optional<map::Seed> seed;
   if (options.count("mapper") != 0) {
-    map::ParamList params;
-    if (options.count("param") != 0) {
-      for (const auto& text : options["param"].as<std::vector<std::string>>()) {
-        params.push_back(map::split_param(text, "--param"));
-      }
-    }
-    mapper = map::make_mapper(options["mapper"].as<std::string>(), params);
+    const auto list = options["mapper"].as<std::string>();
+    const auto given = options.count("param") != 0 ? options["param"].as<std::vector<std::string>>()
+                                                   : std::vector<std::string>{};
+    chosen = with_params(choose_mappers(list, "--mapper"), given, list);
     seed = static_cast<map::Seed>(
         parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   }
+
   sim::SimConfig config;
   config.model = options["model"].as<std::string>();
+  const auto models = sim::network_models();
+  if (std::none_of(models.begin(), models.end(),
+                   [&](const auto& m) { return m.name == config.model; })) {
+    std::vector<std::string_view> names;
+    for (const auto& m : models) names.push_back(m.name);
+    throw InputError(fmt::format("--model: unknown network model '{}'; valid models: {}{}",
+                                 config.model, fmt::join(names, ", "),
+                                 suggest_suffix(config.model, names)));
+  }
+  // Options of the packet model are errors with another: they would change nothing.
+  if (config.model != "packet") {
+    for (const char* option : {"packet-size", "store-and-forward"}) {
+      if (options.count(option) != 0) {
+        throw po::error(
+            fmt::format("--{} applies to the packet model only; the {} model would ignore it",
+                        option, config.model));
+      }
+    }
+  }
   if (options.count("compute-scale") != 0)
     config.compute_scale =
         parse_real(options["compute-scale"].as<std::string>(), "--compute-scale");
@@ -181,28 +378,102 @@ int run_simulate(const std::vector<std::string>& args) {
         parse_integer(options["packet-size"].as<std::string>(), "--packet-size", 1, 1 << 30);
   config.model_options.cut_through = options.count("store-and-forward") == 0;
   config.init_to_finalize = options.count("whole-run") == 0;
-  if (options.count("link") != 0)
-    config.links = apply_link_overrides(options["link"].as<std::vector<std::string>>());
-  sim::validate(config);
 
   const auto topology = topo::make_topology(options["topology"].as<std::string>());
-  const auto trace = traces::read_trace(options["trace"].as<std::string>());
-  topo::Mapping mapping;
-  std::string placement = "in-order";
-  if (options.count("mapping") != 0) {
-    placement = options["mapping"].as<std::string>();
-    mapping = map::read_mapping(placement, *topology, trace.rank_count());
-  } else if (mapper) {
-    placement = fmt::format("{} (seed {})", options["mapper"].as<std::string>(), seed);
-    mapping = mapper->map(traces::point_to_point_matrix(trace), *topology, seed);
-  } else {
-    mapping = topo::in_order_mapping(trace.rank_count(), *topology);
+  const auto overrides = options.count("link") != 0 ? options["link"].as<std::vector<std::string>>()
+                                                    : std::vector<std::string>{};
+  config.links = apply_link_overrides(overrides, *topology);
+  sim::validate(config);
+  if (options.count("links") != 0) check_writable(options["links"].as<std::string>(), "--links");
+
+  // The rank count from the archive's definitions, then the mapping file, then the events.
+  traces::TraceReader reader(options["trace"].as<std::string>());
+  const auto ranks = reader.rank_count();
+  const std::int64_t capacity =
+      static_cast<std::int64_t>(topology->node_count()) * topology->cores_per_node();
+  if (ranks > capacity) {
+    throw InputError(fmt::format("{} ranks do not fit on {} ({} nodes x {} cores); {} has {} ranks",
+                                 ranks, topology->spec(), topology->node_count(),
+                                 topology->cores_per_node(), options["trace"].as<std::string>(),
+                                 ranks));
   }
-  const auto result = sim::simulate(trace, *topology, mapping, config);
-  print_result(result, trace, *topology, placement);
-  if (options.count("links") != 0)
-    write_links_csv(options["links"].as<std::string>(), result, *topology);
-  return 0;
+  std::vector<Replay> replays;
+  std::vector<topo::Mapping> mappings;
+  if (options.count("mapping") != 0) {
+    Replay replay;
+    replay.mapping = replay.placement = options["mapping"].as<std::string>();
+    mappings.push_back(map::read_mapping(replay.mapping, *topology, ranks));
+    replays.push_back(std::move(replay));
+  } else if (chosen.empty()) {
+    Replay replay;
+    replay.mapping = replay.placement = "in-order";
+    mappings.push_back(topo::in_order_mapping(ranks, *topology));
+    replays.push_back(std::move(replay));
+  }
+  const auto trace = reader.read_trace();
+
+  if (!chosen.empty()) {
+    const auto matrix = traces::point_to_point_matrix(trace);
+    replays.resize(chosen.size());
+    mappings.resize(chosen.size());
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      replays[k].mapping = replays[k].mapper = chosen[k].name;
+      replays[k].params = chosen[k].described;
+      replays[k].placement = fmt::format("{} (seed {})", chosen[k].name, *seed);
+    }
+    const auto map_one = [&](std::size_t k) {
+      const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
+      const auto start = std::chrono::steady_clock::now();
+      mappings[k] = mapper->map(matrix, *topology, *seed);
+      replays[k].map_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      replays[k].result = sim::simulate(trace, *topology, mappings[k], config);
+    };
+    if (chosen.size() == 1) {
+      map_one(0);
+    } else {
+      Progress progress("simulating", chosen.size(), "mappings");  // silences each replay's
+      tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t k) {
+        const struct Done {
+          Progress& progress;
+          ~Done() { progress.advance(); }
+        } done{progress};
+        try {
+          map_one(k);
+        } catch (const InputError& e) {  // this row says why; the others stand
+          replays[k].error = e.what();
+          replays[k].result.reset();
+        }
+      });
+      for (const auto& r : replays) {
+        if (!r.error.empty()) log::warning("mapper '{}': {}", r.mapping, r.error);
+      }
+    }
+  } else {
+    replays[0].result = sim::simulate(trace, *topology, mappings[0], config);
+  }
+
+  // With the link loads on standard output, the report goes to standard error.
+  std::FILE* report =
+      options.count("links") != 0 && options["links"].as<std::string>() == "-" ? stderr : stdout;
+  if (options.count("links") != 0) {
+    write_output(options["links"].as<std::string>(), "--links",
+                 [&](std::ostream& out) { write_links_csv(out, replays, *topology); });
+  }
+
+  if (format != ReportFormat::Text) {
+    const auto settings = settings_record(trace, *topology, config, overrides, seed);
+    std::vector<Record> rows;
+    for (const auto& r : replays) rows.push_back(replay_record(r));
+    print_report(report, format, settings, rows);
+    return exit_status(replays);
+  }
+  if (replays.size() == 1) {
+    print_result(report, *replays[0].result, trace, *topology, replays[0].placement);
+  } else {
+    print_table(report, replays, trace, *topology, config);
+  }
+  return exit_status(replays);
 }
 
 }  // namespace mapsim::cli

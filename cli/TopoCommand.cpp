@@ -78,10 +78,7 @@ void print_topology(std::FILE* out, const topo::Topology& topology) {
       out, "routers        {}{}\n", routers,
       topology.nodes_are_routers() ? " (every node routes)" : " (side routers and switches)");
 
-  std::array<std::int64_t, topo::kLinkClassCount> per_class{};
-  for (topo::LinkId id = 0; id < topology.link_count(); ++id) {
-    ++per_class[static_cast<std::size_t>(topology.link(id).link_class)];
-  }
+  const auto per_class = topology.links_per_class();
   fmt::print(out, "links          {} directed\n", topology.link_count());
   const topo::LinkTable table;
   for (const auto& info : topo::link_classes()) {

@@ -10,6 +10,7 @@
 #include "mappers/Mapper.hpp"
 #include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
+#include "support/Suggest.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
 
@@ -329,7 +330,8 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, const std::st
   valid.push_back(kStaticModel);
   if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
     throw reader.error(name_node, path,
-                       fmt::format("unknown model '{}' (valid: {})", name, fmt::join(valid, ", ")));
+                       fmt::format("unknown model '{}' (valid: {}){}", name, fmt::join(valid, ", "),
+                                   suggest_suffix(name, valid)));
   }
   if (name != "packet" && !options.empty()) {
     throw reader.error(

@@ -10,6 +10,7 @@
 
 #include "experiments/Schema.hpp"
 #include "support/Error.hpp"
+#include "support/Suggest.hpp"
 
 namespace mapsim::exp {
 namespace {
@@ -19,7 +20,8 @@ std::string canonical_metric(const std::string& given) {
   std::replace(name.begin(), name.end(), '-', '_');
   const auto valid = schema::metrics();
   if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
-    throw InputError(fmt::format("unknown metric '{}' (valid: {})", given, fmt::join(valid, ", ")));
+    throw InputError(fmt::format("unknown metric '{}' (valid: {}){}", given, fmt::join(valid, ", "),
+                                 suggest_suffix(name, valid)));
   }
   return name;
 }

@@ -1,30 +1,22 @@
 #include "experiments/Slurm.hpp"
 
-#include <fstream>
+#include <ostream>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 
 namespace mapsim::exp {
 namespace {
 
 void write_script(const std::filesystem::path& path, const std::string& text) {
-  auto temporary = path;
-  temporary += ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) throw InputError(fmt::format("cannot write '{}'", temporary.string()));
-  }
+  write_output(path, "--slurm", [&](std::ostream& out) { out << text; });
+  // Executable, to run a script by hand (sbatch does not need it).
   std::error_code error;
-  std::filesystem::permissions(temporary, std::filesystem::perms::owner_exec,
+  std::filesystem::permissions(path, std::filesystem::perms::owner_exec,
                                std::filesystem::perm_options::add, error);
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    throw InputError(fmt::format("cannot write '{}': {}", path.string(), error.message()));
-  }
 }
 
 }  // namespace

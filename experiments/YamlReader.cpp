@@ -89,15 +89,11 @@ std::int64_t YamlReader::integer(const YAML::Node& node, std::string_view path, 
 double YamlReader::real(const YAML::Node& node, std::string_view path, double min,
                         double max) const {
   const auto text = scalar(node, path);
-  double value = 0;
   try {
-    value = parse_real(text, "value");
+    return parse_real(text, "value", min, max);
   } catch (const InputError& e) {
     throw error(node, path, e.what());
   }
-  if (value < min || value > max)
-    throw error(node, path, fmt::format("{} is out of range {} .. {}", text, min, max));
-  return value;
 }
 
 bool YamlReader::boolean(const YAML::Node& node, std::string_view path) const {

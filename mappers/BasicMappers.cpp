@@ -6,6 +6,9 @@
 //                nodes) — and within a group in natural order: rank r goes to group r mod G as
 //                the floor(r / G)-th rank there (Slurm's cyclic distribution)
 //   random       a uniformly random placement over all cores (Fisher-Yates on the core list)
+// All three are baselines defined over the whole machine (Scope::WholeMachine): a small job is
+// not first confined to a compact block (Mapper.hpp), because what they place is the point —
+// the launcher's default order, a cyclic spread, a placement that ignores the machine.
 
 #include "mappers/Factories.hpp"
 #include "mappers/MachineGrid.hpp"
@@ -17,6 +20,9 @@ namespace {
 using topo::NodeId;
 
 class InOrder final : public Mapper {
+ public:
+  [[nodiscard]] Scope scope() const override { return Scope::WholeMachine; }
+
  protected:
   topo::Mapping compute(const Problem& p) const override {
     return topo::in_order_mapping(p.ranks(), p.topology);
@@ -24,6 +30,9 @@ class InOrder final : public Mapper {
 };
 
 class RoundRobin final : public Mapper {
+ public:
+  [[nodiscard]] Scope scope() const override { return Scope::WholeMachine; }
+
  protected:
   topo::Mapping compute(const Problem& p) const override {
     const auto dims = p.topology.dimensions();
@@ -43,6 +52,9 @@ class RoundRobin final : public Mapper {
 };
 
 class RandomMapper final : public Mapper {
+ public:
+  [[nodiscard]] Scope scope() const override { return Scope::WholeMachine; }
+
  protected:
   topo::Mapping compute(const Problem& p) const override {
     std::vector<NodeId> cores;

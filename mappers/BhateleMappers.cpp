@@ -1,4 +1,4 @@
-// Bhatele's mappers (HiPC 2010; seeds/bhatele-mapping-slides.txt).
+// Bhatele's mappers (HiPC 2010; docs/references.md).
 //
 // Regular graphs — mxovlp, mxov-al, exco, coce, affine, step:
 //   1. The process grid: the `grid` parameter, or the detected regular pattern

@@ -1,5 +1,5 @@
 // bokhari — Bokhari's MAPPER (IEEE ToC C-30(3), 1981) as the HAEC thesis lists it (Algorithm 1,
-// sec. 3.1; ../shared/seeds/haec-mapping-thesis.txt):
+// sec. 3.1; docs/references.md):
 //
 //   B <- M; done <- false
 //   while not done:

@@ -1,6 +1,6 @@
 #pragma once
 // Bhatele's heuristics for embedding a regular 2-D object grid in a 2-D processor mesh
-// (Bhatele, Gupta, Kale & Chung, HiPC 2010; seeds/bhatele-mapping-slides.txt), one object per
+// (Bhatele, Gupta, Kale & Chung, HiPC 2010; docs/references.md), one object per
 // processor. Objects are numbered x + ox * y on the ox x oy object grid, processors x + px * y
 // on the px x py mesh; ox * oy <= px * py. Distances are Manhattan (a mesh), and "findNext" —
 // every heuristic's way to place an object whose desired processor is taken — is the nearest

@@ -1,6 +1,6 @@
 #pragma once
-// Internal: Bhatele's heuristics for irregular graphs without coordinates (seeds/bhatele-mapping-
-// slides.txt, "Mapping Irregular Graphs"), on any machine, placing ranks on nodes by hops:
+// Internal: Bhatele's heuristics for irregular graphs without coordinates (docs/references.md,
+// the slides' "Mapping Irregular Graphs"), on any machine, placing ranks on nodes by hops:
 //   bft       breadth-first traversal: start with a random rank (the seed) at one end of the
 //             machine (`origin`: node 0, or the centre); map ranks as the traversal meets them
 //             (neighbours in rank order), each on the free node nearest its parent's

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "mappers/Metrics.hpp"
 #include "support/Error.hpp"
+#include "support/Suggest.hpp"
+#include "topologies/Block.hpp"
 
 namespace mapsim::map {
 
@@ -17,8 +20,30 @@ topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology
                                  matrix.rank_count(), topology.spec(), topology.node_count(),
                                  topology.cores_per_node()));
   }
+  metrics::check_summable(matrix, topology);  // hop-weighted sums stay exact
   const CommGraph graph(matrix);
-  auto mapping = compute(Problem{matrix, topology, graph, seed});
+  const auto needed = static_cast<topo::NodeId>(
+      (matrix.rank_count() + topology.cores_per_node() - 1) / topology.cores_per_node());
+  if (scope() == Scope::CompactBlock && needed < topology.node_count()) {
+    const auto block = topo::compact_block(topology, needed);
+    if (block.machine->node_count() < topology.node_count()) {
+      const auto local = compute(Problem{matrix, *block.machine, graph, seed});
+      MAPSIM_EXPECTS(local.rank_count() == matrix.rank_count(), "a mapper lost ranks");
+      std::vector<topo::NodeId> node_of_rank;
+      node_of_rank.reserve(static_cast<std::size_t>(local.rank_count()));
+      for (const auto node : local.nodes()) {
+        MAPSIM_EXPECTS(node >= 0 && node < block.machine->node_count(),
+                       "a mapper placed a rank outside its block");
+        node_of_rank.push_back(block.nodes[static_cast<std::size_t>(node)]);
+      }
+      return checked(topo::Mapping(std::move(node_of_rank)), matrix, topology);
+    }
+  }
+  return checked(compute(Problem{matrix, topology, graph, seed}), matrix, topology);
+}
+
+topo::Mapping Mapper::checked(topo::Mapping mapping, const traces::CommMatrix& matrix,
+                              const topo::Topology& topology) {
   MAPSIM_EXPECTS(mapping.rank_count() == matrix.rank_count(), "a mapper lost ranks");
   try {
     validate(mapping, topology);
@@ -34,7 +59,8 @@ const MapperInfo& find_mapper(std::string_view name) {
   }
   std::vector<std::string_view> names;
   for (const auto& info : mapper_infos()) names.push_back(info.name);
-  throw InputError(fmt::format("unknown mapper '{}'; valid: {}", name, fmt::join(names, ", ")));
+  throw InputError(fmt::format("unknown mapper '{}'; valid: {}{}", name, fmt::join(names, ", "),
+                               suggest_suffix(name, names)));
 }
 
 std::unique_ptr<Mapper> make_mapper(std::string_view name, const ParamList& params) {

@@ -6,9 +6,20 @@
 // matrix, the topology, those parameters and the seed: never on the thread count, so oneTBB may
 // run anything inside in parallel and many mappers may run at once.
 //
+// Small jobs on large machines: when the ranks need fewer nodes than the machine has
+// (ceil(ranks / cores) < nodes), map() first chooses the compact block for that many nodes
+// (topologies/Block.hpp: the box of least diameter, then fewest nodes, then least average
+// distance) and has the mapper compute on the block as a machine of its own (same kind, same
+// hops), so that no mapper scatters a small job over a large machine and its work is bounded
+// by the block, not the machine. The exceptions, whose placement is the point (scope() is
+// WholeMachine): in-order (the launcher's default, the baseline every table is normalised to),
+// round-robin (Slurm's cyclic distribution, spread over the machine's groups by definition) and
+// random (a uniformly random placement over the whole machine: the "no mapping" baseline).
+//
 // Adding a mapper: declare its ParamSpec table and a factory, and add one line to the table in
 // Registry.cpp (name, one-line description, parameters, factory).
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -33,6 +44,12 @@ struct Problem {
   [[nodiscard]] int cores() const { return topology.cores_per_node(); }
 };
 
+/// Which nodes a mapper may use when the ranks need fewer than the machine has.
+enum class Scope : std::uint8_t {
+  CompactBlock,  ///< the compact block (topologies/Block.hpp)
+  WholeMachine,  ///< any node: baselines defined over the whole machine
+};
+
 class Mapper {
  public:
   virtual ~Mapper() = default;
@@ -45,9 +62,17 @@ class Mapper {
   [[nodiscard]] topo::Mapping map(const traces::CommMatrix& matrix, const topo::Topology& topology,
                                   Seed seed = 0) const;
 
+  [[nodiscard]] virtual Scope scope() const { return Scope::CompactBlock; }
+
  protected:
-  /// Preconditions: 1 <= ranks <= nodes * cores per node.
+  /// Preconditions: 1 <= ranks <= nodes * cores per node; with Scope::CompactBlock the
+  /// topology is the compact block (or the whole machine when the ranks need all its nodes).
   [[nodiscard]] virtual topo::Mapping compute(const Problem& problem) const = 0;
+
+ private:
+  /// `mapping` after checking it is a valid mapping of every rank (a bug otherwise).
+  static topo::Mapping checked(topo::Mapping mapping, const traces::CommMatrix& matrix,
+                               const topo::Topology& topology);
 };
 
 using MapperFactory = std::unique_ptr<Mapper> (*)(const ParamValues& params);

@@ -7,7 +7,9 @@
 #include <fmt/ostream.h>
 
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
+#include "topologies/TopologySpec.hpp"
 
 namespace mapsim::map {
 namespace {
@@ -31,6 +33,40 @@ std::vector<std::string_view> fields(std::string_view line) {
     out.push_back(line.substr(start, at - start));
   }
   return out;
+}
+
+constexpr std::string_view kHeader = "# mapsim mapping: ";
+
+/// Checks the header line "# mapsim mapping: N ranks on SPEC" against the machine and the rank
+/// count wanted; other comment lines pass.
+void check_header(std::string_view line, std::string_view where, const topo::Topology& topology,
+                  std::optional<Rank> ranks) {
+  if (!line.starts_with(kHeader)) return;
+  const auto rest = line.substr(kHeader.size());
+  const auto on = rest.find(" ranks on ");
+  if (on == std::string_view::npos) return;
+  auto spec = rest.substr(on + 10);
+  while (!spec.empty() && (spec.back() == '\r' || spec.back() == ' ')) spec.remove_suffix(1);
+  const auto canonical = [](std::string_view text) {
+    try {
+      return topo::to_string(topo::parse_topology_spec(text));
+    } catch (const InputError&) {
+      return std::string(text);  // not a spec this version knows: compared as written
+    }
+  };
+  if (canonical(spec) != canonical(topology.spec())) {
+    throw InputError(fmt::format(
+        "{}: the mapping was made for the machine {}, not for {} (map the ranks again for it)",
+        where, spec, topology.spec()));
+  }
+  if (ranks) {
+    const auto made_for = rest.substr(0, on);
+    if (made_for != fmt::format("{}", *ranks)) {
+      throw InputError(
+          fmt::format("{}: the mapping was made for {} ranks on {}, but {} ranks are to be placed",
+                      where, made_for, spec, *ranks));
+    }
+  }
 }
 
 }  // namespace
@@ -78,6 +114,7 @@ topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::
     ++number;
     const auto where = fmt::format("{}:{}", name, number);
     std::string_view text = line;
+    check_header(text, where, topology, ranks);
     if (const auto hash = text.find('#'); hash != std::string_view::npos) {
       text = text.substr(0, hash);
     }
@@ -122,11 +159,15 @@ topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::
 }
 
 void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,
-                   MappingFormat format) {
+                   MappingFormat format, const MappingSettings& settings) {
   switch (format) {
     case MappingFormat::Plain:
-      fmt::print(out, "# mapsim mapping: {} ranks on {}\n# rank node\n", mapping.rank_count(),
-                 topology.spec());
+      fmt::print(out, "{}{} ranks on {}\n", kHeader, mapping.rank_count(), topology.spec());
+      for (const auto& [key, value] : settings) {
+        MAPSIM_EXPECTS(value.find('\n') == std::string::npos, "a mapping setting spans lines");
+        fmt::print(out, "# {}: {}\n", key, value);
+      }
+      fmt::print(out, "# rank node\n");
       for (Rank r = 0; r < mapping.rank_count(); ++r)
         fmt::print(out, "{} {}\n", r, mapping.node(r));
       return;
@@ -148,12 +189,10 @@ void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::
 }
 
 void write_mapping(const std::filesystem::path& path, const topo::Mapping& mapping,
-                   const topo::Topology& topology, MappingFormat format) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write the mapping file", path.string()));
-  write_mapping(out, mapping, topology, format);
-  out.flush();
-  if (!out) throw InputError(fmt::format("{}: error while writing the mapping", path.string()));
+                   const topo::Topology& topology, MappingFormat format,
+                   const MappingSettings& settings) {
+  write_output(path, "mapping file",
+               [&](std::ostream& out) { write_mapping(out, mapping, topology, format, settings); });
 }
 
 }  // namespace mapsim::map

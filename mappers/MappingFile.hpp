@@ -14,6 +14,8 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "support/Ids.hpp"
 #include "topologies/Mapping.hpp"
@@ -34,21 +36,29 @@ std::string_view name(MappingFormat format);
 /// The host name of `node` on `topology` (see the file comment).
 std::string host_name(const topo::Topology& topology, topo::NodeId node);
 
+/// What made a mapping, for the header of a plain file: key and value pairs in order ("mapper",
+/// "greedy"). Keys are words; values one line each.
+using MappingSettings = std::vector<std::pair<std::string, std::string>>;
+
 /// Reads `rank node` lines: blank lines and text after '#' are ignored; fields are separated by
 /// spaces or tabs. The rank count is `ranks` if given, else the largest rank + 1. Throws
-/// InputError naming file:line for: a missing file, a malformed line, a rank out of range, a
-/// duplicate rank, a node the topology does not have, a node over capacity; and naming the file
-/// for a missing rank.
+/// InputError naming file:line for: a missing file, a header "# mapsim mapping: N ranks on SPEC"
+/// whose spec is not the topology's or whose N is not `ranks`, a malformed line, a rank out of
+/// range, a duplicate rank, a node the topology does not have, a node over capacity; and naming
+/// the file for a missing rank.
 topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topology& topology,
                            std::optional<Rank> ranks = {});
 /// The same from a stream; `name` stands for the file in error messages.
 topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::Topology& topology,
                            std::optional<Rank> ranks = {});
 
+/// `settings` go into the header of the plain format (rankfiles and host lists have none).
 void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,
-                   MappingFormat format);
-/// Writes to a file; throws InputError if it cannot be written.
+                   MappingFormat format, const MappingSettings& settings = {});
+/// Writes to a file, all or nothing ("-": standard output); throws InputError if it cannot be
+/// written.
 void write_mapping(const std::filesystem::path& path, const topo::Mapping& mapping,
-                   const topo::Topology& topology, MappingFormat format);
+                   const topo::Topology& topology, MappingFormat format,
+                   const MappingSettings& settings = {});
 
 }  // namespace mapsim::map

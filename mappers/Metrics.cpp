@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
+#include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -113,6 +115,21 @@ std::vector<std::int32_t> undirected_links(const topo::Topology& topology, std::
 
 }  // namespace
 
+void check_summable(const traces::CommMatrix& matrix, const topo::Topology& topology) {
+  constexpr auto kLimit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const auto longest = static_cast<std::uint64_t>(std::max(topology.max_route_links(), 1));
+  const traces::Traffic total = matrix.total();
+  for (const auto& [value, what] :
+       {std::pair{total.bytes, "bytes"}, std::pair{total.messages, "messages"}}) {
+    if (value > kLimit / longest) {
+      throw InputError(fmt::format(
+          "the communication matrix's {} {} are too large for {} (limit {}): times {} links, "
+          "the longest route, they pass {}, the most mapsim sums exactly (hop-{}, link loads)",
+          value, what, topology.spec(), kLimit / longest, longest, kLimit, what));
+    }
+  }
+}
+
 std::uint64_t hop_bytes(const traces::CommMatrix& matrix, const topo::Topology& topology,
                         const topo::Mapping& mapping) {
   return pair_sums(matrix, topology, mapping).hop_bytes;
@@ -181,6 +198,7 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
                  const topo::Mapping& mapping, const topo::LinkTable& table) {
   MAPSIM_EXPECTS(mapping.rank_count() == matrix.rank_count(),
                  "the mapping and the matrix disagree on the number of ranks");
+  check_summable(matrix, topology);
   const PairSums sums = pair_sums(matrix, topology, mapping);
   Metrics m;
   m.bytes = sums.bytes;

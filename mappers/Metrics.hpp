@@ -73,6 +73,12 @@ struct Metrics {
   double max_link_seconds = 0;  ///< max over directed links of bytes / bandwidth
 };
 
+/// Throws InputError unless every sum weighted by hops is exact in 64 bits on `topology`: the
+/// matrix's total bytes, and its total messages, times the machine's longest route in links (at
+/// least its diameter in hops) must be at most 2^63 - 1. Then hop-bytes, hop-messages, link loads
+/// and swap deltas cannot wrap. Mapper::map and evaluate check it; O(entries).
+void check_summable(const traces::CommMatrix& matrix, const topo::Topology& topology);
+
 /// hop-bytes alone, in parallel (deterministic: integer sums).
 std::uint64_t hop_bytes(const traces::CommMatrix& matrix, const topo::Topology& topology,
                         const topo::Mapping& mapping);
@@ -85,6 +91,7 @@ LinkLoads link_loads(const traces::CommMatrix& matrix, const topo::Topology& top
                      const topo::Mapping& mapping);
 
 /// Every metric above. Preconditions: the mapping is valid for the matrix and the topology.
+/// Throws InputError as check_summable.
 Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topology,
                  const topo::Mapping& mapping, const topo::LinkTable& links = {});
 

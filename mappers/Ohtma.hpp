@@ -1,6 +1,6 @@
 #pragma once
 // OHTMA — optimized heuristic topology-aware mapping (Li et al., FITEE 21(6):939-949, 2020,
-// Algorithm 1; ../shared/seeds/ohtma-paper.txt). A is the symmetric volume
+// Algorithm 1; docs/references.md). A is the symmetric volume
 // A(i, j) = bytes(i -> j) + bytes(j -> i) (self-traffic excluded), B(x, y) = Topology::hops.
 //
 // Greedy phase (lines 1-19), k = |P_selected| = |N_selected|:

@@ -1,5 +1,6 @@
 #include "mappers/Parameters.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -8,6 +9,7 @@
 
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
+#include "support/Suggest.hpp"
 
 namespace mapsim::map {
 namespace {
@@ -45,14 +47,8 @@ ParamValues::Value parse_value(std::string_view owner, const ParamSpec& spec,
     case ParamType::Integer:
       return parse_integer(text, what, static_cast<std::int64_t>(spec.min),
                            static_cast<std::int64_t>(spec.max));
-    case ParamType::Real: {
-      const double value = parse_real(text, what);
-      if (value < spec.min || value > spec.max) {
-        throw InputError(
-            fmt::format("{}: {} is out of range [{}, {}]", what, text, spec.min, spec.max));
-      }
-      return value;
-    }
+    case ParamType::Real:
+      return parse_real(text, what, spec.min, spec.max);
     case ParamType::Boolean:
       if (text == "true" || text == "yes" || text == "on" || text == "1") return true;
       if (text == "false" || text == "no" || text == "off" || text == "0") return false;
@@ -140,7 +136,8 @@ ParamValues parse_params(std::string_view owner, std::span<const ParamSpec> spec
       for (const auto& s : specs) keys.push_back(s.key);
       throw InputError(fmt::format("{}: unknown parameter '{}'; {}", owner, key,
                                    keys.empty() ? std::string("it takes no parameters")
-                                                : fmt::format("valid: {}", fmt::join(keys, ", "))));
+                                                : fmt::format("valid: {}{}", fmt::join(keys, ", "),
+                                                              suggest_suffix(key, keys))));
     }
     if (!seen.insert(key).second) {
       throw InputError(fmt::format("{}: parameter '{}' is given twice", owner, key));
@@ -156,6 +153,60 @@ std::pair<std::string, std::string> split_param(std::string_view text, std::stri
     throw InputError(fmt::format("{}: '{}' is not of the form key=value", what, text));
   }
   return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+const std::string* first_bare_param(std::span<const std::string> given) {
+  for (const auto& text : given) {
+    const auto eq = text.find('=');
+    if (text.substr(0, eq).find('.') == std::string::npos) return &text;
+  }
+  return nullptr;
+}
+
+std::vector<ParamList> assign_params(std::span<const ParamOwner> chosen,
+                                     std::span<const ParamOwner> known,
+                                     std::span<const std::string> given, std::string_view what) {
+  MAPSIM_EXPECTS(!chosen.empty(), "parameters assigned to no mapper");
+  std::vector<ParamList> lists(chosen.size());
+  const auto names_of = [](std::span<const ParamOwner> owners) {
+    std::vector<std::string_view> names;
+    for (const auto& o : owners) names.push_back(o.name);
+    return fmt::format("{}", fmt::join(names, ", "));
+  };
+  for (const auto& text : given) {
+    auto [key, value] = split_param(text, what);
+    const auto dot = key.find('.');
+    if (dot == std::string::npos) {
+      if (chosen.size() != 1) {
+        throw InputError(fmt::format("{} {}: with several mappers, name the mapper: MAPPER.{}",
+                                     what, text, text));
+      }
+      lists[0].emplace_back(std::move(key), std::move(value));
+      continue;
+    }
+    const auto owner = std::string_view(key).substr(0, dot);
+    const auto is = [&](const ParamOwner& o) { return o.name == owner; };
+    if (std::find_if(known.begin(), known.end(), is) == known.end()) {
+      throw InputError(
+          fmt::format("{} {}: unknown mapper '{}'; valid: {}", what, text, owner, names_of(known)));
+    }
+    const auto at = std::find_if(chosen.begin(), chosen.end(), is);
+    if (at == chosen.end()) {
+      if (chosen.size() == 1) {
+        throw InputError(
+            fmt::format("{} {} is for mapper '{}', not '{}'", what, text, owner, chosen[0].name));
+      }
+      throw InputError(fmt::format("{} {} is for mapper '{}', which is not among those chosen: {}",
+                                   what, text, owner, names_of(chosen)));
+    }
+    lists[static_cast<std::size_t>(at - chosen.begin())].emplace_back(key.substr(dot + 1),
+                                                                      std::move(value));
+  }
+  // Parse every share now: the first invalid parameter of any mapper stops everything.
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    (void)parse_params(fmt::format("mapper '{}'", chosen[i].name), chosen[i].specs, lists[i]);
+  }
+  return lists;
 }
 
 std::string describe_params(std::span<const ParamSpec> specs) {

@@ -72,6 +72,28 @@ ParamValues parse_params(std::string_view owner, std::span<const ParamSpec> spec
 /// key is empty.
 std::pair<std::string, std::string> split_param(std::string_view text, std::string_view what);
 
+/// A mapper's name and parameter table, as the registry lists them.
+struct ParamOwner {
+  std::string_view name;
+  std::span<const ParamSpec> specs;
+};
+
+/// The parameters of a command line (`given`, e.g. every --param) for the mappers `chosen`:
+/// "key=value" when one mapper is chosen, "MAPPER.key=value" for any chosen mapper. Every value
+/// is parsed against its mapper's table here, so that an unknown mapper (`known` lists them all),
+/// a mapper not chosen, an unknown or repeated key and an invalid value are reported before any
+/// mapping starts: InputError naming `what` ("--param"), the parameter and the mapper. A bare
+/// "key=value" with several mappers chosen is an InputError too (callers that treat it as a
+/// command-line error check first_bare_param() first). Returns one ParamList per chosen
+/// mapper, in the order of `chosen`, with the "MAPPER." prefixes removed.
+std::vector<ParamList> assign_params(std::span<const ParamOwner> chosen,
+                                     std::span<const ParamOwner> known,
+                                     std::span<const std::string> given, std::string_view what);
+
+/// The first of `given` that names no mapper ("key=value" rather than "MAPPER.key=value"), or
+/// nullptr.
+const std::string* first_bare_param(std::span<const std::string> given);
+
 /// One line per parameter for help texts: "key (type, default D): description".
 std::string describe_params(std::span<const ParamSpec> specs);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Regular-pattern detection, after Bhatele's pattern matching (seeds/bhatele-mapping-slides.txt,
+// Regular-pattern detection, after Bhatele's pattern matching (docs/references.md,
 // "Pattern Matching"): find the largest number of neighbours of any rank; if it is small, take
 // an arbitrary rank (rank 0) and the differences between its rank and its neighbours' as
 // candidate row lengths, and accept a candidate if every communicating pair is at distance 1

@@ -208,8 +208,11 @@ class Bisection final : public Mapper {
     const std::size_t current = c.domains.size() + 1;  // unique per split: domains only grow
     c.stamp.resize(c.domains.size(), 0);
     c.distance.resize(c.domains.size());
+    // Bytes (up to 2^63) times Scotch's domain distances, which may exceed the machine's hops
+    // (Tianhe-3's tree, a large HAEC Box's torus): summed in 128 bits, never wrapping.
+    __extension__ using Wide = __int128;
     auto external = [&](const std::vector<Rank>& half) {
-      std::array<std::int64_t, 2> cost{0, 0};  // placed in part 0, in part 1
+      std::array<Wide, 2> cost{0, 0};  // placed in part 0, in part 1
       for (const Rank v : half) {
         for (const auto& nb : c.problem.graph.neighbors(v)) {
           const std::size_t d = c.domain_of[static_cast<std::size_t>(nb.rank)];
@@ -220,7 +223,7 @@ class Bisection final : public Mapper {
               c.distance[d][static_cast<std::size_t>(k)] =
                   SCOTCH_archDomDist(c.arch.get(), &part[k], &c.domains[d]);
           }
-          const auto bytes = static_cast<std::int64_t>(nb.bytes());
+          const auto bytes = static_cast<Wide>(nb.bytes());
           cost[0] += bytes * c.distance[d][0];
           cost[1] += bytes * c.distance[d][1];
         }

@@ -1,6 +1,7 @@
 #include "mappers/ScotchSupport.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -61,23 +62,28 @@ GraphData process_graph(const CommGraph& graph, std::span<const Rank> subset) {
   data.start.reserve(subset.size() + 1);
   data.start.push_back(0);
   std::vector<std::uint64_t> bytes;
-  std::uint64_t total = 0;
+  // Every edge is counted on both of its arcs, so the sum may pass 2^64: a double is exact enough
+  // for a scale factor.
+  double total = 0;
   for (const Rank r : subset) {
     for (const auto& nb : graph.neighbors(r)) {
       const Num target = local[static_cast<std::size_t>(nb.rank)];
       if (target < 0) continue;
       data.targets.push_back(target);
       bytes.push_back(nb.bytes());
-      total += nb.bytes();
+      total += static_cast<double>(nb.bytes());
     }
     data.start.push_back(static_cast<Num>(data.targets.size()));
   }
   for (const Rank r : subset) local[static_cast<std::size_t>(r)] = -1;
-  const std::uint64_t scale =
-      total > kWeightBudget ? (total + kWeightBudget - 1) / kWeightBudget : 1;
+  // total / scale <= kWeightBudget, so each weight fits a Num; at most 2^41.
+  const auto scale = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::ceil(total / static_cast<double>(kWeightBudget))));
   data.weights.reserve(bytes.size());
   for (const auto b : bytes) {
-    data.weights.push_back(static_cast<Num>(std::max<std::uint64_t>(1, (b + scale / 2) / scale)));
+    // b / scale rounded half up, without the overflow of b + scale / 2 near 2^64.
+    const std::uint64_t rounded = b / scale + (b % scale >= scale - scale / 2 ? 1 : 0);
+    data.weights.push_back(static_cast<Num>(std::max<std::uint64_t>(1, rounded)));
   }
   return data;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Space-filling curves over a grid of cells, after Mokbel, Aref & Kamel (2002), as the HAEC
-// thesis (sec. 3.3) uses them; DESIGN.md fixes the conventions:
+// thesis (sec. 3.3) uses them; mapsim fixes the conventions:
 //   sweep    raster order, x fastest: every row in the same direction (jumps back at row ends)
 //   scan     boustrophedon: x reverses on every other row of the snake, y on every other plane,
 //            and so on for more dimensions, so consecutive cells are always adjacent

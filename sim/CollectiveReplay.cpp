@@ -110,7 +110,7 @@ void Replay::advance_member(std::uint32_t id) {
     if (step.send_to >= 0) {
       posted[1] = new_request(rank, RequestKind::Send, event, id);
       ++result_.collective_messages;
-      result_.collective_bytes += static_cast<std::uint64_t>(step.send_bytes);
+      add_bytes(result_.collective_bytes, step.send_bytes, "collective messages");
       post_send(rank, world[static_cast<std::size_t>(step.send_to)], comm, tag, step.send_bytes,
                 posted[1], true);
     }

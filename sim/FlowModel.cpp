@@ -20,7 +20,7 @@ void FlowModel::start(const Transfer& transfer) {
   const Route route = network_->route(transfer.src, transfer.dst);
   count_bytes(route, transfer.bytes);
   if (transfer.bytes == 0) {
-    engine_->schedule(engine_->now() + route.latency, kDelivery, transfer.id);
+    engine_->schedule(add_time(engine_->now(), route.latency), kDelivery, transfer.id);
     return;
   }
   const std::uint32_t id = flows_.acquire();
@@ -31,7 +31,7 @@ void FlowModel::start(const Transfer& transfer) {
   flow.order = started_++;
   flow.transfer = transfer.id;
   flow.mark = epoch_;
-  engine_->schedule(engine_->now() + route.latency, kFlowJoins, id);
+  engine_->schedule(add_time(engine_->now(), route.latency), kFlowJoins, id);
 }
 
 void FlowModel::join(std::uint32_t id) {
@@ -172,7 +172,7 @@ void FlowModel::resolve() {
       flow.remaining = std::max(0.0, flow.remaining - flow.rate * to_seconds(now - flow.updated));
       flow.updated = now;
       flow.rate = rate;
-      flow.drain = now + transfer_time(flow.remaining, rate);
+      flow.drain = add_time(now, transfer_time(flow.remaining, rate));
       heap_set(f);
     }
   }

@@ -67,7 +67,7 @@ const Route& Network::compute(topo::NodeId a, topo::NodeId b) {
   route.bandwidth = std::numeric_limits<double>::infinity();
   for (std::uint32_t i = 0; i < route.length; ++i) {
     const auto r = static_cast<std::size_t>(resources_[route.offset + i]);
-    route.latency += lat_[r];
+    route.latency = add_time(route.latency, lat_[r]);
     route.bandwidth = std::min(route.bandwidth, bw_[r]);
   }
   routes_.push_back(route);
@@ -76,7 +76,7 @@ const Route& Network::compute(topo::NodeId a, topo::NodeId b) {
 
 Time Network::free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes) {
   const Route& r = route(a, b);
-  return r.latency + transfer_time(static_cast<double>(bytes), r.bandwidth);
+  return add_time(r.latency, transfer_time(static_cast<double>(bytes), r.bandwidth));
 }
 
 }  // namespace mapsim::sim

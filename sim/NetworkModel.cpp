@@ -2,12 +2,14 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "sim/AnalyticModel.hpp"
 #include "sim/FlowModel.hpp"
 #include "sim/PacketModel.hpp"
+#include "support/Suggest.hpp"
 
 namespace mapsim::sim {
 namespace {
@@ -30,17 +32,20 @@ std::unique_ptr<NetworkModel> make_network_model(std::string_view name, Engine& 
   if (name == "flow") return std::make_unique<FlowModel>(engine, network);
   if (name == "packet") {
     if (options.packet_bytes <= 0) {
-      throw InputError(
-          fmt::format("packet size must be positive, got {} bytes", options.packet_bytes));
+      throw InputError(fmt::format("packet size {} bytes must be positive (--packet-size)",
+                                   options.packet_bytes));
     }
     return std::make_unique<PacketModel>(engine, network, options);
   }
   std::string valid;
+  std::vector<std::string_view> names;
   for (const auto& model : kModels) {
     valid += valid.empty() ? "" : ", ";
     valid += model.name;
+    names.push_back(model.name);
   }
-  throw InputError(fmt::format("unknown network model '{}'; valid models: {}", name, valid));
+  throw InputError(fmt::format("unknown network model '{}'; valid models: {}{}", name, valid,
+                               suggest_suffix(name, names)));
 }
 
 }  // namespace mapsim::sim

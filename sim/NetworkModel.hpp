@@ -10,10 +10,13 @@
 // latency and no bandwidth.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "sim/Engine.hpp"
 #include "sim/Network.hpp"
@@ -53,7 +56,14 @@ class NetworkModel {
 
  protected:
   void count_bytes(const Route& route, std::int64_t bytes) {
-    for (const auto r : network_->resources(route)) bytes_[static_cast<std::size_t>(r)] += bytes;
+    for (const auto r : network_->resources(route)) {
+      auto& total = bytes_[static_cast<std::size_t>(r)];
+      if (__builtin_add_overflow(total, bytes, &total)) [[unlikely]] {
+        throw InputError(fmt::format(
+            "the bytes crossing resource {} of the network sum past {}, the most mapsim counts", r,
+            std::numeric_limits<std::int64_t>::max()));
+      }
+    }
   }
 
   Engine* engine_;

@@ -1,6 +1,9 @@
 #include "sim/PacketModel.hpp"
 
 #include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
 
 namespace mapsim::sim {
 namespace {
@@ -21,9 +24,16 @@ PacketModel::PacketModel(Engine& engine, Network& network, const ModelOptions& o
 void PacketModel::start(const Transfer& transfer) {
   const Route route = network_->route(transfer.src, transfer.dst);
   count_bytes(route, transfer.bytes);
+  // ceil(bytes / P) without the overflow of bytes + P - 1.
+  const std::int64_t count = std::max<std::int64_t>(
+      1, transfer.bytes / packet_bytes_ + (transfer.bytes % packet_bytes_ != 0 ? 1 : 0));
+  if (count > std::numeric_limits<std::uint32_t>::max()) {
+    throw InputError(fmt::format(
+        "a message of {} bytes is {} packets of {} bytes, more than the {} packets a message may "
+        "have; use a larger packet size (--packet-size)",
+        transfer.bytes, count, packet_bytes_, std::numeric_limits<std::uint32_t>::max()));
+  }
   const std::uint32_t m = messages_.acquire();
-  const std::int64_t count =
-      std::max<std::int64_t>(1, (transfer.bytes + packet_bytes_ - 1) / packet_bytes_);
   messages_[m] = Message{route, transfer.id, static_cast<std::uint32_t>(count), transfer.bytes, 0};
   inject(m);
 }
@@ -58,16 +68,16 @@ void PacketModel::forward(std::uint32_t p, Time head) {
   Time end;
   if (cut_through_) {
     start = std::max(head, free_at_[l]);
-    end = std::max(start + tx, packet.tail);
+    end = std::max(add_time(start, tx), packet.tail);
   } else {
     start = std::max(packet.tail, free_at_[l]);
-    end = start + tx;
+    end = add_time(start, tx);
   }
   free_at_[l] = end;
   if (packet.hop == 0 && message.bytes_to_inject > 0) {
     engine_->schedule(end, kPacketInject, packet.message);
   }
-  const Time next_tail = end + lat;
+  const Time next_tail = add_time(end, lat);
   if (packet.hop + 1 == message.route.length) {
     message.delivered = std::max(message.delivered, next_tail);
     packets_.release(p);
@@ -79,7 +89,7 @@ void PacketModel::forward(std::uint32_t p, Time head) {
   }
   packet.tail = next_tail;
   ++packet.hop;
-  engine_->schedule(cut_through_ ? start + lat : next_tail, kPacketHop, p);
+  engine_->schedule(cut_through_ ? add_time(start, lat) : next_tail, kPacketHop, p);
 }
 
 }  // namespace mapsim::sim

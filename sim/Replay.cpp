@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "support/Progress.hpp"
+
 namespace mapsim::sim {
 namespace {
 
@@ -13,6 +15,9 @@ namespace {
 constexpr int kData = 0;
 constexpr int kRequestToSend = 1;
 constexpr int kClearToSend = 2;
+
+// Progress on a terminal is advanced once per 64Ki engine events: a mask test per event.
+constexpr std::uint64_t kProgressMask = (1u << 16) - 1;
 
 bool communicates(traces::CollectiveOp op) {
   return op != traces::CollectiveOp::None && op != traces::CollectiveOp::DestroyHandle &&
@@ -52,9 +57,18 @@ Result Replay::run() {
       wall_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                        std::chrono::duration<double>(config_.stop.wall_seconds));
   const bool stoppable = config_.stop.wall_seconds > 0 || config_.stop.cancel != nullptr;
+  std::uint64_t total_events = 0;
+  for (const auto& rank : trace_->ranks) total_events += rank.events.size();
+  Progress progress("replaying", total_events, "events");
+  const bool drawing = progress.active();
+  std::uint64_t shown = 0;
   QueuedEvent event;
   while (engine_.next(event)) {
     if (stoppable && (engine_.processed() & 4095) == 0) check_stop(deadline);
+    if (drawing && (engine_.processed() & kProgressMask) == 0) {
+      progress.advance(result_.trace_events - shown);
+      shown = result_.trace_events;
+    }
     switch (event.kind) {
       case kRankResume:
         advance(static_cast<Rank>(event.data));
@@ -66,6 +80,7 @@ Result Replay::run() {
         model_->handle(event);
     }
   }
+  progress.advance(result_.trace_events - shown);
   for (const auto& rank : ranks_) {
     if (!rank.finished) throw_deadlock();
   }
@@ -88,9 +103,13 @@ void Replay::advance(Rank rank) {
   RankState& state = ranks_[static_cast<std::size_t>(rank)];
   const auto& stream = trace_->ranks[static_cast<std::size_t>(rank)];
   const double scale = config_.compute_scale;
-  auto scaled = [scale](std::int64_t gap) -> Time {
+  auto scaled = [scale, rank](std::int64_t gap) -> Time {
     if (gap <= 0 || scale == 0) return 0;
-    return scale == 1.0 ? gap : static_cast<Time>(std::llround(static_cast<double>(gap) * scale));
+    if (scale == 1.0) return gap;
+    return checked_time(static_cast<double>(gap) * scale, [&] {
+      return fmt::format("rank {}'s compute gap of {:.6g} s scaled by the compute scale {:.6g}",
+                         rank, to_seconds(gap), scale);
+    });
   };
   const auto& events = stream.events;
   const bool window = config_.init_to_finalize;
@@ -103,7 +122,8 @@ void Replay::advance(Rank rank) {
         const Time gap = after_finalize ? 0 : scaled(stream.final_gap);
         if (gap > 0) {
           state.compute += gap;
-          engine_.schedule(engine_.now() + gap, kRankResume, static_cast<std::uint32_t>(rank));
+          engine_.schedule(add_time(engine_.now(), gap), kRankResume,
+                           static_cast<std::uint32_t>(rank));
           return;
         }
       }
@@ -120,7 +140,8 @@ void Replay::advance(Rank rank) {
       if (gap > 0) {
         state.gap_done = true;
         state.compute += gap;
-        engine_.schedule(engine_.now() + gap, kRankResume, static_cast<std::uint32_t>(rank));
+        engine_.schedule(add_time(engine_.now(), gap), kRankResume,
+                         static_cast<std::uint32_t>(rank));
         return;
       }
     }
@@ -141,7 +162,7 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint32_t index) {
       const auto req = new_request(rank, RequestKind::Send, index, kNone);
       if (!blocking) state.live.emplace_back(e.request, req);
       ++result_.messages;
-      result_.message_bytes += static_cast<std::uint64_t>(e.bytes);
+      add_bytes(result_.message_bytes, e.bytes, "point-to-point messages");
       post_send(rank, e.peer, e.comm, e.tag, e.bytes, req, false);
       return blocking && block_on(rank, req);
     }

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -119,6 +120,8 @@ class Replay {
 
   // Errors (ReplayErrors.cpp).
   [[noreturn]] void throw_deadlock() const;
+  /// sum += bytes; throws InputError naming `what` if the sum passes 2^64 - 1.
+  static void add_bytes(std::uint64_t& sum, std::int64_t bytes, std::string_view what);
   std::string describe(std::uint32_t request) const;
   std::string comm_name(std::uint16_t comm) const;
 

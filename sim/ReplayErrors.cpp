@@ -1,5 +1,7 @@
 // What a replay that cannot complete reports: every blocked rank and the operation it waits for.
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "sim/Replay.hpp"
@@ -10,6 +12,13 @@ namespace {
 constexpr std::size_t kRanksListed = 16;
 
 }  // namespace
+
+void Replay::add_bytes(std::uint64_t& sum, std::int64_t bytes, std::string_view what) {
+  if (__builtin_add_overflow(sum, static_cast<std::uint64_t>(bytes), &sum)) {
+    throw InputError(fmt::format("the trace's {} total more than {} bytes, the most mapsim counts",
+                                 what, std::numeric_limits<std::uint64_t>::max()));
+  }
+}
 
 std::string Replay::comm_name(std::uint16_t comm) const {
   if (comm >= trace_->communicators.size()) return fmt::format("#{}", comm);

@@ -9,21 +9,26 @@
 namespace mapsim::sim {
 
 void validate(const SimConfig& config) {
-  if (!(config.compute_scale >= 0) || !std::isfinite(config.compute_scale)) {
-    throw InputError(
-        fmt::format("compute scale must be zero or positive, got {}", config.compute_scale));
+  // Each message names the parameter as the CLI option and the config key spell it.
+  if (!(config.compute_scale >= 0 && config.compute_scale <= kMaxComputeScale)) {
+    throw InputError(fmt::format(
+        "compute scale {:g} is out of range [0, {:g}] (--compute-scale, sim.compute-scale)",
+        config.compute_scale, kMaxComputeScale));
   }
-  if (config.eager_threshold < 0) {
-    throw InputError(fmt::format("eager threshold must be zero or positive, got {} bytes",
-                                 config.eager_threshold));
+  if (config.eager_threshold < 0 || config.eager_threshold > kMaxEagerThreshold) {
+    throw InputError(fmt::format(
+        "eager threshold {} bytes is out of range [0, {}] (--eager-threshold, mpi.eager-threshold)",
+        config.eager_threshold, kMaxEagerThreshold));
   }
   if (!(config.stop.wall_seconds >= 0) || !std::isfinite(config.stop.wall_seconds)) {
     throw InputError(fmt::format("time limit must be zero (none) or positive, got {} s",
                                  config.stop.wall_seconds));
   }
-  if (config.model_options.packet_bytes <= 0) {
-    throw InputError(fmt::format("packet size must be positive, got {} bytes",
-                                 config.model_options.packet_bytes));
+  if (config.model_options.packet_bytes < 1 ||
+      config.model_options.packet_bytes > kMaxPacketBytes) {
+    throw InputError(fmt::format(
+        "packet size {} bytes is out of range [1, {}] (--packet-size, a model's packet-size)",
+        config.model_options.packet_bytes, kMaxPacketBytes));
   }
 }
 

@@ -46,6 +46,13 @@ struct StopCondition {
   const std::atomic<bool>* cancel = nullptr;
 };
 
+/// The accepted ranges of the replay's time-producing parameters (validate): a compute scale up to
+/// a million, an eager threshold up to 1 TiB, packets up to 1 GiB. Times that still run past the
+/// simulated clock's 106 days throw InputError as they arise (sim/Time.hpp).
+inline constexpr double kMaxComputeScale = 1e6;
+inline constexpr std::int64_t kMaxEagerThreshold = std::int64_t{1} << 40;
+inline constexpr std::int64_t kMaxPacketBytes = std::int64_t{1} << 30;
+
 /// Every parameter of a replay, with its default (stated here only).
 struct SimConfig {
   /// Network model, one of network_models().

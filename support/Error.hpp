@@ -1,5 +1,5 @@
 #pragma once
-// The three tiers of errors (STYLE.md): bad user input throws InputError, whose message names the
+// The three tiers of errors: bad user input throws InputError, whose message names the
 // value and where it came from; a broken internal invariant throws InternalError through
 // MAPSIM_EXPECTS and says it is a bug; library code never exits or aborts.
 

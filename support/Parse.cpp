@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,13 +18,19 @@ std::int64_t parse_integer(std::string_view text, std::string_view what, std::in
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec == std::errc::result_out_of_range) {
-    throw InputError(fmt::format("{}: '{}' is out of range [{}, {}]", what, text, min, max));
+  if (ec == std::errc::result_out_of_range && ptr == end) {
+    // Past the 64 bits: a number all the same, too large or too small for any limit.
+    if (text.front() == '-') {
+      throw InputError(fmt::format("{}: {} is out of range [{}, {}]", what, text, min, max));
+    }
+    throw InputError(fmt::format("{}: {} is too large (limit {})", what, text, max));
   }
   if (ec != std::errc() || ptr != end) {
     throw InputError(fmt::format("{}: '{}' is not an integer", what, text));
   }
-  if (value < min || value > max) {
+  if (value > max)
+    throw InputError(fmt::format("{}: {} is too large (limit {})", what, value, max));
+  if (value < min) {
     throw InputError(fmt::format("{}: {} is out of range [{}, {}]", what, value, min, max));
   }
   return value;
@@ -34,8 +42,28 @@ double parse_real(std::string_view text, std::string_view what) {
   double value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range && ptr == end) {
+    // A number, but beyond a double's range: too large in magnitude, or too close to zero.
+    const double parsed = std::strtod(std::string(text).c_str(), nullptr);
+    if (std::isinf(parsed)) {
+      throw InputError(fmt::format("{}: {} is too large (limit {:g})", what, text,
+                                   std::numeric_limits<double>::max()));
+    }
+    throw InputError(fmt::format("{}: {} is too close to zero (limit {:g})", what, text,
+                                 std::numeric_limits<double>::min()));
+  }
   if (ec != std::errc() || ptr != end || !std::isfinite(value)) {
     throw InputError(fmt::format("{}: '{}' is not a finite number", what, text));
+  }
+  return value;
+}
+
+double parse_real(std::string_view text, std::string_view what, double min, double max) {
+  const double value = parse_real(text, what);
+  if (value > max)
+    throw InputError(fmt::format("{}: {} is too large (limit {:g})", what, text, max));
+  if (value < min) {
+    throw InputError(fmt::format("{}: {} is out of range [{:g}, {:g}]", what, text, min, max));
   }
   return value;
 }

@@ -7,11 +7,16 @@
 namespace mapsim {
 
 /// Parses a decimal integer in [min, max]. `what` names the value in the error message, e.g.
-/// "size 2 of topology spec 'torus:4x0'". Throws InputError on garbage, overflow or range.
+/// "size 2 of topology spec 'torus:4x0'". Throws InputError on garbage ("not an integer"), above
+/// max, 64-bit overflow included ("too large (limit max)"), below min ("out of range [min, max]").
 std::int64_t parse_integer(std::string_view text, std::string_view what, std::int64_t min,
                            std::int64_t max);
 
-/// Parses a finite decimal floating-point number (no trailing garbage). Throws InputError.
+/// Parses a finite decimal floating-point number (no trailing garbage). Throws InputError; a
+/// number beyond a double's range is "too large (limit ...)".
 double parse_real(std::string_view text, std::string_view what);
+
+/// The same in [min, max]: above max "too large (limit max)", below min "out of range [min, max]".
+double parse_real(std::string_view text, std::string_view what, double min, double max);
 
 }  // namespace mapsim

@@ -27,6 +27,20 @@ std::string duration(double seconds) {
   return fmt::format("{}s", whole);
 }
 
+// Whether a Progress or ProgressStep owns the terminal line.
+std::atomic<bool> g_line_taken{false};
+
+/// Whether a new progress display may draw: stderr is a terminal, the log level shows progress and
+/// no other display draws (then it takes the line until release_line()).
+bool take_line() {
+  return ::isatty(STDERR_FILENO) == 1 && log::level() >= log::Level::Info &&
+         !g_line_taken.exchange(true);
+}
+
+void release_line() {
+  g_line_taken.store(false);
+}
+
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -40,12 +54,14 @@ Progress::Progress(std::string label, std::uint64_t total, std::string unit)
       unit_(std::move(unit)),
       total_(total),
       start_(std::chrono::steady_clock::now()),
-      enabled_(::isatty(STDERR_FILENO) == 1 && log::level() >= log::Level::Info) {
+      enabled_(take_line()) {
   next_draw_ns_ = now_ns() + kRedrawNs;
 }
 
 Progress::~Progress() {
-  if (enabled_) draw(true);
+  if (!enabled_) return;
+  draw(true);
+  release_line();
 }
 
 void Progress::advance(std::uint64_t n) {
@@ -72,13 +88,30 @@ void Progress::draw(bool final) {
   }
   if (done > 0 && seconds > 0 && total_ > 0 && !final) {
     const double rate = static_cast<double>(done) / seconds;
-    line += fmt::format(" {}/s, {} left",
-                        rate >= 10 ? fmt::format("{:.0f}", rate) : fmt::format("{:.2g}", rate),
-                        duration(static_cast<double>(total_ - std::min(done, total_)) / rate));
+    line += fmt::format(
+        " {}/s, {} left",
+        rate >= 10 ? count(static_cast<std::uint64_t>(rate)) : fmt::format("{:.2g}", rate),
+        duration(static_cast<double>(total_ - std::min(done, total_)) / rate));
   }
   line += fmt::format(" {:.1f}s", seconds);
   fmt::print(stderr, "\r{:<78}{}", line, final ? "\n" : "");
   std::fflush(stderr);
+}
+
+ProgressStep::ProgressStep(std::string label)
+    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), enabled_(take_line()) {
+  if (!enabled_) return;
+  fmt::print(stderr, "\r{:<78}", fmt::format("mapsim: {} ...", label_));
+  std::fflush(stderr);
+}
+
+ProgressStep::~ProgressStep() {
+  if (!enabled_) return;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  fmt::print(stderr, "\r{:<78}\n", fmt::format("mapsim: {} {:.1f}s", label_, seconds));
+  std::fflush(stderr);
+  release_line();
 }
 
 }  // namespace mapsim

@@ -1,5 +1,6 @@
 #include "topologies/GridTopology.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <functional>
@@ -17,25 +18,39 @@ NodeId product(const std::vector<int>& extents) {
   return std::accumulate(extents.begin(), extents.end(), NodeId{1}, std::multiplies<>());
 }
 
-/// Ordered-pair histogram of per-dimension distances for one dimension of extent k.
+/// Ordered-pair histogram of per-dimension distances for one dimension of extent k, in O(k): on
+/// a line, distance h >= 1 separates 2 (k - h) ordered pairs; on a ring, each of the k offsets
+/// d = 1 .. k - 1 joins k ordered pairs at distance min(d, k - d).
 std::vector<std::uint64_t> dimension_histogram(int k, bool torus) {
-  std::vector<std::uint64_t> counts(static_cast<std::size_t>(k), 0);
-  for (int i = 0; i < k; ++i) {
-    for (int j = 0; j < k; ++j) {
-      const int delta = std::abs(i - j);
-      ++counts[static_cast<std::size_t>(torus ? std::min(delta, k - delta) : delta)];
+  const auto n = static_cast<std::uint64_t>(k);
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(torus ? k / 2 + 1 : k), 0);
+  counts[0] = n;
+  for (std::size_t h = 1; h < counts.size(); ++h) {
+    if (!torus) {
+      counts[h] = 2 * (n - h);
+    } else {
+      counts[h] = 2 * h == n ? n : 2 * n;  // half the ring: one offset, not two
     }
   }
   return counts;
 }
 
+std::vector<bool> all(std::size_t n, bool value) {
+  return std::vector<bool>(n, value);
+}
+
 }  // namespace
 
 GridTopology::GridTopology(std::vector<int> extents, bool torus, int cores_per_node)
+    : GridTopology(extents, all(extents.size(), torus), cores_per_node) {}
+
+GridTopology::GridTopology(std::vector<int> extents, std::vector<bool> periodic, int cores_per_node)
     : Topology(extents, product(extents), cores_per_node),
-      torus_(torus),
+      torus_(std::find(periodic.begin(), periodic.end(), true) != periodic.end()),
+      periodic_(std::move(periodic)),
       ndims_(static_cast<int>(extents.size())) {
   MAPSIM_EXPECTS(ndims_ >= 1 && ndims_ <= 16, "grid dimensions checked by the spec parser");
+  MAPSIM_EXPECTS(periodic_.size() == extents.size(), "one wrap-around flag per dimension");
   const auto n = static_cast<std::size_t>(node_count());
   const auto nd = static_cast<std::size_t>(ndims_);
 
@@ -54,7 +69,7 @@ GridTopology::GridTopology(std::vector<int> extents, bool torus, int cores_per_n
     int longest = 0;
     for (int delta = -(k - 1); delta <= k - 1; ++delta) {
       int steps = delta;
-      if (torus_) {
+      if (periodic_[static_cast<std::size_t>(d)]) {
         const int forward = (delta + k) % k;
         steps = 2 * forward <= k ? forward : forward - k;  // a tie goes the positive way
       }
@@ -73,10 +88,11 @@ GridTopology::GridTopology(std::vector<int> extents, bool torus, int cores_per_n
       const int c = coords_[node * nd + d];
       for (int minus = 0; minus < 2; ++minus) {
         int next = c + (minus ? -1 : 1);
-        if (torus_ && k >= 2) next = (next + k) % k;
+        const bool wraps = periodic_[d];
+        if (wraps && k >= 2) next = (next + k) % k;
         if (next < 0 || next >= k) continue;
         const std::size_t port = (node * nd + d) * 2 + static_cast<std::size_t>(minus);
-        if (minus && torus_ && k == 2) {  // both directions reach the same neighbour: one link
+        if (minus && wraps && k == 2) {  // both directions reach the same neighbour: one link
           ports_[port] = ports_[port - 1];
           continue;
         }
@@ -93,6 +109,14 @@ GridTopology::GridTopology(std::vector<int> extents, bool torus, int cores_per_n
 std::string GridTopology::spec() const {
   std::string text = fmt::format("{}:{}", kind(), fmt::join(dimensions(), "x"));
   if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
+  if (torus_) {
+    std::vector<std::string_view> open;
+    for (int d = 0; d < ndims_; ++d) {
+      if (!is_torus(d)) open.push_back(dimension_name(d));
+    }
+    if (!open.empty())
+      text += fmt::format(" (a block: no wrap-around in {})", fmt::join(open, ", "));
+  }
   return text;
 }
 
@@ -150,7 +174,7 @@ HopHistogram GridTopology::hop_histogram() const {
   // all ordered pairs is the convolution of the per-dimension histograms.
   std::vector<std::uint64_t> counts{1};
   for (int d = 0; d < ndims_; ++d) {
-    const auto dim = dimension_histogram(dimensions()[static_cast<std::size_t>(d)], torus_);
+    const auto dim = dimension_histogram(dimensions()[static_cast<std::size_t>(d)], is_torus(d));
     std::vector<std::uint64_t> next(counts.size() + dim.size() - 1, 0);
     for (std::size_t i = 0; i < counts.size(); ++i) {
       for (std::size_t j = 0; j < dim.size(); ++j) next[i + j] += counts[i] * dim[j];
@@ -159,6 +183,46 @@ HopHistogram GridTopology::hop_histogram() const {
   }
   while (counts.size() > 1 && counts.back() == 0) counts.pop_back();
   return HopHistogram{std::move(counts)};
+}
+
+}  // namespace mapsim::topo
+
+namespace mapsim::topo {
+
+std::optional<BlockStats> GridTopology::block_stats(std::span<const int> extents) const {
+  MAPSIM_EXPECTS(static_cast<int>(extents.size()) == ndims_, "one block extent per dimension");
+  double volume = 1;
+  for (const int e : extents) volume *= e;
+  BlockStats stats;
+  for (int d = 0; d < ndims_; ++d) {
+    const int k = dimensions()[static_cast<std::size_t>(d)];
+    const int e = extents[static_cast<std::size_t>(d)];
+    MAPSIM_EXPECTS(e >= 1 && e <= k, "a block extent lies between 1 and the dimension's");
+    const bool wraps = is_torus(d) && e == k;
+    // A cut ring of more than half plus one node: some shortest ways go round outside.
+    if (is_torus(d) && !wraps && e > k / 2 + 1) return std::nullopt;
+    stats.diameter += wraps ? k / 2 : e - 1;
+    // Sum of per-dimension distances over ordered pairs of coordinates: k floor(k^2 / 4) on a
+    // ring, (e^3 - e) / 3 on a line; each pair of coordinates stands for (volume / e)^2 pairs.
+    const double line =
+        wraps ? static_cast<double>(k) * static_cast<double>((std::int64_t{k} * k) / 4)
+              : (static_cast<double>(e) * e * e - e) / 3;
+    const double others = volume / e;
+    stats.total_hops += line * others * others;
+  }
+  return stats;
+}
+
+std::unique_ptr<Topology> GridTopology::block(std::span<const int> extents) const {
+  MAPSIM_EXPECTS(block_stats(extents).has_value(), "a block that is a machine of its own");
+  std::vector<bool> periodic(extents.size());
+  for (int d = 0; d < ndims_; ++d) {
+    periodic[static_cast<std::size_t>(d)] =
+        is_torus(d) &&
+        extents[static_cast<std::size_t>(d)] == dimensions()[static_cast<std::size_t>(d)];
+  }
+  return std::make_unique<GridTopology>(std::vector<int>(extents.begin(), extents.end()),
+                                        std::move(periodic), cores_per_node());
 }
 
 }  // namespace mapsim::topo

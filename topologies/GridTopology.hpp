@@ -7,6 +7,10 @@
 // Routing: dimension order x, y, z, ...; on a torus each dimension takes the shorter way round,
 // and a tie (exactly half the ring) goes the positive way.
 // hops(a, b) = sum over d of |c_d(b) - c_d(a)| on a mesh, min(delta, k_d - delta) on a torus.
+//
+// A block of a torus (Block.hpp) may wrap around in some dimensions and not in others: the
+// internal constructor takes the wrap-around per dimension; such a machine is of kind "torus"
+// and its spec() names the open dimensions (it is not a spec the parser reads).
 
 #include "topologies/Topology.hpp"
 
@@ -16,12 +20,16 @@ class GridTopology final : public Topology {
  public:
   /// Preconditions (checked by the spec parser): 1 <= extents.size() <= 16, every extent >= 1.
   GridTopology(std::vector<int> extents, bool torus, int cores_per_node);
+  /// Wrap-around in dimension d iff periodic[d] (same size as extents).
+  GridTopology(std::vector<int> extents, std::vector<bool> periodic, int cores_per_node);
 
   [[nodiscard]] std::string spec() const override;
   [[nodiscard]] std::string_view kind() const override { return torus_ ? "torus" : "mesh"; }
 
   [[nodiscard]] std::string_view dimension_name(int dim) const override;
-  [[nodiscard]] bool is_torus(int /*dim*/) const override { return torus_; }
+  [[nodiscard]] bool is_torus(int dim) const override {
+    return periodic_[static_cast<std::size_t>(dim)];
+  }
   [[nodiscard]] std::vector<int> coordinates(NodeId node) const override;
   [[nodiscard]] NodeId node_at(std::span<const int> coords) const override;
 
@@ -40,8 +48,12 @@ class GridTopology final : public Topology {
 
   [[nodiscard]] HopHistogram hop_histogram() const override;
 
+  [[nodiscard]] std::optional<BlockStats> block_stats(std::span<const int> extents) const override;
+  [[nodiscard]] std::unique_ptr<Topology> block(std::span<const int> extents) const override;
+
  private:
-  bool torus_;
+  bool torus_;                  // some dimension wraps around
+  std::vector<bool> periodic_;  // per dimension
   int ndims_;
   std::vector<std::int32_t> coords_;  // node-major, ndims_ per node
   // For dimension d and delta = c_d(b) - c_d(a), index step_base_[d] + delta gives the signed

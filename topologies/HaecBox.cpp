@@ -9,8 +9,11 @@
 namespace mapsim::topo {
 
 HaecBox::HaecBox(int x, int y, int z, int cores_per_node)
+    : HaecBox(x, y, z, cores_per_node, {true, true}) {}
+
+HaecBox::HaecBox(int x, int y, int z, int cores_per_node, std::array<bool, 2> board_wraps)
     : Topology({x, y, z}, x * y * z, cores_per_node),
-      board_({x, y}, /*torus=*/true, 1),
+      board_({x, y}, std::vector<bool>{board_wraps[0], board_wraps[1]}, 1),
       boards_(z),
       board_nodes_(x * y),
       board_links_(board_.link_count()) {}
@@ -19,6 +22,10 @@ std::string HaecBox::spec() const {
   const auto dims = dimensions();
   std::string text = fmt::format("haec:{}x{}x{}", dims[0], dims[1], dims[2]);
   if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
+  if (!is_torus(0) || !is_torus(1)) {
+    text += fmt::format(" (a block: boards without wrap-around in {})",
+                        is_torus(0) ? "y" : (is_torus(1) ? "x" : "x, y"));
+  }
   return text;
 }
 
@@ -111,6 +118,42 @@ HopHistogram HaecBox::hop_histogram() const {
         2 * static_cast<std::uint64_t>(boards_ - dz) * per_board_pair;
   }
   return HopHistogram{std::move(counts)};
+}
+
+}  // namespace mapsim::topo
+
+namespace mapsim::topo {
+
+std::array<std::int64_t, kLinkClassCount> HaecBox::links_per_class() const {
+  std::array<std::int64_t, kLinkClassCount> counts{};
+  counts[static_cast<std::size_t>(LinkClass::HaecOptical)] =
+      static_cast<std::int64_t>(board_links_) * boards_;
+  counts[static_cast<std::size_t>(LinkClass::HaecWireless)] =
+      2 * static_cast<std::int64_t>(boards_ - 1) * board_nodes_ * board_nodes_;
+  return counts;
+}
+
+std::optional<BlockStats> HaecBox::block_stats(std::span<const int> extents) const {
+  MAPSIM_EXPECTS(extents.size() == 3, "one block extent per dimension");
+  MAPSIM_EXPECTS(extents[2] >= 1 && extents[2] <= boards_, "a block extent lies in the machine");
+  const auto board = board_.block_stats(extents.first(2));
+  if (!board) return std::nullopt;
+  // Boards dz apart: 2 (z - dz) ordered board pairs, each of (x y)^2 node pairs at dz hops;
+  // summed over dz, (z^3 - z) / 3 board-pair hops.
+  const double z = extents[2];
+  const double board_nodes = static_cast<double>(extents[0]) * extents[1];
+  BlockStats stats;
+  stats.diameter = std::max(board->diameter, extents[2] - 1);
+  stats.total_hops = z * board->total_hops + board_nodes * board_nodes * (z * z * z - z) / 3;
+  return stats;
+}
+
+std::unique_ptr<Topology> HaecBox::block(std::span<const int> extents) const {
+  MAPSIM_EXPECTS(block_stats(extents).has_value(), "a block that is a machine of its own");
+  const auto dims = dimensions();
+  return std::make_unique<HaecBox>(extents[0], extents[1], extents[2], cores_per_node(),
+                                   std::array<bool, 2>{is_torus(0) && extents[0] == dims[0],
+                                                       is_torus(1) && extents[1] == dims[1]});
 }
 
 }  // namespace mapsim::topo

@@ -8,6 +8,10 @@
 // the first lands directly on the destination's (x, y) column of the next board, the others go
 // straight up or down that column.
 // hops(a, b) = 2-D torus distance if z(a) == z(b), else |z(b) - z(a)|.
+// A block of the box (Block.hpp) has boards that may be cut in x or y: the internal constructor
+// takes the boards' wrap-around per dimension (a cut board is a 2-D mesh there).
+
+#include <array>
 
 #include "topologies/GridTopology.hpp"
 
@@ -17,12 +21,14 @@ class HaecBox final : public Topology {
  public:
   /// Preconditions (checked by the spec parser): x, y, z >= 1.
   HaecBox(int x, int y, int z, int cores_per_node);
+  /// Boards wrap around in x iff board_wraps[0], in y iff board_wraps[1].
+  HaecBox(int x, int y, int z, int cores_per_node, std::array<bool, 2> board_wraps);
 
   [[nodiscard]] std::string spec() const override;
   [[nodiscard]] std::string_view kind() const override { return "haec"; }
 
   [[nodiscard]] std::string_view dimension_name(int dim) const override;
-  [[nodiscard]] bool is_torus(int dim) const override { return dim < 2; }
+  [[nodiscard]] bool is_torus(int dim) const override { return dim < 2 && board_.is_torus(dim); }
   [[nodiscard]] std::vector<int> coordinates(NodeId node) const override;
   [[nodiscard]] NodeId node_at(std::span<const int> coords) const override;
 
@@ -39,6 +45,10 @@ class HaecBox final : public Topology {
   [[nodiscard]] Link link(LinkId id) const override;
 
   [[nodiscard]] HopHistogram hop_histogram() const override;
+  [[nodiscard]] std::array<std::int64_t, kLinkClassCount> links_per_class() const override;
+
+  [[nodiscard]] std::optional<BlockStats> block_stats(std::span<const int> extents) const override;
+  [[nodiscard]] std::unique_ptr<Topology> block(std::span<const int> extents) const override;
 
  private:
   /// Id of the wireless link from board position `from` on board z to position `to` on board

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "support/Suggest.hpp"
 
 namespace mapsim::topo {
 namespace {
@@ -14,7 +16,7 @@ constexpr double GBps = 1e9;  // bytes per second
 constexpr double ns = 1e-9;   // seconds
 
 // The one table of defaults. Sources and assumptions:
-// - grid: DESIGN.md's torus/mesh link, 25 GB/s and 100 ns per hop (a 200 Gb/s HPC link).
+// - grid: a torus/mesh link of 25 GB/s and 100 ns per hop (a 200 Gb/s HPC link).
 // - HAEC Box: optical board links of 200 Gb/s; wireless board-to-board links of 100 Gb/s, the
 //   target of the HAEC wireless work; both a few centimetres long, so latency is the transceivers'.
 // - Tianhe-3 prototype: 200 Gb/s node links to the router chip; the cross link between a chip's
@@ -57,12 +59,15 @@ std::string_view name(LinkClass link_class) {
 
 LinkClass link_class_from_name(std::string_view name) {
   std::string valid;
+  std::vector<std::string_view> names;
   for (const auto& info : kLinkClasses) {
     if (info.name == name) return info.id;
     valid += valid.empty() ? "" : ", ";
     valid += info.name;
+    names.push_back(info.name);
   }
-  throw InputError(fmt::format("unknown link class '{}'; valid classes: {}", name, valid));
+  throw InputError(fmt::format("unknown link class '{}'; valid classes: {}{}", name, valid,
+                               suggest_suffix(name, names)));
 }
 
 LinkTable::LinkTable() {
@@ -70,13 +75,18 @@ LinkTable::LinkTable() {
 }
 
 LinkTable LinkTable::with(LinkClass link_class, LinkParams params) const {
-  if (!(params.bandwidth > 0) || !std::isfinite(params.bandwidth)) {
-    throw InputError(fmt::format("bandwidth of link class '{}' must be positive, got {}",
-                                 name(link_class), params.bandwidth));
+  // Negated comparisons: NaN fails them too.
+  if (!(params.bandwidth >= kMinBandwidth && params.bandwidth <= kMaxBandwidth)) {
+    throw InputError(fmt::format(
+        "bandwidth of link class '{}' is {:g} GB/s, out of range [{:g}, {:g}] GB/s (it must be "
+        "positive, and at most a petabyte per second)",
+        name(link_class), params.bandwidth / GBps, kMinBandwidth / GBps, kMaxBandwidth / GBps));
   }
-  if (!(params.latency >= 0) || !std::isfinite(params.latency)) {
-    throw InputError(fmt::format("latency of link class '{}' must be zero or positive, got {}",
-                                 name(link_class), params.latency));
+  if (!(params.latency >= 0 && params.latency <= kMaxLatency)) {
+    throw InputError(fmt::format(
+        "latency of link class '{}' is {:g} ns, out of range [0, {:g}] ns (zero or positive, at "
+        "most a second per link)",
+        name(link_class), params.latency / ns, kMaxLatency / ns));
   }
   LinkTable copy = *this;
   copy.params_[static_cast<int>(link_class)] = params;

@@ -21,6 +21,13 @@ enum class LinkClass : std::uint8_t {
 };
 inline constexpr int kLinkClassCount = 7;
 
+/// The accepted ranges (LinkTable::with): bandwidth 1 kB/s to 1 PB/s (1e-6 to 1e6 GB/s), latency
+/// 0 to 1 s per link. Beyond them a link is no machine's, and the replay's picosecond times would
+/// either round to nothing or run past the simulated clock's 106 days.
+inline constexpr double kMinBandwidth = 1e3;   // bytes per second
+inline constexpr double kMaxBandwidth = 1e15;  // bytes per second
+inline constexpr double kMaxLatency = 1.0;     // seconds
+
 /// Bandwidth in bytes per second, latency in seconds (per traversal of one link).
 struct LinkParams {
   double bandwidth = 0;
@@ -51,8 +58,8 @@ class LinkTable {
     return params_[static_cast<int>(link_class)];
   }
 
-  /// A copy with one class's parameters replaced; throws InputError unless the bandwidth is
-  /// positive and the latency zero or positive.
+  /// A copy with one class's parameters replaced; throws InputError unless the bandwidth is in
+  /// [kMinBandwidth, kMaxBandwidth] and the latency in [0, kMaxLatency].
   [[nodiscard]] LinkTable with(LinkClass link_class, LinkParams params) const;
 
  private:

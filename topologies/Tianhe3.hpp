@@ -2,10 +2,10 @@
 // The Tianhe-3 prototype (OHTMA paper, sec. 4.2): an R x C grid of router chips; each chip
 // serves P compute nodes (96 by default) split into a left and a right half.
 //
-// Link model (DESIGN.md), whose router count reproduces Table 1 of the paper exactly: each chip
-// has two side routers, left and right, joined by a cross link; each chip row has a row switch
-// and each chip column a column switch, linked both ways to every side router in that row or
-// column; every node attaches to its side router.
+// Link model (mapsim's own, docs/models.md), whose router count reproduces Table 1 of the paper
+// exactly: each chip has two side routers, left and right, joined by a cross link; each chip row
+// has a row switch and each chip column a column switch, linked both ways to every side router
+// in that row or column; every node attaches to its side router.
 // Routing (dimension order): node -> own side router -> (row switch -> router of the
 // destination column, same side) -> (column switch -> router of the destination chip, same side)
 // -> (cross link, if the destination is on the other side) -> destination node.
@@ -19,6 +19,10 @@
 // node = ((r * C + c) * 2 + side) * (P / 2) + slot.
 // Vertices after the nodes: side routers (chip * 2 + side), then R row switches, then C column
 // switches.
+//
+// A block of the machine (Block.hpp) may keep only the left side of its chips: the internal
+// constructor takes the number of sides S (1 or 2); with one side there are no cross links, and
+// the node and router formulas above hold with 2 replaced by S.
 
 #include "topologies/Topology.hpp"
 
@@ -28,6 +32,8 @@ class Tianhe3 final : public Topology {
  public:
   /// Preconditions (checked by the spec parser): rows, columns >= 1; nodes_per_chip even >= 2.
   Tianhe3(int rows, int columns, int nodes_per_chip, int cores_per_node);
+  /// Chips of `sides` sides (1 or 2) of nodes_per_chip / sides nodes each.
+  Tianhe3(int rows, int columns, int nodes_per_chip, int cores_per_node, int sides);
 
   [[nodiscard]] std::string spec() const override;
   [[nodiscard]] std::string_view kind() const override { return "tianhe3"; }
@@ -59,17 +65,23 @@ class Tianhe3 final : public Topology {
 
   [[nodiscard]] HopHistogram hop_histogram() const override;
 
+  [[nodiscard]] std::optional<BlockStats> block_stats(std::span<const int> extents) const override;
+  [[nodiscard]] std::unique_ptr<Topology> block(std::span<const int> extents) const override;
+
  private:
   // Link ids, in blocks: node up/down, cross, row-switch up/down, column-switch up/down.
   [[nodiscard]] LinkId node_link(NodeId node, bool up) const { return node * 2 + (up ? 0 : 1); }
   [[nodiscard]] LinkId cross_link(int router) const;  // from `router` to its chip's other side
+  [[nodiscard]] int router_count() const { return rows_ * columns_ * sides_; }
+  [[nodiscard]] LinkId cross_links() const { return sides_ == 2 ? router_count() : 0; }
   [[nodiscard]] LinkId row_link(int router, bool up) const;
   [[nodiscard]] LinkId column_link(int router, bool up) const;
   [[nodiscard]] VertexId router_vertex(int router) const { return node_count() + router; }
 
   int rows_;
   int columns_;
-  int half_;  // nodes per side of a chip
+  int sides_;  // 2, or 1 in a block of left sides
+  int half_;   // nodes per side of a chip
   // Per node: chip row << 32 | chip column << 1 | side, so that hops() needs no division.
   std::vector<std::uint64_t> place_;
 };

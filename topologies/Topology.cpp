@@ -79,6 +79,13 @@ HopHistogram Topology::hop_histogram() const {
   return HopHistogram{std::move(counts)};
 }
 
+std::array<std::int64_t, kLinkClassCount> Topology::links_per_class() const {
+  std::array<std::int64_t, kLinkClassCount> counts{};
+  for (LinkId id = 0; id < link_count(); ++id)
+    ++counts[static_cast<std::size_t>(link(id).link_class)];
+  return counts;
+}
+
 void Topology::check_node(std::int64_t node, std::string_view what) const {
   if (node < 0 || node >= node_count_) {
     throw InputError(fmt::format("{}: node {} does not exist; {} has nodes 0 to {}", what, node,

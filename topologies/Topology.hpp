@@ -9,7 +9,10 @@
 // the route's length; on Tianhe-3, nodes hang off side routers and the last link of a route, into
 // the destination node, is not a hop (Table 1 of the OHTMA paper counts routers).
 
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +44,12 @@ struct DistanceStats {
 };
 
 DistanceStats distance_stats(const HopHistogram& histogram);
+
+/// Distances within a block of a machine (Topology::block_stats).
+struct BlockStats {
+  int diameter = 0;       ///< largest hops between two nodes of the block
+  double total_hops = 0;  ///< sum of hops over ordered pairs of its nodes
+};
 
 class Topology {
  public:
@@ -93,6 +102,23 @@ class Topology {
   /// Exact histogram of hops over all ordered node pairs. The default evaluates every pair in
   /// parallel; kinds with a closed form override it.
   [[nodiscard]] virtual HopHistogram hop_histogram() const;
+
+  /// Directed links per class. The default counts link(id) for every id; kinds with a closed
+  /// form override it (the HAEC Box has a number of links quadratic in its boards' size).
+  [[nodiscard]] virtual std::array<std::int64_t, kLinkClassCount> links_per_class() const;
+
+  // Blocks (see Block.hpp). The block of `extents` (1 <= extents[d] <= dimensions()[d]) is the
+  // set of nodes whose every coordinate d is below extents[d]: a sub-box at the origin.
+
+  /// Hops within the block, in closed form, or nullopt when the block is not a machine of this
+  /// kind (a torus dimension cut to more than half its ring, whose shortest ways would leave it)
+  /// or never more compact than another (Tianhe-3 sides cut on a block of several sides).
+  [[nodiscard]] virtual std::optional<BlockStats> block_stats(
+      std::span<const int> extents) const = 0;
+  /// The block as a machine of its own: the same kind and cores per node, the same coordinates,
+  /// its nodes numbered in its own natural order, hops(a, b) equal to the machine's between the
+  /// same nodes. Precondition: block_stats(extents) has a value.
+  [[nodiscard]] virtual std::unique_ptr<Topology> block(std::span<const int> extents) const = 0;
 
   /// Throws InputError naming `what` unless 0 <= node < node_count().
   void check_node(std::int64_t node, std::string_view what) const;

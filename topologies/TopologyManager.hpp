@@ -1,5 +1,5 @@
 #pragma once
-// The Topology Manager API of Bhatele's Charm++ work (seeds/topology-manager-api.txt) over any
+// The Topology Manager API of Bhatele's Charm++ work (docs/references.md) over any
 // Topology: partition dimensions, torus-or-mesh per dimension, cores per node, rank <->
 // coordinates, hops between ranks, closest rank, ranks sorted by hops. A rank is a core of the
 // machine in natural order: rank r runs on node r / cores_per_node, core r % cores_per_node.

@@ -8,6 +8,7 @@
 
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
+#include "support/Suggest.hpp"
 #include "topologies/GridTopology.hpp"
 #include "topologies/HaecBox.hpp"
 #include "topologies/Tianhe3.hpp"
@@ -48,10 +49,16 @@ int parse_count(std::string_view spec, std::string_view text, std::string_view w
   try {
     value = parse_integer(text, what, 0, std::numeric_limits<std::int64_t>::max());
   } catch (const InputError&) {
+    // All digits: a number past 64 bits, too large rather than malformed.
+    if (text.find_first_not_of("0123456789") == std::string_view::npos) {
+      fail(spec, fmt::format("{} is {}, which is too large (limit {})", what, text, max));
+    }
     fail(spec, fmt::format("{} is '{}', which is not a positive integer", what, text));
   }
   if (value == 0) fail(spec, fmt::format("{} is 0; it must be a positive integer", what));
-  if (value > max) fail(spec, fmt::format("{} is {}; at most {} is supported", what, value, max));
+  if (value > max) {
+    fail(spec, fmt::format("{} is {}, which is too large (limit {})", what, value, max));
+  }
   return static_cast<int>(value);
 }
 
@@ -119,8 +126,8 @@ TopologySpec parse_topology_spec(std::string_view text) {
   if (!known) {
     std::vector<std::string_view> names;
     for (const auto& kind : kKinds) names.push_back(kind.name);
-    fail(text,
-         fmt::format("unknown kind '{}'; valid kinds: {}", fields[0], fmt::join(names, ", ")));
+    fail(text, fmt::format("unknown kind '{}'; valid kinds: {}{}", fields[0],
+                           fmt::join(names, ", "), suggest_suffix(fields[0], names)));
   }
   if (fields.size() < 2 || fields[1].empty()) {
     fail(text, fmt::format("the sizes are missing; expected e.g. {}", [&] {

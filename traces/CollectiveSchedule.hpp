@@ -22,7 +22,7 @@
 //   DestroyHandle, Other   nothing (local)
 //
 // Payloads come from what each member recorded, under Score-P's accounting (P = size, b = payload;
-// checked against Score-P's scorep_mpi_coll byte counting and ../shared/NPB.md sec. 3):
+// checked against Score-P's scorep_mpi_coll byte counting and docs/workloads.md sec. 1):
 //   Bcast: root sent P b, everyone received b      -> b = the root's received
 //   Reduce, Gather(v): each sent its own b_i       -> b_i = sent_i
 //   Scatter(v): each received its own b_i          -> b_i = received_i

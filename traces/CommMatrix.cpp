@@ -7,16 +7,18 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/os.h>
 
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
 
 namespace mapsim::traces {
 
-CommMatrix::CommMatrix(Rank ranks) : row_start_(static_cast<std::size_t>(ranks) + 1, 0) {}
+CommMatrix::CommMatrix(Rank ranks) : ranks_(ranks), row_start_(1, 0) {}
 
 Traffic CommMatrix::at(Rank src, Rank dst) const {
   const auto row = destinations(src);
@@ -34,12 +36,25 @@ Traffic CommMatrix::total() const {
   return sum;
 }
 
-CommMatrixBuilder::CommMatrixBuilder(Rank ranks) : rows_(static_cast<std::size_t>(ranks)) {}
+CommMatrixBuilder::CommMatrixBuilder(Rank ranks) : ranks_(ranks) {}
 
 void CommMatrixBuilder::add(Rank src, Rank dst, std::uint64_t messages, std::uint64_t bytes) {
   MAPSIM_EXPECTS(src >= 0 && src < rank_count() && dst >= 0 && dst < rank_count(),
                  "ranks are checked by the caller");
-  Row& row = rows_[static_cast<std::size_t>(src)];
+  // Both totals bound every entry, so no entry can wrap either.
+  if (bytes > kMaxMatrixTotal - total_.bytes || messages > kMaxMatrixTotal - total_.messages) {
+    throw InputError(fmt::format(
+        "the communication matrix's total {} are too large (limit {}, the most mapsim sums "
+        "exactly): adding {} messages of {} bytes from rank {} to rank {} to {} messages of {} "
+        "bytes",
+        bytes > kMaxMatrixTotal - total_.bytes ? "bytes" : "messages", kMaxMatrixTotal, messages,
+        bytes, src, dst, total_.messages, total_.bytes));
+  }
+  total_.bytes += bytes;
+  total_.messages += messages;
+  const auto s = static_cast<std::size_t>(src);
+  if (s >= rows_.size()) rows_.resize(s + 1);
+  Row& row = rows_[s];
   const std::size_t n = row.entries.size();
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = row.last + k < n ? row.last + k : row.last + k - n;
@@ -65,7 +80,12 @@ CommMatrix CommMatrixBuilder::build() const {
       matrix.destinations_.push_back(dst);
       matrix.traffic_.push_back(traffic);
     }
-    matrix.row_start_[src + 1] = matrix.destinations_.size();
+    matrix.row_start_.push_back(matrix.destinations_.size());
+  }
+  // Rows end at the last non-empty one (one form per matrix, for operator==).
+  auto& starts = matrix.row_start_;
+  while (starts.size() > 1 && starts[starts.size() - 1] == starts[starts.size() - 2]) {
+    starts.pop_back();
   }
   return matrix;
 }
@@ -95,7 +115,7 @@ CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank
 
 CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optional<Rank> ranks) {
   const auto where = [&](std::size_t line) { return fmt::format("{}:{}", name, line); };
-  constexpr std::int64_t kMaxRank = kMaxRanks - 1;
+  constexpr std::int64_t kMaxRank = kMaxCsvRanks - 1;
   constexpr auto kMaxCount = static_cast<std::int64_t>(std::numeric_limits<std::int64_t>::max());
 
   struct Row {
@@ -108,8 +128,11 @@ CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optiona
   std::string text;
   std::size_t line = 0;
   bool header = false;
+  Traffic total;
   while (std::getline(in, text)) {
     ++line;
+    // A UTF-8 byte-order mark, as spreadsheet programs write.
+    if (line == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
     const auto content = trim(text);
     if (!header && (content.empty() || content.front() == '#')) {
       const auto comment = trim(content.substr(content.empty() ? 0 : 1));
@@ -152,6 +175,17 @@ CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optiona
       throw InputError(fmt::format("{}: {} bytes from {} to {} but 0 messages", where(line),
                                    values[3], values[0], values[1]));
     }
+    for (const auto& [sum, value, what] : {std::tuple{&total.messages, values[2], "messages"},
+                                           std::tuple{&total.bytes, values[3], "bytes"}}) {
+      const auto add = static_cast<std::uint64_t>(value);
+      if (add > kMaxMatrixTotal - *sum) {
+        throw InputError(fmt::format(
+            "{}: the matrix's total {} are too large (limit {}, the most mapsim sums exactly): "
+            "{} in the rows before and {} in this one",
+            where(line), what, kMaxMatrixTotal, *sum, add));
+      }
+      *sum += add;
+    }
     rows.push_back({static_cast<Rank>(values[0]),
                     static_cast<Rank>(values[1]),
                     {static_cast<std::uint64_t>(values[2]), static_cast<std::uint64_t>(values[3])},
@@ -191,11 +225,10 @@ CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optiona
 }
 
 void write_matrix_csv(const CommMatrix& matrix, const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) {
-    throw InputError(
-        fmt::format("cannot write matrix file '{}': {}", path.string(), std::strerror(errno)));
-  }
+  write_output(path, "matrix file", [&](std::ostream& out) { write_matrix_csv(matrix, out); });
+}
+
+void write_matrix_csv(const CommMatrix& matrix, std::ostream& out) {
   out << fmt::format("# ranks={}\n{}\n", matrix.rank_count(), kHeader);
   for (Rank src = 0; src < matrix.rank_count(); ++src) {
     const auto dsts = matrix.destinations(src);
@@ -203,10 +236,6 @@ void write_matrix_csv(const CommMatrix& matrix, const std::filesystem::path& pat
     for (std::size_t k = 0; k < dsts.size(); ++k) {
       out << fmt::format("{},{},{},{}\n", src, dsts[k], traffic[k].messages, traffic[k].bytes);
     }
-  }
-  if (!out.flush()) {
-    throw InputError(
-        fmt::format("cannot write matrix file '{}': {}", path.string(), std::strerror(errno)));
   }
 }
 

@@ -5,14 +5,23 @@
 #include <cstdint>
 #include <filesystem>
 #include <istream>
+#include <limits>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "support/Ids.hpp"
 
 namespace mapsim::traces {
+
+/// The most bytes, and the most messages, a matrix may hold in total: 2^63 - 1. Every sum over a
+/// matrix (totals, per rank, per link) is then exact in 64 bits and fits a signed 64-bit integer
+/// (and SQLite). Sums that multiply by hops have limits of their own (mappers/Metrics.hpp).
+inline constexpr std::uint64_t kMaxMatrixTotal =
+    std::uint64_t{std::numeric_limits<std::int64_t>::max()};
 
 /// What one rank sent to another.
 struct Traffic {
@@ -24,34 +33,43 @@ struct Traffic {
 
 class CommMatrix {
  public:
-  /// An empty matrix of `ranks` ranks.
+  /// An empty matrix of `ranks` ranks (no memory per rank: rows are stored up to the last one
+  /// that sends).
   explicit CommMatrix(Rank ranks = 0);
 
-  [[nodiscard]] Rank rank_count() const { return static_cast<Rank>(row_start_.size() - 1); }
+  [[nodiscard]] Rank rank_count() const { return ranks_; }
   /// Number of ordered pairs (src, dst) with at least one message.
   [[nodiscard]] std::size_t nonzero_count() const { return destinations_.size(); }
 
   /// The ranks `src` sends to, in increasing order, and what it sends to each (same order).
   [[nodiscard]] std::span<const Rank> destinations(Rank src) const {
-    return {destinations_.data() + row_start_[static_cast<std::size_t>(src)], row_size(src)};
+    const auto [first, size] = row(src);
+    return {destinations_.data() + first, size};
   }
   [[nodiscard]] std::span<const Traffic> traffic(Rank src) const {
-    return {traffic_.data() + row_start_[static_cast<std::size_t>(src)], row_size(src)};
+    const auto [first, size] = row(src);
+    return {traffic_.data() + first, size};
   }
   /// What `src` sends to `dst` (zero if nothing); O(log degree).
   [[nodiscard]] Traffic at(Rank src, Rank dst) const;
+  /// Sums of all entries, each at most kMaxMatrixTotal.
   [[nodiscard]] Traffic total() const;
 
   friend bool operator==(const CommMatrix&, const CommMatrix&) = default;
 
  private:
   friend class CommMatrixBuilder;
-  [[nodiscard]] std::size_t row_size(Rank src) const {
+  // First entry and size of the row of `src`; rows past the stored ones are empty.
+  [[nodiscard]] std::pair<std::size_t, std::size_t> row(Rank src) const {
     const auto s = static_cast<std::size_t>(src);
-    return row_start_[s + 1] - row_start_[s];
+    if (s + 1 >= row_start_.size()) return {0, 0};
+    return {row_start_[s], row_start_[s + 1] - row_start_[s]};
   }
 
-  std::vector<std::size_t> row_start_;  // rank_count() + 1 offsets into the arrays below
+  Rank ranks_ = 0;
+  // Offsets into the arrays below of rows 0 to the last non-empty one, and its end: a matrix's
+  // memory grows with its entries and its highest sending rank, never with rank_count() alone.
+  std::vector<std::size_t> row_start_;
   std::vector<Rank> destinations_;
   std::vector<Traffic> traffic_;
 };
@@ -62,8 +80,9 @@ class CommMatrixBuilder {
   explicit CommMatrixBuilder(Rank ranks);
 
   /// Adds traffic from src to dst (summed with what is there). Preconditions: ranks in range.
+  /// Throws InputError if the matrix's total bytes or messages would pass kMaxMatrixTotal.
   void add(Rank src, Rank dst, std::uint64_t messages, std::uint64_t bytes);
-  [[nodiscard]] Rank rank_count() const { return static_cast<Rank>(rows_.size()); }
+  [[nodiscard]] Rank rank_count() const { return ranks_; }
 
   [[nodiscard]] CommMatrix build() const;
 
@@ -74,20 +93,31 @@ class CommMatrixBuilder {
     std::vector<std::pair<Rank, Traffic>> entries;
     std::size_t last = 0;
   };
-  std::vector<Row> rows_;
+  Rank ranks_ = 0;
+  std::vector<Row> rows_;  // up to the highest source added so far
+  Traffic total_;
 };
+
+/// The most ranks a CSV matrix may have: 2^20, as many as a generated workload. Per-rank tables
+/// (statistics, mappings) grow with the rank count, so a three-line file declaring millions of
+/// ranks is refused rather than allowed to allocate gigabytes.
+inline constexpr Rank kMaxCsvRanks = Rank{1} << 20;
 
 /// Reads a CSV matrix: optional '#' comment lines (a `# ranks=N` comment fixes the rank count),
 /// the header `src,dst,messages,bytes`, then one row per ordered pair. The rank count is N if
 /// given, else `ranks` if given, else the largest rank + 1. Throws InputError naming the file, the
 /// line and the field for: a missing file, a missing or wrong header, a wrong number of fields,
-/// a negative or non-numeric value, a rank out of range, bytes without messages, a duplicate pair.
-/// Ranks must be below kMaxRanks.
+/// a negative or non-numeric value, a rank out of range, bytes without messages, a duplicate pair,
+/// totals past kMaxMatrixTotal. The rank count (declared or implied) is at most kMaxCsvRanks. A
+/// UTF-8 byte-order mark is skipped. Memory grows with the rows given, not with the rank count.
 CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank> ranks = {});
 /// The same from a stream; `name` stands for the file in error messages.
 CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optional<Rank> ranks = {});
 
-/// Writes `# ranks=N`, the header and one row per non-zero pair, in (src, dst) order.
+/// Writes `# ranks=N`, the header and one row per non-zero pair, in (src, dst) order; to a file
+/// all or nothing (support/OutputFile.hpp).
 void write_matrix_csv(const CommMatrix& matrix, const std::filesystem::path& path);
+/// The same to a stream.
+void write_matrix_csv(const CommMatrix& matrix, std::ostream& out);
 
 }  // namespace mapsim::traces

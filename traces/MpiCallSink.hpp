@@ -11,7 +11,7 @@
 // wait/waitall before end_rank(). Misuse (a peer outside the communicator, an unknown request, a
 // rank out of order) is a bug in the generator and throws InternalError.
 //
-// Semantics follow Score-P 8.4 (see ../shared/NPB.md §3): init() is MPI_Init, a CREATE_HANDLE
+// Semantics follow Score-P 8.4 (see docs/workloads.md §1): init() is MPI_Init, a CREATE_HANDLE
 // collective on WORLD; finalize() a DESTROY_HANDLE on WORLD; comm_split / comm_dup a
 // CREATE_HANDLE on the parent communicator; collective sizes are what Score-P records as sent and
 // received by this rank (the caller computes them).

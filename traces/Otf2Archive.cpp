@@ -1,12 +1,15 @@
 #include "traces/Otf2Archive.hpp"
 
 #include <array>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
 #include <mutex>
 #include <system_error>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -52,6 +55,19 @@ std::string take_otf2_messages() {
   return std::exchange(otf2_messages, {});
 }
 
+std::string file_problem(const fs::path& file) {
+  std::error_code error;
+  const auto status = fs::status(file, error);
+  if (status.type() == fs::file_type::not_found) return "does not exist";
+  if (error) return fmt::format("cannot be examined: {}", error.message());
+  if (!fs::is_regular_file(status)) return "is not a regular file";
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fmt::format("cannot be opened: {}", std::generic_category().message(errno));
+  ::close(fd);
+  if (fs::file_size(file, error) == 0 && !error) return "is empty (0 bytes)";
+  return {};
+}
+
 fs::path find_anchor(const fs::path& path) {
   std::error_code error;
   const auto status = fs::status(path, error);
@@ -85,6 +101,12 @@ Otf2Archive::Otf2Archive(const fs::path& path) : anchor_(find_anchor(path)) {
     std::array<char, 6> head{};
     in.read(head.data(), head.size());
     const std::string_view text(head.data(), head.size());
+    if (!in) {
+      if (const auto problem = file_problem(anchor_); !problem.empty()) {
+        throw InputError(
+            fmt::format("{}: the archive's anchor file {}", anchor_.string(), problem));
+      }
+    }
     if (!in || head[0] != '\x03' || (head[1] != 'B' && head[1] != '#') ||
         text.substr(2) != "OTF2") {
       throw InputError(

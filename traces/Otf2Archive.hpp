@@ -51,6 +51,11 @@ class Otf2Archive {
 /// directory). Throws InputError naming the path if there is none.
 std::filesystem::path find_anchor(const std::filesystem::path& path);
 
+/// What keeps `file` from being read as an OTF2 file, as a phrase to follow its name: "does not
+/// exist", "is empty (0 bytes)", "cannot be opened: Permission denied", "is not a regular file";
+/// empty if it opens and holds data. For messages after libotf2 failed on the file.
+std::string file_problem(const std::filesystem::path& file);
+
 /// Messages libotf2 reported on this thread since the last call (and forgets them).
 std::string take_otf2_messages();
 

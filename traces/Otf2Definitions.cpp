@@ -55,6 +55,7 @@ struct RawDefinitions {
   std::unordered_map<OTF2_GroupRef, RawGroup> groups;
   std::vector<OTF2_GroupRef> group_order;
   std::vector<RawComm> comms;
+  std::vector<OTF2_CommRef> inter_comms;
 
   [[nodiscard]] std::string_view string(OTF2_StringRef ref) const {
     const auto it = strings.find(ref);
@@ -127,6 +128,13 @@ OTF2_CallbackCode on_comm(void* user, OTF2_CommRef self, OTF2_StringRef name, OT
   return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode on_inter_comm(void* user, OTF2_CommRef self, OTF2_StringRef /*name*/,
+                                OTF2_GroupRef /*a*/, OTF2_GroupRef /*b*/, OTF2_CommRef /*common*/,
+                                OTF2_CommFlag /*flags*/) {
+  raw(user).inter_comms.push_back(self);  // not modelled; known, so that events may name it
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 RegionClass classify(std::string_view name, OTF2_Paradigm paradigm) {
   // Old archives may lack the paradigm; Score-P always names MPI regions after the MPI call.
   if (paradigm != OTF2_PARADIGM_MPI && !name.starts_with("MPI_")) return RegionClass::Other;
@@ -137,8 +145,18 @@ RegionClass classify(std::string_view name, OTF2_Paradigm paradigm) {
 RawDefinitions read_raw(const Otf2Archive& archive) {
   RawDefinitions raw;
   OTF2_Reader* reader = archive.get();
+  auto file = archive.anchor();
+  file.replace_extension(".def");
   OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
-  if (defs == nullptr) archive.check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "opening the definitions");
+  if (defs == nullptr) {
+    if (const auto problem = file_problem(file); !problem.empty()) {
+      take_otf2_messages();
+      throw InputError(
+          fmt::format("{}: the archive's global definitions file {}", file.string(), problem));
+    }
+    archive.check(OTF2_ERROR_FILE_CAN_NOT_OPEN,
+                  fmt::format("opening the global definitions {}", file.string()));
+  }
   using Callbacks = std::unique_ptr<OTF2_GlobalDefReaderCallbacks,
                                     decltype(&OTF2_GlobalDefReaderCallbacks_Delete)>;
   const Callbacks callbacks(OTF2_GlobalDefReaderCallbacks_New(),
@@ -152,16 +170,27 @@ RawDefinitions read_raw(const Otf2Archive& archive) {
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_inter_comm);
   archive.check(OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &raw),
                 "registering definition callbacks");
   uint64_t read = 0;
   const auto status = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &read);
   OTF2_Reader_CloseGlobalDefReader(reader, defs);
-  auto file = archive.anchor();
-  file.replace_extension(".def");
-  archive.check(status, fmt::format("reading the global definitions {} (after {} of them; is the "
-                                    "file complete?)",
-                                    file.string(), read));
+  uint64_t declared = 0;
+  const bool counted = OTF2_Reader_GetNumberOfGlobalDefinitions(reader, &declared) == OTF2_SUCCESS;
+  const auto of_declared =
+      counted ? fmt::format(" of the {} the anchor file declares", declared) : std::string();
+  archive.check(status, fmt::format("reading the global definitions {}: the file is truncated or "
+                                    "damaged (it fails after {} definitions{})",
+                                    file.string(), read, of_declared));
+  // A file cut at a record or chunk boundary reads without complaint.
+  if (counted && read != declared) {
+    throw InputError(fmt::format(
+        "{}: holds {} global definitions, but the anchor file declares {}: the file is {}",
+        file.string(), read, declared,
+        read < declared ? "truncated or damaged" : "damaged or belongs to another archive"));
+  }
+  take_otf2_messages();
   return raw;
 }
 
@@ -179,13 +208,16 @@ Otf2Definitions::Otf2Definitions(const Otf2Archive& archive) : archive_(archive.
 
   for (const auto& [ref, region] : raw.regions) {
     if (ref >= kMaxDenseRef) continue;
-    if (ref >= regions_.size()) regions_.resize(ref + 1, RegionClass::Other);
+    if (ref >= regions_.size()) regions_.resize(ref + 1, RegionClass::Undefined);
     regions_[ref] = classify(raw.string(region.name), region.paradigm);
   }
   for (const auto& [ref, region] : raw.calling_contexts) {
     if (ref >= kMaxDenseRef) continue;
-    if (ref >= calling_contexts_.size()) calling_contexts_.resize(ref + 1, RegionClass::Other);
-    calling_contexts_[ref] = region < regions_.size() ? regions_[region] : RegionClass::Other;
+    if (ref >= calling_contexts_.size()) {
+      calling_contexts_.resize(ref + 1, RegionClass::Undefined);
+    }
+    const auto of_region = region < regions_.size() ? regions_[region] : RegionClass::Undefined;
+    calling_contexts_[ref] = of_region == RegionClass::Undefined ? RegionClass::Other : of_region;
   }
 
   // Ranks: the MPI COMM_LOCATIONS group, else (a trace without MPI) one per process.
@@ -231,7 +263,15 @@ Otf2Definitions::Otf2Definitions(const Otf2Archive& archive) : archive_(archive.
     }
   }
 
-  // Communicators of the MPI paradigm, with their members as world ranks.
+  // Every communicator reference events may name; then those of the MPI paradigm, with their
+  // members as world ranks.
+  const auto define_comm = [&](OTF2_CommRef ref) {
+    if (ref >= kMaxDenseRef) return;
+    if (ref >= comms_.size()) comms_.resize(ref + 1);
+    comms_[ref].defined = true;
+  };
+  for (const auto& comm : raw.comms) define_comm(comm.ref);
+  for (const auto ref : raw.inter_comms) define_comm(ref);
   std::int32_t named_world = -1;
   for (const auto& comm : raw.comms) {
     const auto group_it = raw.groups.find(comm.group);
@@ -239,11 +279,12 @@ Otf2Definitions::Otf2Definitions(const Otf2Archive& archive) : archive_(archive.
     const RawGroup& group = group_it->second;
     if (group.paradigm != OTF2_PARADIGM_MPI) continue;
     CommInfo info;
+    info.defined = true;
     auto name = std::string(raw.string(comm.name));
     if (name.empty()) name = fmt::format("Comm {}", comm.ref);
     if (comm.ref >= comms_.size()) comms_.resize(comm.ref + 1);
     if (group.type == OTF2_GROUP_TYPE_COMM_SELF) {
-      comms_[comm.ref] = {static_cast<std::int32_t>(self_names_.size()), true, false};
+      comms_[comm.ref] = {static_cast<std::int32_t>(self_names_.size()), true, false, true};
       self_names_.push_back(name);
       continue;
     }

@@ -30,6 +30,13 @@ struct ClockProperties {
   std::uint64_t resolution = 0;
   std::uint64_t offset = 0;
   std::uint64_t length = 0;
+
+  /// The last tick of the trace (offset + length), or the largest timestamp if the length is 0:
+  /// some writers do not record it.
+  [[nodiscard]] std::uint64_t end() const {
+    if (length == 0 || offset > UINT64_MAX - length) return UINT64_MAX;
+    return offset + length;
+  }
 };
 
 /// What entering a region means for the compute-gap accounting.
@@ -37,6 +44,7 @@ enum class RegionClass : std::uint8_t {
   Other,        ///< user code, OpenMP, CUDA, ...: time inside counts as computation
   Mpi,          ///< an MPI call: time inside is not computation
   MpiSendrecv,  ///< MPI_Sendrecv(_replace): its MpiSend + MpiRecv are a concurrent pair
+  Undefined,    ///< no such definition: the event file is damaged or of another archive
 };
 
 struct Otf2Location {
@@ -51,6 +59,7 @@ struct CommInfo {
   std::int32_t index = -1;      ///< into Otf2Definitions::communicators; -1: not MPI
   bool self = false;            ///< a COMM_SELF group (the rank alone); `index` names it
   bool global_members = false;  ///< ranks in events are world ranks already
+  bool defined = false;         ///< a Comm or InterComm definition of any paradigm has this ref
 };
 
 class Otf2Definitions {
@@ -66,13 +75,18 @@ class Otf2Definitions {
   std::uint16_t world = 0;
 
   [[nodiscard]] RegionClass region(std::uint32_t ref) const {
-    return ref < regions_.size() ? regions_[ref] : RegionClass::Other;
+    return ref < regions_.size() ? regions_[ref] : RegionClass::Undefined;
   }
   [[nodiscard]] RegionClass calling_context(std::uint32_t ref) const {
-    return ref < calling_contexts_.size() ? calling_contexts_[ref] : RegionClass::Other;
+    return ref < calling_contexts_.size() ? calling_contexts_[ref] : RegionClass::Undefined;
   }
+  /// The MPI communicator `ref`, or null if it is not one (see comm_defined()).
   [[nodiscard]] const CommInfo* comm(std::uint64_t ref) const {
     return ref < comms_.size() && comms_[ref].index >= 0 ? &comms_[ref] : nullptr;
+  }
+  /// Whether a communicator of any paradigm has the reference `ref`.
+  [[nodiscard]] bool comm_defined(std::uint64_t ref) const {
+    return ref < comms_.size() && comms_[ref].defined;
   }
   /// The Communicator index of the self-like communicator `ref` on `rank`, created on first use.
   /// Throws InputError past 65536 communicators.

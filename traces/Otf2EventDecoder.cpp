@@ -79,7 +79,44 @@ Otf2EventDecoder::Otf2EventDecoder(Otf2Definitions& definitions, const Otf2Locat
       summary_(summary),
       where_(std::move(where)),
       last_leave_(definitions.clock.offset),
-      last_time_(definitions.clock.offset) {}
+      last_time_(definitions.clock.offset),
+      end_time_(definitions.clock.end()) {}
+
+void Otf2EventDecoder::undefined(const char* what, std::uint64_t ref) const {
+  throw InputError(
+      fmt::format("{}: record {} names {} {}, which the global definitions do not "
+                  "define; the event file is damaged or belongs to another trace",
+                  where_, records_ - 1, what, ref));
+}
+
+void Otf2EventDecoder::skip_comm(RecordKind kind, OTF2_CommRef comm) {
+  if (!defs_.comm_defined(comm)) undefined("communicator", comm);
+  skip(kind);
+}
+
+bool Otf2EventDecoder::bad_time(RecordKind kind, OTF2_TimeStamp time) {
+  const auto& clock = defs_.clock;
+  const auto seconds = [&](std::uint64_t ticks) {
+    return static_cast<double>(ticks) / static_cast<double>(clock.resolution);
+  };
+  const auto range =
+      fmt::format("the trace's clock range, {} ticks from {} as the definitions declare",
+                  clock.length, clock.offset);
+  std::string why;
+  if (time < clock.offset) {
+    why = fmt::format("lies {:.9g} s before the start of {}", seconds(clock.offset - time), range);
+  } else if (time < last_time_) {
+    why = fmt::format("goes back in time, {} ticks ({:.9g} s) before the previous record",
+                      last_time_ - time, seconds(last_time_ - time));
+  } else {
+    why = fmt::format("lies {:.9g} s after the end of {}", seconds(time - end_time_), range);
+  }
+  error = std::make_exception_ptr(InputError(
+      fmt::format("{}: record {} ({}) has timestamp {}, which {}; the event file is damaged or "
+                  "belongs to another trace",
+                  where_, records_, name(kind), time, why)));
+  return false;
+}
 
 void Otf2EventDecoder::enter(OTF2_TimeStamp time, RegionClass region) {
   if (region == RegionClass::Other) return;
@@ -102,7 +139,7 @@ void Otf2EventDecoder::send(OTF2_TimeStamp time, RecordKind kind, uint32_t recei
                             OTF2_CommRef comm, uint32_t tag, uint64_t length,
                             const uint64_t* request) {
   const CommInfo* info = defs_.comm(comm);
-  if (info == nullptr) return skip(kind);
+  if (info == nullptr) return skip_comm(kind, comm);
   Event event = make(EventKind::Send, 0);
   fill_point_to_point(event, *info, comm, receiver, tag, length, "receiver");
   if (request != nullptr || call_ == RegionClass::MpiSendrecv) {
@@ -122,7 +159,7 @@ void Otf2EventDecoder::send(OTF2_TimeStamp time, RecordKind kind, uint32_t recei
 void Otf2EventDecoder::receive(OTF2_TimeStamp time, uint32_t sender, OTF2_CommRef comm,
                                uint32_t tag, uint64_t length) {
   const CommInfo* info = defs_.comm(comm);
-  if (info == nullptr) return skip(RecordKind::MpiRecv);
+  if (info == nullptr) return skip_comm(RecordKind::MpiRecv, comm);
   Event event = make(EventKind::Recv, 0);
   fill_point_to_point(event, *info, comm, sender, tag, length, "sender");
   if (call_ == RegionClass::MpiSendrecv) {
@@ -161,7 +198,7 @@ void Otf2EventDecoder::complete_send(OTF2_TimeStamp time, uint64_t request) {
 void Otf2EventDecoder::complete_receive(OTF2_TimeStamp time, uint32_t sender, OTF2_CommRef comm,
                                         uint32_t tag, uint64_t length, uint64_t request) {
   const CommInfo* info = defs_.comm(comm);
-  if (info == nullptr) return skip(RecordKind::MpiIrecv);
+  if (info == nullptr) return skip_comm(RecordKind::MpiIrecv, comm);
   auto it = live_.find(request);
   if (it == live_.end()) {  // no MpiIrecvRequest (older tracers): post it here
     post(time, EventKind::Irecv, request);
@@ -179,8 +216,9 @@ void Otf2EventDecoder::complete_collective(OTF2_TimeStamp time, OTF2_CollectiveO
                                            uint64_t received, uint64_t request) {
   const CommInfo* info = defs_.comm(comm);
   const auto it = live_.find(request);
-  if (info == nullptr || it == live_.end()) {
-    if (info != nullptr) ++summary_.unknown_requests;
+  if (info == nullptr) return skip_comm(RecordKind::NonBlockingCollectiveComplete, comm);
+  if (it == live_.end()) {
+    ++summary_.unknown_requests;
     return skip(RecordKind::NonBlockingCollectiveComplete);
   }
   Live live = it->second;
@@ -212,7 +250,7 @@ void Otf2EventDecoder::test(uint64_t request) {
 void Otf2EventDecoder::collective(OTF2_TimeStamp time, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                   uint32_t root, uint64_t sent, uint64_t received) {
   const CommInfo* info = defs_.comm(comm);
-  if (info == nullptr) return skip(RecordKind::MpiCollectiveEnd);
+  if (info == nullptr) return skip_comm(RecordKind::MpiCollectiveEnd, comm);
   Event event = make(EventKind::Collective, 0);
   fill_collective(event, *info, comm, op, root, sent, received);
   emit(time, event);

@@ -31,14 +31,35 @@ class Otf2EventDecoder {
   RecordCounters counters;
   std::exception_ptr error;  ///< what interrupted the reading, rethrown after it
 
-  void saw(RecordKind kind, OTF2_TimeStamp time) {
+  /// Counts a record; false (with `error` set) if its timestamp goes back in time or leaves the
+  /// clock range of the definitions [offset, offset + length] — a damaged event file, or one of
+  /// another run. Timestamps are checked on every record, whether decoded or skipped.
+  [[nodiscard]] bool saw(RecordKind kind, OTF2_TimeStamp time) {
     ++counters.read[static_cast<std::size_t>(kind)];
-    if (time > last_time_) last_time_ = time;
+    if (time < last_time_ || time > end_time_) [[unlikely]] {
+      return bad_time(kind, time);
+    }
+    last_time_ = time;
+    ++records_;
+    return true;
   }
+  /// Records seen so far (all kinds).
+  [[nodiscard]] std::uint64_t records() const { return records_; }
   void skip(RecordKind kind) { ++counters.skipped[static_cast<std::size_t>(kind)]; }
-  [[nodiscard]] RegionClass region(OTF2_RegionRef ref) const { return defs_.region(ref); }
+  /// The class of region `ref`; throws InputError if the definitions have no such region.
+  [[nodiscard]] RegionClass region(OTF2_RegionRef ref) const {
+    const auto region = defs_.region(ref);
+    if (region == RegionClass::Undefined) [[unlikely]] {
+      undefined("region", ref);
+    }
+    return region;
+  }
   [[nodiscard]] RegionClass calling_context(OTF2_CallingContextRef ref) const {
-    return defs_.calling_context(ref);
+    const auto region = defs_.calling_context(ref);
+    if (region == RegionClass::Undefined) [[unlikely]] {
+      undefined("calling context", ref);
+    }
+    return region;
   }
 
   void enter(OTF2_TimeStamp time, RegionClass region);
@@ -71,6 +92,10 @@ class Otf2EventDecoder {
     Event pending{};  // streaming: the Irecv / ICollective waiting for its completion
   };
 
+  bool bad_time(RecordKind kind, OTF2_TimeStamp time);
+  [[noreturn]] void undefined(const char* what, std::uint64_t ref) const;
+  /// A record on communicator `comm`, which is not an MPI one: skipped if it is defined.
+  void skip_comm(RecordKind kind, OTF2_CommRef comm);
   [[nodiscard]] bool held(const Live& live) const;
   void deliver(const Event& event, std::size_t position);
   [[nodiscard]] Event make(EventKind kind, std::uint32_t request) const;
@@ -97,6 +122,8 @@ class Otf2EventDecoder {
   RegionClass call_ = RegionClass::Other;  // the outermost MPI region entered
   std::uint64_t last_leave_;               // when the rank last left MPI
   std::uint64_t last_time_;                // the latest record seen
+  std::uint64_t end_time_;                 // the clock's last tick (offset + length)
+  std::uint64_t records_ = 0;              // records seen
   std::uint64_t pending_ = 0;              // ticks of computation not yet given to an event
   std::uint64_t emitted_ticks_ = 0;        // ticks given to events so far
   std::int64_t emitted_ps_ = 0;            // the same, in ps

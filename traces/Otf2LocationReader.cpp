@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -33,7 +34,7 @@ Otf2EventDecoder& decoder(void* user) {
 template <typename Body>
 OTF2_CallbackCode guarded(void* user, RecordKind kind, OTF2_TimeStamp time, Body&& body) {
   Otf2EventDecoder& d = decoder(user);
-  d.saw(kind, time);
+  if (!d.saw(kind, time)) return OTF2_CALLBACK_INTERRUPT;
   try {
     body(d);
   } catch (...) {
@@ -49,7 +50,7 @@ template <RecordKind Kind, typename... Rest>
 OTF2_CallbackCode skip_record(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                               OTF2_AttributeList*, Rest...) {
   Otf2EventDecoder& d = decoder(user);
-  d.saw(Kind, time);
+  if (!d.saw(Kind, time)) return OTF2_CALLBACK_INTERRUPT;
   d.skip(Kind);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -166,32 +167,45 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
   const bool mpi = location.rank >= 0;
   MAPSIM_EXPECTS(!mpi || (store == nullptr) != (sink == nullptr),
                  "an MPI location needs exactly one of a store and a sink");
-  const auto where =
-      fmt::format("{}: location {} ('{}'{})", archive.anchor().string(), location.ref,
-                  location.name, mpi ? fmt::format(", rank {}", location.rank) : "");
   OTF2_Reader* reader = archive.get();
   const auto file = [&](std::string_view extension) {
     return (archive.location_directory() / fmt::format("{}{}", location.ref, extension)).string();
   };
+  const auto where = fmt::format("{}: location {} ('{}'{})", file(".evt"), location.ref,
+                                 location.name, mpi ? fmt::format(", rank {}", location.rank) : "");
 
   // Local definitions hold the mapping tables libotf2 applies to this location's events; Score-P
-  // writes them, other tools may not (then there is nothing to map).
+  // writes them, other tools may not (then there is nothing to map). A file that is there but
+  // cannot be read is an error: without its mappings the events would be misread.
+  const auto unreadable = [&](const std::string& path, std::string_view what) {
+    if (auto problem = file_problem(path); !problem.empty()) {
+      take_otf2_messages();
+      throw InputError(
+          fmt::format("{}: location {}: its {} {}", path, location.ref, what, problem));
+    }
+  };
   if (OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, location.ref)) {
     uint64_t read = 0;
     const auto status = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &read);
     OTF2_Reader_CloseDefReader(reader, defs);
-    archive.check(status, fmt::format("location {}: reading its local definitions from {} (is "
-                                      "the file complete?)",
-                                      location.ref, file(".def")));
+    archive.check(status, fmt::format("location {}: reading its local definitions from {}: the "
+                                      "file is truncated or damaged (it fails after {} "
+                                      "definitions)",
+                                      location.ref, file(".def"), read));
+  } else if (std::filesystem::exists(file(".def"))) {
+    unreadable(file(".def"), "local definitions file");
+    archive.check(
+        OTF2_ERROR_FILE_CAN_NOT_OPEN,
+        fmt::format("location {}: opening its local definitions {}", location.ref, file(".def")));
   }
   take_otf2_messages();
 
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.ref);
   if (events == nullptr) {
+    unreadable(file(".evt"), "event file");
     archive.check(
         OTF2_ERROR_FILE_CAN_NOT_OPEN,
-        fmt::format("location {}: opening its event file {}", location.ref,
-                    (archive.location_directory() / fmt::format("{}.evt", location.ref)).string()));
+        fmt::format("location {}: opening its event file {}", location.ref, file(".evt")));
   }
   Otf2EventDecoder decoder(definitions, location, store, sink, summary, where);
   const auto callbacks = make_callbacks(mpi);
@@ -201,9 +215,20 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
   const auto status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
   OTF2_Reader_CloseEvtReader(reader, events);
   if (decoder.error) std::rethrow_exception(decoder.error);
-  archive.check(status, fmt::format("location {}: reading its events from {} (after {} records; "
-                                    "is the file complete?)",
-                                    location.ref, file(".evt"), read));
+  archive.check(status, fmt::format("location {}: reading its events from {}: the file is "
+                                    "truncated or damaged (it fails after {} of the {} records "
+                                    "the definitions declare)",
+                                    location.ref, file(".evt"), read, location.events));
+  // A file cut at a chunk or record boundary reads without complaint; another location's or
+  // another archive's file may too. The definitions' count tells.
+  if (decoder.records() != location.events) {
+    throw InputError(fmt::format(
+        "{}: holds {} event records, but the global definitions declare {} for this location: "
+        "the event file is {}",
+        where, decoder.records(), location.events,
+        decoder.records() < location.events ? "truncated or damaged"
+                                            : "damaged or belongs to another location or trace"));
+  }
   for (std::size_t k = 0; k < kRecordKindCount; ++k) {
     counters.read[k] += decoder.counters.read[k];
     counters.skipped[k] += mpi ? decoder.counters.skipped[k] : decoder.counters.read[k];

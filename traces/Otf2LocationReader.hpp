@@ -85,7 +85,10 @@ struct RecordCounters {
 /// events go to `store` (a stored Trace) or to `sink` (streaming; exactly one of them is
 /// non-null); otherwise records are only counted. Updates `summary` (events, collectives,
 /// traffic, request anomalies) and `counters`. Returns the rank's final gap (ps).
-/// Throws InputError for unreadable event files and for events that cannot be translated.
+/// Throws InputError, naming the event or local definitions file, for files that are missing,
+/// empty, unreadable or truncated, for a record count other than the definitions declare, for a
+/// timestamp that goes back or leaves the clock range, for a reference to an undefined region,
+/// calling context or communicator, and for events that cannot be translated.
 std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definitions,
                            const Otf2Location& location, std::vector<Event>* store, EventSink* sink,
                            TraceSummary& summary, RecordCounters& counters);

@@ -4,6 +4,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <unordered_map>
 
@@ -11,6 +12,7 @@
 #include <otf2/otf2.h>
 
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 
 namespace mapsim::traces {
 namespace {
@@ -25,6 +27,10 @@ constexpr std::uint64_t kDefChunk = 4 << 20;
 // OTF2 reports details of a failure through a process-wide callback; keep the last message of
 // this thread for the exception instead of letting the library print it.
 thread_local std::string last_otf2_message;
+// The first error OTF2 reported since the archive was opened. OTF2 reports a failed write of a
+// buffer (a full disk) only here: the call that triggered the flush still returns success.
+thread_local OTF2_ErrorCode first_otf2_error = OTF2_SUCCESS;
+thread_local std::string first_otf2_message;
 
 OTF2_ErrorCode remember_otf2_error(void* /*user*/, const char* /*file*/, uint64_t /*line*/,
                                    const char* /*function*/, OTF2_ErrorCode code,
@@ -32,6 +38,10 @@ OTF2_ErrorCode remember_otf2_error(void* /*user*/, const char* /*file*/, uint64_
   std::array<char, 512> text{};
   if (format != nullptr) std::vsnprintf(text.data(), text.size(), format, args);
   last_otf2_message = text.data();
+  if (first_otf2_error == OTF2_SUCCESS) {
+    first_otf2_error = code;
+    first_otf2_message = last_otf2_message;
+  }
   return code;
 }
 
@@ -121,14 +131,21 @@ class StringTable {
   std::vector<std::string> texts_;
 };
 
+/// Whether `dir` holds (part of) an OTF2 archive.
+bool has_archive(const fs::path& dir) {
+  std::error_code ignored;
+  return fs::exists(dir / "traces.otf2", ignored) || fs::exists(dir / "traces.def", ignored) ||
+         fs::exists(dir / kArchiveName, ignored);
+}
+
 }  // namespace
 
 struct Otf2Writer::Impl {
-  fs::path dir;
+  fs::path target;                        // where the archive goes
+  std::optional<OutputDirectory> output;  // where OTF2 writes it, moved to `target` when complete
   Otf2WriterOptions options;
   OTF2_Archive* archive = nullptr;
   OTF2_EvtWriter* events = nullptr;
-  bool finished = false;
   std::uint64_t now = 0;  // ns on the current rank's clock
   std::uint64_t length = 0;
   std::uint64_t records = 0;
@@ -138,9 +155,19 @@ struct Otf2Writer::Impl {
   void check(OTF2_ErrorCode code, std::string_view what) const {
     if (code == OTF2_SUCCESS) return;
     throw InputError(fmt::format("writing OTF2 archive '{}': {} failed: {} ({}{}{})",
-                                 (dir / "traces.otf2").string(), what, OTF2_Error_GetName(code),
+                                 (target / "traces.otf2").string(), what, OTF2_Error_GetName(code),
                                  OTF2_Error_GetDescription(code),
                                  last_otf2_message.empty() ? "" : ": ", last_otf2_message));
+  }
+
+  /// Throws if OTF2 reported an error since the archive was opened, e.g. a buffer it could not
+  /// write to disk.
+  void check_reported(std::string_view what) const {
+    if (first_otf2_error == OTF2_SUCCESS) return;
+    throw InputError(fmt::format("writing OTF2 archive '{}': {}: {}{}{}",
+                                 (target / "traces.otf2").string(), what,
+                                 OTF2_Error_GetDescription(first_otf2_error),
+                                 first_otf2_message.empty() ? "" : ": ", first_otf2_message));
   }
 
   void enter(OTF2_RegionRef region) {
@@ -159,52 +186,36 @@ struct Otf2Writer::Impl {
     archive = nullptr;
   }
 
-  void remove_archive() noexcept {
-    std::error_code ignored;
-    fs::remove(dir / "traces.otf2", ignored);
-    fs::remove(dir / "traces.def", ignored);
-    fs::remove_all(dir / kArchiveName, ignored);
-  }
-
   void write_definitions(const std::vector<CommSpec>& comms, Rank ranks);
 };
 
 Otf2Writer::Otf2Writer(const fs::path& dir, Otf2WriterOptions options)
     : impl_(std::make_unique<Impl>()) {
-  impl_->dir = dir;
+  impl_->target = dir;
   impl_->options = std::move(options);
   MAPSIM_EXPECTS(impl_->options.call_ns >= 0, "negative MPI call duration");
   std::error_code error;
   if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
     throw InputError(fmt::format("output '{}' exists and is not a directory", dir.string()));
   }
-  fs::create_directories(dir, error);
-  if (error) {
-    throw InputError(
-        fmt::format("cannot create output directory '{}': {}", dir.string(), error.message()));
-  }
-  const bool existing = fs::exists(dir / "traces.otf2") || fs::exists(dir / "traces.def") ||
-                        fs::exists(dir / kArchiveName);
-  if (existing && !impl_->options.overwrite) {
+  if (has_archive(dir) && !impl_->options.overwrite) {
     throw InputError(fmt::format(
         "output directory '{}' already holds an OTF2 archive (traces.otf2, traces.def or "
         "traces/); remove it or allow overwriting",
         dir.string()));
   }
-  if (existing) impl_->remove_archive();
-  // Probe writability here: OTF2 would only fail when the first buffer is flushed.
-  const auto probe = dir / ".mapsim-write-probe";
-  if (std::FILE* file = std::fopen(probe.c_str(), "w"); file != nullptr) {
-    std::fclose(file);
-    fs::remove(probe, error);
-  } else {
-    throw InputError(fmt::format("output directory '{}' is not writable", dir.string()));
-  }
+  // The archive is written beside `dir` and moved into it when complete: an error, a full disk
+  // or an interruption leaves `dir` as it was (see OutputDirectory).
+  impl_->output.emplace(dir, "OTF2 archive");
+  const auto& temporary = impl_->output->path();
 
   OTF2_Error_RegisterCallback(remember_otf2_error, nullptr);
   last_otf2_message.clear();
-  impl_->archive = OTF2_Archive_Open(dir.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, kEventChunk,
-                                     kDefChunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  first_otf2_error = OTF2_SUCCESS;
+  first_otf2_message.clear();
+  impl_->archive =
+      OTF2_Archive_Open(temporary.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, kEventChunk,
+                        kDefChunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (impl_->archive == nullptr) {
     throw InputError(fmt::format("cannot create OTF2 archive in '{}'{}{}", dir.string(),
                                  last_otf2_message.empty() ? "" : ": ", last_otf2_message));
@@ -224,7 +235,6 @@ Otf2Writer::Otf2Writer(const fs::path& dir, Otf2WriterOptions options)
     impl_->check(OTF2_Archive_OpenEvtFiles(impl_->archive), "OpenEvtFiles");
   } catch (...) {
     impl_->close_archive();
-    impl_->remove_archive();
     throw;
   }
 }
@@ -232,14 +242,14 @@ Otf2Writer::Otf2Writer(const fs::path& dir, Otf2WriterOptions options)
 Otf2Writer::~Otf2Writer() {
   if (!impl_) return;
   impl_->close_archive();
-  if (!impl_->finished) impl_->remove_archive();
+  // An unfinished archive goes with the temporary directory, in the OutputDirectory's destructor.
 }
 
 Otf2Writer::Otf2Writer(Otf2Writer&&) noexcept = default;
 Otf2Writer& Otf2Writer::operator=(Otf2Writer&&) noexcept = default;
 
 fs::path Otf2Writer::anchor() const {
-  return impl_->dir / "traces.otf2";
+  return impl_->target / "traces.otf2";
 }
 
 std::uint64_t Otf2Writer::record_count() const {
@@ -271,6 +281,7 @@ void Otf2Writer::on_end_rank() {
   OTF2_EvtWriter* events = w.events;
   w.events = nullptr;
   w.check(OTF2_Archive_CloseEvtWriter(w.archive, events), "CloseEvtWriter");
+  w.check_reported(fmt::format("rank {}", current_rank()));
 }
 
 void Otf2Writer::on_end_trace() {
@@ -288,7 +299,13 @@ void Otf2Writer::on_end_trace() {
   const auto code = OTF2_Archive_Close(w.archive);
   w.archive = nullptr;
   w.check(code, "Close");
-  w.finished = true;
+  w.check_reported("closing");
+  // Another archive may have appeared while this one was written.
+  if (has_archive(w.target) && !w.options.overwrite) {
+    throw InputError(
+        fmt::format("output directory '{}' already holds an OTF2 archive", w.target.string()));
+  }
+  w.output->commit();  // replaces traces.otf2, traces.def and traces/ of an old archive
 }
 
 void Otf2Writer::Impl::write_definitions(const std::vector<CommSpec>& comms, Rank ranks) {

@@ -1,5 +1,5 @@
 #pragma once
-// An MpiCallSink that writes an OTF2 archive the way Score-P 8.4 does (../shared/NPB.md §3), so
+// An MpiCallSink that writes an OTF2 archive the way Score-P 8.4 does (docs/workloads.md §1), so
 // that otf2-print, Vampir and mapsim's reader take it for a Score-P trace:
 // - definitions: clock properties (1 ns ticks, offset 0), the MPI paradigm, one region per MPI
 //   function (role and paradigm as Score-P sets them), a system tree (machine → node), one
@@ -18,9 +18,9 @@
 // `call_ns` (a nominal software overhead: the real communication time is what replay computes).
 //
 // The archive is DIR/traces.otf2 (anchor), DIR/traces.def and DIR/traces/ (one .evt and .def per
-// rank). Ranks stream to disk one at a time, so memory does not grow with the trace. If the
-// writer is destroyed before end_trace() (an exception while generating), it removes the partial
-// archive.
+// rank). Ranks stream to disk one at a time, so memory does not grow with the trace. They stream
+// into a temporary directory beside DIR, which end_trace() moves into DIR; a writer destroyed
+// before (an exception, an interruption) removes it, and DIR stays as it was.
 
 #include <filesystem>
 #include <memory>
@@ -39,8 +39,9 @@ struct Otf2WriterOptions {
 
 class Otf2Writer final : public MpiCallSink {
  public:
-  /// Creates DIR if needed and opens the archive. Throws InputError if DIR is not a writable
-  /// directory, or already holds an OTF2 archive and `overwrite` is off.
+  /// Opens the archive in a temporary directory beside DIR (creating DIR's parents if needed).
+  /// Throws InputError if DIR is not a directory, its parent is not writable, or DIR already
+  /// holds an OTF2 archive and `overwrite` is off.
   explicit Otf2Writer(const std::filesystem::path& dir, Otf2WriterOptions options = {});
   ~Otf2Writer() override;
   Otf2Writer(Otf2Writer&&) noexcept;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 
 namespace mapsim::traces {
 namespace {
@@ -68,19 +69,16 @@ class Exporter {
   SimgridTiStats run(const fs::path& dir) {
     for (Rank r = 0; r < trace_.rank_count(); ++r) match_sends(r);
     for (Rank r = 0; r < trace_.rank_count(); ++r) match_receives(r);
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error) {
-      throw InputError(
-          fmt::format("cannot create the directory {}: {}", dir.string(), error.message()));
-    }
+    // Written beside `dir` and moved into it when complete: a failure leaves `dir` as it was.
+    OutputDirectory output(dir, "SimGrid trace");
     std::string index;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
-      const fs::path file = dir / fmt::format("rank-{}.txt", r);
-      write_file(file, actions(r));
-      index += fs::absolute(file).string() + "\n";
+      const auto name = fmt::format("rank-{}.txt", r);
+      write_file(output.path() / name, output.target() / name, actions(r));
+      index += fs::absolute(output.target() / name).string() + "\n";
     }
-    write_file(dir / "index.txt", index);
+    write_file(output.path() / "index.txt", output.target() / "index.txt", index);
+    output.commit();
     return stats_;
   }
 
@@ -328,12 +326,15 @@ class Exporter {
     }
   }
 
-  static void write_file(const fs::path& file, const std::string& text) {
+  /// Writes `text` to `file`; errors name `shown` (where the file goes).
+  static void write_file(const fs::path& file, const fs::path& shown, const std::string& text) {
+    errno = 0;
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
     if (out) out.close();
     if (!out) {
-      throw InputError(fmt::format("cannot write {}: {}", file.string(), std::strerror(errno)));
+      throw InputError(fmt::format("cannot write {}: {}", shown.string(),
+                                   errno != 0 ? std::strerror(errno) : "write failed"));
     }
   }
 
@@ -353,6 +354,11 @@ class Exporter {
 
 SimgridTiStats write_simgrid_ti(const Trace& trace, const std::filesystem::path& dir,
                                 const SimgridTiOptions& options) {
+  if (!(options.flops_per_second >= 1 && options.flops_per_second <= kMaxFlopsPerSecond)) {
+    throw InputError(
+        fmt::format("flops-per-second: the host speed is {:g} flops/s, out of range [1, {:g}]",
+                    options.flops_per_second, kMaxFlopsPerSecond));
+  }
   return Exporter(trace, options).run(dir);
 }
 

@@ -26,6 +26,9 @@
 
 namespace mapsim::traces {
 
+/// The fastest host speed accepted, an exaflop per second (the slowest: 1 flop/s).
+inline constexpr double kMaxFlopsPerSecond = 1e18;
+
 struct SimgridTiOptions {
   /// Write compute actions (false: communication only).
   bool compute = true;
@@ -40,9 +43,11 @@ struct SimgridTiStats {
   std::uint64_t dropped_cancelled = 0;
 };
 
-/// Writes `trace` into `dir` (created if missing; existing rank files are replaced). Throws
+/// Writes `trace` into `dir` (created if missing; existing rank files are replaced), all or
+/// nothing: the files are written beside `dir` and moved into it when complete. Throws
 /// InputError if the trace cannot be replayed (a receive that no send matches, a collective some
-/// member never reaches) or a file cannot be written, naming it.
+/// member never reaches) or a file cannot be written, naming it, and if the host speed is out of
+/// [1, kMaxFlopsPerSecond].
 SimgridTiStats write_simgrid_ti(const Trace& trace, const std::filesystem::path& dir,
                                 const SimgridTiOptions& options = {});
 

@@ -14,7 +14,15 @@
 //
 // Errors (InputError, naming the file): a missing path, a directory without an anchor file,
 // unreadable or truncated definition or event files, event files missing for a location that
-// has events, MPI events whose peer is not a member of their communicator.
+// has events, MPI events whose peer is not a member of their communicator. A damaged archive is
+// never read as intact (both reading paths check the same): each event file must hold the
+// records its location's definition declares (numberOfEvents), with timestamps that never go
+// back and lie in the clock range of the definitions (global offset to offset + trace length;
+// no upper bound if the length is 0), naming only defined regions, calling contexts and
+// communicators; the global definitions must be as many as the anchor file declares. Missing,
+// empty, unreadable (permissions) and truncated files each say so. OTF2 event files do not carry
+// their location, so one swapped with another location's of the same run passes these checks if
+// it declares as many records (and its clock offsets keep it in range).
 
 #include <filesystem>
 #include <memory>

@@ -1,5 +1,6 @@
 // `mapsim generate`: writes an archive that otf2-print accepts and `mapsim matrix` reads with the
-// counts NPB.md gives; every bad input ends in a message and a non-zero exit, leaving no archive.
+// counts docs/workloads.md gives; every bad input ends in a message and a non-zero exit, leaving
+// no archive.
 
 #include <cstdlib>
 #include <filesystem>
@@ -29,7 +30,8 @@ TEST(GenerateCommand, WritesAnArchiveOtf2PrintAndTheReaderAccept) {
   const std::string print =
       "otf2-print --silent " + (out / "traces.otf2").string() + " >/dev/null 2>&1";
   EXPECT_EQ(std::system(print.c_str()), 0);
-  // NPB.md §4.4 for a 2×2 grid of 6×6×12 points (itmax 50): W = 51·10 = 510, H = 54; Li = Lj = 5;
+  // docs/workloads.md §3 for a 2×2 grid of 6×6×12 points (itmax 50): W = 51·10 = 510, H = 54;
+  // Li = Lj = 5;
   // south/east-going links W + H = 564 messages of 8·(510·5·5 + 54·10·6·12) = 413,040 B;
   // north-going 566 (the pintgr message + one exchange_5 message, e5 = 1) of 413,040 +
   // 8·(2·8 + 12) = 413,264 B; west-going 566 of 413,040 + 8·(2·6 + 12) = 413,232 B.

@@ -22,7 +22,7 @@ using ::testing::Not;
 using testing::run_mapsim;
 using testing::TempDir;
 
-const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+const std::string kTraces = std::string(MAPSIM_TEST_DATA_DIR) + "/";
 
 TEST(MatrixCommand, SummarisesARealTrace) {
   // lu.S.8 (README): 8 ranks, 71,932 records, 11,298 messages of 6,610,368 bytes; a 4×2 grid
@@ -166,6 +166,22 @@ TEST(MatrixCommandCsv, DuplicatePair) {
   EXPECT_THAT(csv_error(dir, "src,dst,messages,bytes\n0,1,1,8\n1,0,1,8\n0,1,2,16\n"),
               AllOf(HasSubstr("bad.csv:4"), HasSubstr("duplicate pair 0 -> 1"),
                     HasSubstr("first on line 2")));
+}
+
+// With --csv -, standard output is the matrix alone (for pipes) and the summary goes to
+// standard error; the CSV reads back as the matrix the trace gives.
+TEST(MatrixCommand, CsvToStandardOutputIsTheMatrixAlone) {
+  const TempDir dir;
+  const auto r = run_mapsim("matrix " + kTraces + "npb/lu.S.8 --csv -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("# ranks=8\nsrc,dst,messages,bytes\n") ||
+              r.out.starts_with("src,dst,messages,bytes\n"))
+      << r.out.substr(0, 80);
+  EXPECT_THAT(r.out, Not(HasSubstr("ranks          ")));
+  EXPECT_THAT(r.err, HasSubstr("non-zero pairs"));
+  const auto csv = dir.write("lu.csv", r.out);
+  traces::TraceReader reader(kTraces + "npb/lu.S.8");
+  EXPECT_EQ(traces::read_matrix_csv(csv), traces::read_matrix(reader));
 }
 
 }  // namespace

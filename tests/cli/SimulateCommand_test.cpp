@@ -14,7 +14,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_mapsim;
 
-const std::string kLu = std::string(MAPSIM_SHARED_DIR) + "/data/traces/npb/lu.S.8";
+const std::string kLu = std::string(MAPSIM_TEST_DATA_DIR) + "/npb/lu.S.8";
 
 TEST(SimulateCommand, ListsModels) {
   const auto r = run_mapsim("list models");

@@ -28,9 +28,10 @@ std::vector<NodeId> nodes_of(const char* mapper, const traces::CommMatrix& matri
 }
 
 TEST(GreedyMapper, HeaviestRankAtTheCentreItsHeaviestPartnerNextToIt) {
-  // Rank 1 (110 bytes) goes to the centre node 2 of mesh:5; rank 0 (100 bytes to rank 1) to
-  // the nearest free node, 1 or 3 (tie: lowest id); rank 2 then to node 3.
-  EXPECT_EQ(nodes_of("greedy", weighted_chain(), "mesh:5"), (std::vector<NodeId>{1, 2, 3}));
+  // 3 ranks on mesh:5 run on its compact block, nodes 0 to 2 (Mapper.hpp). Rank 1 (110 bytes)
+  // goes to the block's centre node 1; rank 0 (100 bytes to rank 1) to the nearest free node,
+  // 0 or 2 (tie: lowest id); rank 2 then to node 2.
+  EXPECT_EQ(nodes_of("greedy", weighted_chain(), "mesh:5"), (std::vector<NodeId>{0, 1, 2}));
 }
 
 TEST(GreedyMapper, WeighsByMessagesWhenAsked) {
@@ -39,9 +40,10 @@ TEST(GreedyMapper, WeighsByMessagesWhenAsked) {
   builder.add(1, 2, 50, 50);   // many small ones
   builder.add(0, 2, 10, 10);
   const auto matrix = builder.build();
-  // By bytes rank 1 (1050 bytes) starts on the centre node 2; by messages rank 2 (60) does.
-  EXPECT_EQ(nodes_of("greedy", matrix, "mesh:5")[1], 2);
-  EXPECT_EQ(nodes_of("greedy", matrix, "mesh:5", {{"weight", "messages"}})[2], 2);
+  // By bytes rank 1 (1050 bytes) starts on the centre node 1 of the block (nodes 0 to 2); by
+  // messages rank 2 (60) does.
+  EXPECT_EQ(nodes_of("greedy", matrix, "mesh:5")[1], 1);
+  EXPECT_EQ(nodes_of("greedy", matrix, "mesh:5", {{"weight", "messages"}})[2], 1);
 }
 
 TEST(GreedyMapper, KeepsAStencilCompact) {
@@ -56,9 +58,13 @@ TEST(GreedyMapper, KeepsAStencilCompact) {
 }
 
 TEST(MinMdMapper, HeaviestPairAtTheCentreThenNearestFreeNodes) {
-  // Pair (0,1) first: rank 0 on the start node floor(5/2) = 2, rank 1 on the nearest free node
+  // On mesh:7 (4 ranks: the block of nodes 0 to 3, a chain of 3 ranks and a silent one).
+  // Pair (0,1) first: rank 0 on the start node floor(4/2) = 2, rank 1 on the nearest free node
   // (1 and 3 tie: lowest id 1). Pair (1,2): rank 2 nearest node 1, i.e. node 0.
-  EXPECT_EQ(nodes_of("minmd", weighted_chain(), "mesh:5"), (std::vector<NodeId>{2, 1, 0}));
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 1, 100);
+  builder.add(1, 2, 1, 10);
+  EXPECT_EQ(nodes_of("minmd", builder.build(), "mesh:7"), (std::vector<NodeId>{2, 1, 0, 3}));
 }
 
 TEST(MinMdMapper, FillsANodesCoresBeforeMovingOn) {
@@ -75,9 +81,11 @@ TEST(MinMdMapper, PlacesSilentRanksLastNearTheStart) {
 }
 
 TEST(MinMdMapper, StartsAtTheMachinesCentre) {
+  // 3 ranks on torus:4x4x4 run on its compact block, the 3x1x1 line (diameter 2): its centre
+  // (1, 0, 0).
   const auto nodes = nodes_of("minmd", weighted_chain(), "torus:4x4x4");
   const auto machine = topo::make_topology("torus:4x4x4");
-  EXPECT_EQ(nodes[0], machine->node_at(std::vector<int>{2, 2, 2}));
+  EXPECT_EQ(nodes[0], machine->node_at(std::vector<int>{1, 0, 0}));
   EXPECT_EQ(machine->hops(nodes[0], nodes[1]), 1);
 }
 

@@ -83,12 +83,12 @@ TEST(MappingFile, RejectsMissingRank) {
 
 TEST(MappingFile, RejectsRankOutOfRange) {
   EXPECT_THAT(read_error("0 1\n3 2\n", "mesh:4", 3),
-              HasSubstr(":2: rank: 3 is out of range [0, 2]"));
+              HasSubstr(":2: rank: 3 is too large (limit 2)"));
   EXPECT_THAT(read_error("-1 2\n", "mesh:4"), HasSubstr(":1: rank: -1 is out of range"));
   // Without an expected count a rank beyond the machine's cores is an error, not a table of two
   // billion entries to allocate.
   EXPECT_THAT(read_error("2000000000 0\n", "mesh:4:cores=2"),
-              HasSubstr(":1: rank: 2000000000 is out of range [0, 7]"));
+              HasSubstr(":1: rank: 2000000000 is too large (limit 7)"));
 }
 
 TEST(MappingFile, ReadsFromAStreamNamingIt) {

@@ -67,7 +67,9 @@ TEST(Parameters, RejectsIntegerOutOfRangeOrMalformed) {
 }
 
 TEST(Parameters, RejectsRealOutOfRange) {
-  EXPECT_THAT(error_of({{"rate", "1.5"}}), HasSubstr("parameter 'rate': 1.5 is out of range"));
+  EXPECT_THAT(error_of({{"rate", "1.5"}}),
+              HasSubstr("parameter 'rate': 1.5 is too large (limit 1)"));
+  EXPECT_THAT(error_of({{"rate", "-0.5"}}), HasSubstr("parameter 'rate': -0.5 is out of range"));
 }
 
 TEST(Parameters, RejectsBadBooleanAndChoice) {

@@ -232,6 +232,18 @@ TEST(NetworkModels, UnknownModelNamesTheValidOnes) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("'fluid'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("analytic, flow, packet"), std::string::npos);
+    // 'fluid' is three edits from 'flow': too far for a suggestion.
+    EXPECT_EQ(std::string(e.what()).find("did you mean"), std::string::npos);
+  }
+}
+
+TEST(NetworkModels, UnknownModelSuggestsTheClosest) {
+  TraceBuilder b(1);
+  try {
+    run(b.trace(), "torus:4x4x4", {0}, round_config("flw"));
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("; did you mean 'flow'?"), std::string::npos) << e.what();
   }
 }
 

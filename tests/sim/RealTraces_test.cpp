@@ -1,4 +1,4 @@
-// Every real Score-P trace in ../shared/data/traces replays to completion under every network
+// Every real Score-P trace in tests/data replays to completion under every network
 // model, with every point-to-point message of the README's table sent and received, in the
 // natural and in a permuted placement; and the replay is deterministic on them.
 
@@ -15,11 +15,11 @@
 namespace mapsim::testing {
 namespace {
 
-const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+const std::string kTraces = std::string(MAPSIM_TEST_DATA_DIR) + "/";
 
 struct Expected {
   const char* path;
-  std::uint64_t messages;  // point-to-point messages, from ../shared/data/traces/README.md
+  std::uint64_t messages;  // point-to-point messages, from tests/data/README.md
 };
 
 const Expected kTracesToReplay[] = {

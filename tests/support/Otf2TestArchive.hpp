@@ -128,7 +128,8 @@ class Otf2TestArchive {
     for (auto& [ref, w] : writers_) {
       uint64_t count = 0;
       OTF2_EvtWriter_GetNumberOfEvents(w, &count);
-      events[ref] = count;
+      const auto declared = declared_.find(ref);
+      events[ref] = declared == declared_.end() ? count : declared->second;
       check(OTF2_Archive_CloseEvtWriter(archive_, w), "closing an event writer");
     }
     check(OTF2_Archive_CloseEvtFiles(archive_), "closing the event files");
@@ -207,6 +208,11 @@ class Otf2TestArchive {
 
   /// The trace's length in ticks, written into the clock properties.
   void set_length(std::uint64_t length) { length_ = length; }
+  /// Declares `count` event records for `location` in the definitions, whatever it holds (to
+  /// test how a reader treats a mismatch).
+  void declare_events(OTF2_LocationRef location, std::uint64_t count) {
+    declared_[location] = count;
+  }
 
  private:
   struct Comm {
@@ -242,6 +248,7 @@ class Otf2TestArchive {
   std::uint64_t resolution_;
   std::uint64_t offset_;
   std::uint64_t length_ = 0;
+  std::map<OTF2_LocationRef, std::uint64_t> declared_;
   OTF2_Archive* archive_ = nullptr;
   std::map<OTF2_LocationRef, OTF2_EvtWriter*> writers_;
   std::map<std::string, OTF2_RegionRef> regions_;

@@ -24,7 +24,7 @@ TEST(LinkClass, EveryClassHasAUniqueNameAndPositiveDefaults) {
 }
 
 TEST(LinkClass, GridDefaultIsDesignValue) {
-  // DESIGN.md: torus/mesh links 25 GB/s and 100 ns per hop.
+  // docs/models.md: torus/mesh links 25 GB/s and 100 ns per hop.
   const LinkTable table;
   EXPECT_DOUBLE_EQ(table[LinkClass::Grid].bandwidth, 25e9);
   EXPECT_DOUBLE_EQ(table[LinkClass::Grid].latency, 100e-9);

@@ -134,7 +134,11 @@ TEST(TopologySpec, RejectsOddNodesPerChip) {
 
 TEST(TopologySpec, RejectsTooManyNodes) {
   EXPECT_THAT(error_of("torus:4096x4096"), HasSubstr("more than 2097152 nodes"));
-  EXPECT_THAT(error_of("mesh:99999999999"), HasSubstr("at most"));
+  EXPECT_THAT(error_of("mesh:99999999999"),
+              HasSubstr("size 1 of 1 is 99999999999, which is too large (limit 2097152)"));
+  // Past 64 bits: still a number too large, not "not a positive integer".
+  EXPECT_THAT(error_of("mesh:4x99999999999999999999"),
+              HasSubstr("size 2 of 2 is 99999999999999999999, which is too large (limit 2097152)"));
 }
 
 TEST(TopologySpec, RejectsTooManyDimensions) {

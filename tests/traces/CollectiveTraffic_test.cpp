@@ -20,7 +20,7 @@ using ::testing::HasSubstr;
 using testing::Otf2TestArchive;
 using testing::TempDir;
 
-const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+const std::string kTraces = std::string(MAPSIM_TEST_DATA_DIR) + "/";
 
 MatrixOptions with_collectives() {
   MatrixOptions options;

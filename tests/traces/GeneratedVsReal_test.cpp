@@ -1,4 +1,4 @@
-// Generators against the real Score-P 8.4 traces of ../shared/data/traces/npb: the generator run
+// Generators against the real Score-P 8.4 traces of tests/data/npb: the generator run
 // with the same kernel, class and rank count gives the same communication matrix, the same
 // collectives per rank (operation, root, bytes sent and received, communicator size, in order)
 // and — stronger — the same MPI events per rank in the same order (everything but the computation
@@ -21,7 +21,7 @@ namespace {
 
 using testing::generator;
 
-const std::string kNpb = std::string(MAPSIM_SHARED_DIR) + "/data/traces/npb/";
+const std::string kNpb = std::string(MAPSIM_TEST_DATA_DIR) + "/npb/";
 
 struct RealCase {
   const char* trace;

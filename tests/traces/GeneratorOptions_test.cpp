@@ -41,7 +41,7 @@ TEST(GeneratorOptions, RankCountOutOfRange) {
 
 TEST(GeneratorOptions, LuNeedsAnAcceptableProcessGrid) {
   // 10 = 5 × 2 breaks xdim <= 2·ydim; 32 = 8 × 4 leaves 12/8 < 3 points: class S runs on
-  // 1, 2, 4, 6, 8, 9, 12, 16 only (NPB.md §4.1).
+  // 1, 2, 4, 6, 8, 9, 12, 16 only (docs/workloads.md §3).
   for (const Rank n : {10, 32}) {
     EXPECT_THAT(
         error_of(generator("lu", 'S', n)),

@@ -22,7 +22,8 @@ Traffic traffic(std::uint64_t messages, std::uint64_t bytes) {
 }
 
 TEST(LuGenerator, ClassC64FullRun) {
-  // NPB.md §4.5: 9,052,876 messages, 22,128,532,608 bytes; sample pairs; per-rank call counts.
+  // NPB fact sheet §4.5: 9,052,876 messages, 22,128,532,608 bytes; sample pairs; per-rank call
+  // counts.
   const auto counted = count_calls(generator("lu", 'C', 64));
   const auto m = counted.matrix();
   EXPECT_EQ(m.total(), traffic(9'052'876, 22'128'532'608));
@@ -43,7 +44,7 @@ TEST(LuGenerator, ClassC64FullRun) {
 
 TEST(LuGenerator, ClassB64ArchiveStreamsToTheClosedFormMatrix) {
   // The benchmark archive (tens of millions of records): written, then streamed by the reader
-  // into the matrix of NPB.md §4.4 (nx0 = 102, itmax = 250).
+  // into the matrix of the NPB fact sheet §4.4 (nx0 = 102, itmax = 250).
   const testing::TempDir dir;
   const auto records = write_generated_trace(generator("lu", 'B', 64), dir.path());
   EXPECT_GT(records, 30'000'000u);

@@ -1,5 +1,5 @@
 #pragma once
-// Closed-form communication matrices of ../shared/NPB.md, written from the fact sheet for the
+// Closed-form communication matrices of the NPB fact sheet (docs/workloads.md), written for the
 // generator tests (independently of the generators): LU §4.4, BT §5.4, SP §6, CG §7.3.
 
 #include <array>

@@ -1,5 +1,6 @@
-// The NPB generators against ../shared/NPB.md: expected matrices are computed here from the fact
-// sheet's closed-form formulas (LU §4.4, BT §5.4, SP §6, CG §7.3) and compared pair by pair;
+// The NPB generators against the developers' NPB 3.4 fact sheet (summarised in
+// docs/workloads.md; the § numbers below are the sheet's): expected matrices are computed here
+// from its closed-form formulas (LU §4.4, BT §5.4, SP §6, CG §7.3) and compared pair by pair;
 // reference totals, pairs and per-rank call counts are the sheet's own numbers (§4.5, §4.6,
 // §5.5, §6, §7.4, §8.4, §9, §10, §11, §12, §12.1). Nothing expected comes from the generator.
 

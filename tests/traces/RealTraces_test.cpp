@@ -1,4 +1,4 @@
-// The real Score-P traces in ../shared/data/traces: each loads and matches the summary its
+// The real Score-P traces in tests/data: each loads and matches the summary its
 // README gives (ranks, OTF2 event records, point-to-point messages and bytes), every message has
 // its receive, the model's invariants hold, and the streamed matrix equals the stored trace's.
 
@@ -19,7 +19,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-const std::string kTraces = std::string(MAPSIM_SHARED_DIR) + "/data/traces/";
+const std::string kTraces = std::string(MAPSIM_TEST_DATA_DIR) + "/";
 
 /// One row of the README's tables. "events" there is the number of OTF2 event records of every
 /// kind on every location (the sum of the locations' event counts in the definitions).
@@ -31,7 +31,7 @@ struct Expected {
   std::uint64_t bytes;
 };
 
-// Copied from ../shared/data/traces/README.md.
+// Copied from tests/data/README.md.
 const Expected kReadme[] = {
     {"npb/lu.S.8", 8, 71'932, 11'298, 6'610'368},
     {"npb/lu.S.12", 12, 122'081, 19'203, 8'263'008},

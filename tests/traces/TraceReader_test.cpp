@@ -446,7 +446,7 @@ TEST(TraceReaderErrors, AnchorFileThatIsNotOtf2) {
 /// A copy of the real lu.S.8 archive that a test may damage.
 std::filesystem::path copy_of_lu(const TempDir& dir) {
   const auto copy = dir.path() / "lu.S.8";
-  std::filesystem::copy(std::string(MAPSIM_SHARED_DIR) + "/data/traces/npb/lu.S.8", copy,
+  std::filesystem::copy(std::string(MAPSIM_TEST_DATA_DIR) + "/npb/lu.S.8", copy,
                         std::filesystem::copy_options::recursive);
   for (const auto& entry : std::filesystem::recursive_directory_iterator(copy)) {
     std::filesystem::permissions(entry.path(), std::filesystem::perms::owner_write,

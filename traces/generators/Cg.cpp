@@ -1,4 +1,4 @@
-// NPB 3.4 CG (../shared/NPB.md §7): conjugate gradient on an na × na sparse matrix split over a
+// NPB 3.4 CG (docs/workloads.md §5): conjugate gradient on an na × na sparse matrix split over a
 // 2-D process grid.
 //
 // N = 2^L; nprows = 2^⌊L/2⌋, npcols = 2^⌈L/2⌉; proc_row = me div npcols, proc_col = me mod npcols;

@@ -1,4 +1,4 @@
-// NPB 3.4 EP (../shared/NPB.md §11): Gaussian deviates by the Marsaglia polar method; no
+// NPB 3.4 EP (docs/workloads.md §9): Gaussian deviates by the Marsaglia polar method; no
 // point-to-point at all.
 //
 // 2^(m−16) batches of 2^16 pairs are split as evenly as possible over the N ranks (N ≤ 2^(m−16)).

@@ -1,4 +1,4 @@
-// NPB 3.4 FT (../shared/NPB.md §9): 3-D FFT of an nx × ny × nz grid, transposes by MPI_Alltoall,
+// NPB 3.4 FT (docs/workloads.md §7): 3-D FFT of an nx × ny × nz grid, transposes by MPI_Alltoall,
 // no point-to-point.
 //
 // np_min = 2^⌊log2 N⌋ fixes the layout: 0-D if np_min = 1 (no transposes), 1-D (np1 = 1,
@@ -9,7 +9,7 @@
 // 2-D: Alltoall on commslice2 with ⌊ntdivnp/np1⌋ per peer, then on commslice1 with
 // ⌊ntdivnp/np2⌋ (the inverse FFT in the reverse order). (⌊ntdivnp/N⌋ reproduces the
 // non-power-of-two trace ft.S.12; for 2-D layouts with N not a power of two the per-peer counts
-// are NPB.md's formula, not checked against a trace.)
+// are the rule of docs/workloads.md §7, not checked against a trace.)
 // Program: 5 Bcasts 4 B (WORLD); Comm_split → commslice1, Comm_split → commslice2; forward FFT
 // (warm-up); Barrier (WORLD); forward FFT; niter × [evolve, inverse FFT, checksum Reduce 16 B
 // root 0 on WORLD].

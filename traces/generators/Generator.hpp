@@ -1,6 +1,6 @@
 #pragma once
 // Synthetic traces: the NAS Parallel Benchmarks 3.4 (LU, BT, SP, CG, MG, FT, IS, EP) with the
-// communication of ../shared/NPB.md message for message, a Sweep3D-style 2-D pipelined wavefront
+// communication of docs/workloads.md message for message, a Sweep3D-style 2-D pipelined wavefront
 // and 2-D / 3-D halo-exchange stencils. Each generator is a Workload; generate_trace() builds it
 // in memory, write_generated_trace() streams it to an OTF2 archive (see Otf2Writer.hpp). Both
 // give the same Trace (the archive read back equals the in-memory trace).

@@ -1,4 +1,4 @@
-// NPB 3.4 IS (../shared/NPB.md §10): parallel bucket sort of integer keys.
+// NPB 3.4 IS (docs/workloads.md §8): parallel bucket sort of integer keys.
 //
 // N = 2^L ranks, each with num_keys = 2^TOTAL_KEYS_LOG_2 / N · MIN_PROCS keys. Program: Bcast 4 B;
 // 11 rankings (one untimed, then the timed ones; each: Allreduce (NUM_BUCKETS+5)·4 B, Alltoall

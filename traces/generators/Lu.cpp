@@ -1,4 +1,4 @@
-// NPB 3.4 LU (../shared/NPB.md §4): SSOR on an nx0 × ny0 × nz0 grid split into 2-D pencils.
+// NPB 3.4 LU (docs/workloads.md §3): SSOR on an nx0 × ny0 × nz0 grid split into 2-D pencils.
 //
 // Grid: ydim = the largest divisor of N ≤ √N, xdim = N / ydim (xdim ≤ 2·ydim); rank id has
 // row = id mod xdim (i, splits nx0) and col = id div xdim (j, splits ny0); neighbours north = id−1,

@@ -1,4 +1,4 @@
-// NPB 3.4 MG (../shared/NPB.md §8): V-cycle multigrid on an nx³ grid, 3-D decomposition.
+// NPB 3.4 MG (docs/workloads.md §6): V-cycle multigrid on an nx³ grid, 3-D decomposition.
 //
 // nprocs = 2^⌊log2 N⌋ ranks work (comm_work, split from WORLD; the others get their own and go
 // straight to finalize). L = log2 nprocs, px = 2^⌊L/3⌋, py = 2^⌊(L−⌊L/3⌋)/2⌋, pz = nprocs/(px·py);

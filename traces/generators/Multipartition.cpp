@@ -1,4 +1,4 @@
-// NPB 3.4 BT and SP (../shared/NPB.md §5, §6): ADI on a G³ grid in a diagonal multipartition.
+// NPB 3.4 BT and SP (docs/workloads.md §4): ADI on a G³ grid in a diagonal multipartition.
 //
 // p = ⌊√N⌋; ranks 0 … p²−1 work, the others only split off and wait at the final barrier.
 // Rank r = i + p·j owns cells c = 0 … p−1 at 0-based cell coordinates ((i+c) mod p, (j−c) mod p,

@@ -18,7 +18,7 @@ namespace mapsim::traces {
 inline constexpr double kFlopsPerNs = 1.0;
 
 /// What a generated rank calls: the sink's calls, plus the collectives with the bytes Score-P
-/// records as sent and received (NPB.md §3; b = payload bytes, P = communicator size):
+/// records as sent and received (docs/workloads.md §1; b = payload bytes, P = communicator size):
 /// Bcast root b·P / b, others 0 / b; Reduce root b / b·P, others b / 0; Allreduce b·P / b·P;
 /// Alltoall (c bytes per peer) c·P / c·P; Barrier 0 / 0.
 class Mpi {
