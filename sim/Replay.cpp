@@ -121,9 +121,10 @@ void Replay::advance(Rank rank) {
             window && !events.empty() && events.back().op == traces::CollectiveOp::DestroyHandle;
         const Time gap = after_finalize ? 0 : scaled(stream.final_gap);
         if (gap > 0) {
-          state.compute += gap;
+          // compute <= now, so once now + gap is checked the sum cannot overflow.
           engine_.schedule(add_time(engine_.now(), gap), kRankResume,
                            static_cast<std::uint32_t>(rank));
+          state.compute += gap;
           return;
         }
       }
@@ -139,9 +140,9 @@ void Replay::advance(Rank rank) {
       const Time gap = before_init ? 0 : scaled(event.gap);
       if (gap > 0) {
         state.gap_done = true;
-        state.compute += gap;
         engine_.schedule(add_time(engine_.now(), gap), kRankResume,
                          static_cast<std::uint32_t>(rank));
+        state.compute += gap;  // compute <= now: no overflow once now + gap is checked
         return;
       }
     }
