@@ -34,8 +34,8 @@ inline RunResult run_mapsim(const std::string& args, const std::filesystem::path
   const auto out = dir / "stdout";
   const auto err = dir / "stderr";
   const std::string enter = cwd.empty() ? std::string() : "cd '" + cwd.string() + "' && ";
-  const std::string command = enter + std::string(MAPSIM_BINARY) + " " + args + " >" +
-                              out.string() + " 2>" + err.string();
+  const std::string command =
+      enter + std::string(MAPSIM_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -358,16 +358,19 @@ TEST(DamagedTraces, UnreadableFilesSaySo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::permissions(lu / "traces" / "3.evt", fs::perms::none);
-  EXPECT_THAT(read_error_unprivileged(lu), HasSubstr("traces/3.evt: location 3: its event file cannot be "
-                                        "opened: Permission denied"));
+  EXPECT_THAT(read_error_unprivileged(lu),
+              HasSubstr("traces/3.evt: location 3: its event file cannot be "
+                        "opened: Permission denied"));
   fs::permissions(lu / "traces" / "3.evt", fs::perms::owner_read);
   fs::permissions(lu / "traces.def", fs::perms::none);
-  EXPECT_THAT(read_error_unprivileged(lu), HasSubstr("traces.def: the archive's global definitions file "
-                                        "cannot be opened: Permission denied"));
+  EXPECT_THAT(read_error_unprivileged(lu),
+              HasSubstr("traces.def: the archive's global definitions file "
+                        "cannot be opened: Permission denied"));
   fs::permissions(lu / "traces.def", fs::perms::owner_read);
   fs::permissions(lu / "traces.otf2", fs::perms::none);
-  EXPECT_THAT(read_error_unprivileged(lu), HasSubstr("traces.otf2: the archive's anchor file cannot be "
-                                        "opened: Permission denied"));
+  EXPECT_THAT(read_error_unprivileged(lu),
+              HasSubstr("traces.otf2: the archive's anchor file cannot be "
+                        "opened: Permission denied"));
 }
 
 #endif  // MAPSIM_DAMAGE_TOUR_SLOW
