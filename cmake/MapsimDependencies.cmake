@@ -1,7 +1,7 @@
 # Every dependency is a Debian 12 package; scripts/install-deps.sh installs the ones missing.
 set(MAPSIM_DEPS_HINT "run scripts/install-deps.sh (Debian 12) to install mapsim's dependencies")
 
-find_package(Boost 1.74 CONFIG COMPONENTS program_options)
+find_package(Boost 1.74 CONFIG COMPONENTS program_options context)
 find_package(TBB CONFIG)
 find_package(SQLite3)
 find_package(fmt CONFIG)

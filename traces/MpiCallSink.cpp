@@ -6,8 +6,7 @@
 
 namespace mapsim::traces {
 
-void MpiCallSink::begin_trace(Rank ranks, std::vector<CommSpec> communicators) {
-  MAPSIM_EXPECTS(!in_trace_ && next_rank_ == 0, "begin_trace called twice");
+std::shared_ptr<const CommTable> make_comm_table(Rank ranks, std::vector<CommSpec> communicators) {
   MAPSIM_EXPECTS(ranks > 0, "a trace needs at least one rank");
   MAPSIM_EXPECTS(
       !communicators.empty() && communicators[0].members.size() == static_cast<std::size_t>(ranks),
@@ -17,16 +16,18 @@ void MpiCallSink::begin_trace(Rank ranks, std::vector<CommSpec> communicators) {
     MAPSIM_EXPECTS(communicators[0].members[static_cast<std::size_t>(r)] == r,
                    "MPI_COMM_WORLD lists the ranks in order");
   }
-  ranks_ = ranks;
-  comms_ = std::move(communicators);
-  by_world_.assign(comms_.size(), {});
-  for (std::size_t c = 0; c < comms_.size(); ++c) {
-    MAPSIM_EXPECTS(c == 0 ? comms_[c].parent == -1
-                          : comms_[c].parent >= 0 && static_cast<std::size_t>(comms_[c].parent) < c,
+  auto table = std::make_shared<CommTable>();
+  table->ranks = ranks;
+  table->comms = std::move(communicators);
+  const auto& comms = table->comms;
+  table->by_world.assign(comms.size(), {});
+  for (std::size_t c = 0; c < comms.size(); ++c) {
+    MAPSIM_EXPECTS(c == 0 ? comms[c].parent == -1
+                          : comms[c].parent >= 0 && static_cast<std::size_t>(comms[c].parent) < c,
                    "a communicator's parent must be defined before it");
-    auto& index = by_world_[c];
-    for (std::size_t local = 0; local < comms_[c].members.size(); ++local) {
-      const Rank member = comms_[c].members[local];
+    auto& index = table->by_world[c];
+    for (std::size_t local = 0; local < comms[c].members.size(); ++local) {
+      const Rank member = comms[c].members[local];
       MAPSIM_EXPECTS(member >= 0 && member < ranks, "communicator member out of range");
       index.emplace_back(member, static_cast<Rank>(local));
     }
@@ -37,13 +38,40 @@ void MpiCallSink::begin_trace(Rank ranks, std::vector<CommSpec> communicators) {
                                       }) == index.end(),
                    "a rank is listed twice in a communicator");
   }
+  return table;
+}
+
+Rank CommTable::local_rank(CommId comm, Rank world) const {
+  MAPSIM_EXPECTS(comm < by_world.size(), "unknown communicator");
+  if (comm == kWorld) return world >= 0 && world < ranks ? world : -1;
+  const auto& index = by_world[comm];
+  const auto it = std::lower_bound(index.begin(), index.end(), std::pair<Rank, Rank>(world, -1));
+  return it != index.end() && it->first == world ? it->second : -1;
+}
+
+void MpiCallSink::begin_trace(Rank ranks, std::vector<CommSpec> communicators) {
+  begin_trace(make_comm_table(ranks, std::move(communicators)));
+}
+
+void MpiCallSink::begin_trace(std::shared_ptr<const CommTable> table, RankOrder order) {
+  MAPSIM_EXPECTS(!in_trace_ && next_rank_ == 0, "begin_trace called twice");
+  MAPSIM_EXPECTS(table != nullptr, "begin_trace without communicators");
+  table_ = std::move(table);
+  order_ = order;
+  if (order_ == RankOrder::Any) begun_.assign(static_cast<std::size_t>(table_->ranks), false);
   in_trace_ = true;
   on_begin_trace();
 }
 
 void MpiCallSink::begin_rank(Rank rank) {
   MAPSIM_EXPECTS(in_trace_ && rank_ < 0, "begin_rank outside a trace or inside another rank");
-  MAPSIM_EXPECTS(rank == next_rank_, "ranks must be generated in order 0, 1, 2, ...");
+  if (order_ == RankOrder::All) {
+    MAPSIM_EXPECTS(rank == next_rank_, "ranks must be generated in order 0, 1, 2, ...");
+  } else {
+    MAPSIM_EXPECTS(rank >= 0 && rank < table_->ranks, "begin_rank: rank out of range");
+    MAPSIM_EXPECTS(!begun_[static_cast<std::size_t>(rank)], "a rank was generated twice");
+    begun_[static_cast<std::size_t>(rank)] = true;
+  }
   rank_ = rank;
   next_request_ = 0;
   on_begin_rank();
@@ -58,7 +86,7 @@ void MpiCallSink::end_rank() {
 }
 
 void MpiCallSink::end_trace() {
-  MAPSIM_EXPECTS(in_trace_ && rank_ < 0 && next_rank_ == ranks_,
+  MAPSIM_EXPECTS(in_trace_ && rank_ < 0 && (order_ == RankOrder::Any || next_rank_ == table_->ranks),
                  "end_trace before every rank was generated");
   on_end_trace();
   in_trace_ = false;
@@ -83,15 +111,15 @@ void MpiCallSink::finalize() {
 void MpiCallSink::comm_split(CommId parent, CommId created) {
   check_peer(rank_, parent);
   check_peer(rank_, created);
-  MAPSIM_EXPECTS(comms_[created].parent == parent, "comm_split: wrong parent communicator");
+  MAPSIM_EXPECTS(communicators()[created].parent == parent, "comm_split: wrong parent communicator");
   on_handle(MpiFunction::CommSplit, parent, created);
 }
 
 void MpiCallSink::comm_dup(CommId parent, CommId created) {
   check_peer(rank_, parent);
   check_peer(rank_, created);
-  MAPSIM_EXPECTS(comms_[created].parent == parent, "comm_dup: wrong parent communicator");
-  MAPSIM_EXPECTS(comms_[created].members == comms_[parent].members,
+  MAPSIM_EXPECTS(communicators()[created].parent == parent, "comm_dup: wrong parent communicator");
+  MAPSIM_EXPECTS(communicators()[created].members == communicators()[parent].members,
                  "comm_dup: a duplicate has its parent's members");
   on_handle(MpiFunction::CommDup, parent, created);
 }
@@ -167,16 +195,13 @@ void MpiCallSink::check_in_rank(const char* call) const {
 }
 
 Rank MpiCallSink::local_rank(CommId comm, Rank world) const {
-  MAPSIM_EXPECTS(comm < by_world_.size(), "unknown communicator");
-  const auto& index = by_world_[comm];
-  const auto it = std::lower_bound(index.begin(), index.end(), std::pair<Rank, Rank>(world, -1));
-  return it != index.end() && it->first == world ? it->second : -1;
+  return table_->local_rank(comm, world);
 }
 
 void MpiCallSink::check_peer(Rank peer, CommId comm) const {
   check_in_rank("an MPI call outside begin_rank/end_rank");
-  MAPSIM_EXPECTS(comm < comms_.size(), "unknown communicator");
-  MAPSIM_EXPECTS(peer >= 0 && peer < ranks_, "peer rank out of range");
+  MAPSIM_EXPECTS(comm < table_->comms.size(), "unknown communicator");
+  MAPSIM_EXPECTS(peer >= 0 && peer < table_->ranks, "peer rank out of range");
   MAPSIM_EXPECTS(local_rank(comm, rank_) >= 0 && local_rank(comm, peer) >= 0,
                  "a rank used a communicator it or its peer is not a member of");
 }

@@ -4,7 +4,9 @@
 // by one reads back as the Trace the other builds.
 //
 // Protocol: begin_trace(ranks, communicators); then for every rank 0, 1, ..., N-1 in order:
-// begin_rank(r), the rank's calls, end_rank(); then end_trace(). Peers and roots are
+// begin_rank(r), the rank's calls, end_rank(); then end_trace(). Sinks that generate ranks in
+// parallel or interleaved (one sink per rank, e.g. the matrix builder and the streamed replay)
+// share one CommTable and begin with RankOrder::Any: any ranks, each at most once, in any order. Peers and roots are
 // MPI_COMM_WORLD ranks; `comm` indexes the communicator table, whose entry 0 is MPI_COMM_WORLD.
 // compute(ns) is time the rank spends outside MPI before its next call. Requests are numbered per
 // rank 0, 1, 2, ... in posting order and never reused; every request must be completed by a
@@ -17,6 +19,7 @@
 // received by this rank (the caller computes them).
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,6 +55,25 @@ struct Completion {
   CommId comm = kWorld;
 };
 
+/// The communicators of a program with the index sinks look ranks up in; built once, shared by
+/// every sink of the program.
+struct CommTable {
+  Rank ranks = 0;
+  std::vector<CommSpec> comms;
+  std::vector<std::vector<std::pair<Rank, Rank>>> by_world;  ///< [comm]: (world, local), sorted
+
+  /// The rank of world rank `world` within `comm`, or -1 if it is not a member. O(log size).
+  [[nodiscard]] Rank local_rank(CommId comm, Rank world) const;
+};
+
+/// Checks the communicators (entry 0 WORLD with every rank in order, parents defined first,
+/// members in range and distinct; InternalError otherwise) and indexes them.
+std::shared_ptr<const CommTable> make_comm_table(Rank ranks, std::vector<CommSpec> communicators);
+
+/// Which ranks a sink receives: all of them in order 0, 1, ..., N-1, or any of them (each at most
+/// once) in any order.
+enum class RankOrder : std::uint8_t { All, Any };
+
 class MpiCallSink {
  public:
   virtual ~MpiCallSink() = default;
@@ -59,6 +81,7 @@ class MpiCallSink {
   MpiCallSink& operator=(const MpiCallSink&) = delete;
 
   void begin_trace(Rank ranks, std::vector<CommSpec> communicators);
+  void begin_trace(std::shared_ptr<const CommTable> table, RankOrder order = RankOrder::All);
   void begin_rank(Rank rank);
   void end_rank();
   void end_trace();
@@ -80,8 +103,8 @@ class MpiCallSink {
   void collective(CollectiveOp op, CommId comm, Rank root, std::int64_t sent,
                   std::int64_t received);
 
-  [[nodiscard]] Rank rank_count() const { return ranks_; }
-  [[nodiscard]] const std::vector<CommSpec>& communicators() const { return comms_; }
+  [[nodiscard]] Rank rank_count() const { return table_->ranks; }
+  [[nodiscard]] const std::vector<CommSpec>& communicators() const { return table_->comms; }
   /// The rank between begin_rank and end_rank.
   [[nodiscard]] Rank current_rank() const { return rank_; }
   /// The rank of world rank `world` within `comm`, or -1 if it is not a member. O(log size).
@@ -115,9 +138,9 @@ class MpiCallSink {
   RequestId post(bool receive, Rank peer, std::int32_t tag, std::int64_t bytes, CommId comm);
   void complete(MpiFunction function, std::span<const RequestId> requests);
 
-  Rank ranks_ = 0;
-  std::vector<CommSpec> comms_;
-  std::vector<std::vector<std::pair<Rank, Rank>>> by_world_;  // [comm]: (world, local), sorted
+  std::shared_ptr<const CommTable> table_;
+  RankOrder order_ = RankOrder::All;
+  std::vector<bool> begun_;  // RankOrder::Any: the ranks begun so far
   Rank rank_ = -1;
   Rank next_rank_ = 0;
   bool in_trace_ = false;

@@ -110,7 +110,13 @@ TEST(FileDigest, MissingFileNamesThePath) {
 /// A small generated archive: LU class S on 4 ranks, 1 iteration, in `dir` (DIR/traces.otf2).
 void generate_archive(const fs::path& dir) {
   traces::write_generated_trace(
-      {.kernel = "lu", .problem_class = 'S', .ranks = 4, .iterations = 1, .message_bytes = {}},
+      [] {
+        traces::GeneratorOptions o;
+        o.kernel = "lu";
+        o.ranks = 4;
+        o.iterations = 1;
+        return o;
+      }(),
       dir);
 }
 

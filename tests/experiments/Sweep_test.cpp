@@ -147,7 +147,13 @@ std::string identity(const Sweep& sweep, const Run& run) {
 
 void generate_archive(const fs::path& dir) {
   traces::write_generated_trace(
-      {.kernel = "lu", .problem_class = 'S', .ranks = 4, .iterations = 1, .message_bytes = {}},
+      [] {
+        traces::GeneratorOptions o;
+        o.kernel = "lu";
+        o.ranks = 4;
+        o.iterations = 1;
+        return o;
+      }(),
       dir);
 }
 

@@ -83,14 +83,16 @@ TEST(GeneratorSpec, CanonicalSpecsFormatBackUnchanged) {
 
 TEST(GeneratorSpec, FormatThenParseGivesTheOptionsBack) {
   const std::vector<GeneratorOptions> all{
-      {.kernel = "lu", .problem_class = 'W', .ranks = 8, .iterations = {}, .message_bytes = {}},
-      {.kernel = "ep", .problem_class = 'D', .ranks = 128, .iterations = {}, .message_bytes = {}},
-      {.kernel = "sweep3d", .problem_class = 'B', .ranks = 6, .iterations = 7, .message_bytes = {}},
+      {.kernel = "lu", .problem_class = 'W', .ranks = 8, .iterations = {}, .message_bytes = {}, .deck = {}, .parameters = {}},
+      {.kernel = "ep", .problem_class = 'D', .ranks = 128, .iterations = {}, .message_bytes = {}, .deck = {}, .parameters = {}},
+      {.kernel = "sweep3d", .problem_class = 'B', .ranks = 6, .iterations = 7, .message_bytes = {}, .deck = {}, .parameters = {}},
       {.kernel = "stencil3d",
        .problem_class = 'S',
        .ranks = 8,
        .iterations = 2,
-       .message_bytes = 100},
+       .message_bytes = 100,
+       .deck = {},
+       .parameters = {}},
   };
   for (const auto& options : all) {
     const auto spec = format_generator_spec(options);

@@ -219,13 +219,17 @@ CommSpec world_communicator(Rank ranks) {
 void run_workload(const Workload& workload, MpiCallSink& sink, const WorkloadProgress& progress) {
   sink.begin_trace(workload.rank_count(), workload.communicators());
   for (Rank rank = 0; rank < workload.rank_count(); ++rank) {
-    sink.begin_rank(rank);
-    Mpi mpi(sink, rank);
-    workload.run(mpi);
-    sink.end_rank();
+    run_workload_rank(workload, sink, rank);
     if (progress) progress(rank + 1, workload.rank_count());
   }
   sink.end_trace();
+}
+
+void run_workload_rank(const Workload& workload, MpiCallSink& sink, Rank rank) {
+  sink.begin_rank(rank);
+  Mpi mpi(sink, rank);
+  workload.run(mpi);
+  sink.end_rank();
 }
 
 }  // namespace mapsim::traces

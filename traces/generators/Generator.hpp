@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -27,6 +28,12 @@ struct GeneratorOptions {
   Rank ranks = 1;                             ///< MPI processes started
   std::optional<std::int64_t> iterations;     ///< overrides the class's iteration count
   std::optional<std::int64_t> message_bytes;  ///< stencil2d/3d: bytes per halo message
+  /// snap, sweep3d: the input deck the run starts from, named in place of a class (e.g. "sample",
+  /// "input.50", "ohtma"); empty for the class-based generators.
+  std::string deck;
+  /// snap, sweep3d: deck parameters that override the deck's (e.g. {"npey", 4}); the generator
+  /// rejects keys it does not know.
+  std::map<std::string, std::int64_t> parameters;
 };
 
 struct GeneratorInfo {

@@ -103,4 +103,8 @@ using WorkloadProgress = std::function<void(Rank done, Rank total)>;
 void run_workload(const Workload& workload, MpiCallSink& sink,
                   const WorkloadProgress& progress = {});
 
+/// Feeds rank `rank` of `workload` to `sink`, from begin_rank to end_rank: for sinks begun with
+/// the workload's CommTable and RankOrder::Any, one per rank or thread.
+void run_workload_rank(const Workload& workload, MpiCallSink& sink, Rank rank);
+
 }  // namespace mapsim::traces
