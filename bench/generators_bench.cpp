@@ -4,7 +4,12 @@
 //   directory; counters records/s, archive_MB and peak_growth_MB (peak resident memory during
 //   the write minus before it: the writer streams rank by rank, so it stays small);
 // - BuildInMemory: generator + TraceBuilder (the Trace the simulator replays); events/s;
-// - GeneratorOnly: the generator into a sink that drops every call (the generators' own cost).
+// - GeneratorOnly: the generator into a sink that drops every call (the generators' own cost);
+// - WorkloadMatrix: the exact matrix without the trace (traces/WorkloadMatrix.hpp), ranks in
+//   parallel on every core; lu_D_4096 is extrapolated from 1, 2 and 3 iterations (target: under
+//   10 s and 500 MB on 2 cores for its ~2·10^9 messages); lu_B_64_collectives runs every rank
+//   in full (LU's norms make its collectives not affine). Counters messages/s (of the matrix)
+//   and peak_growth_MB.
 // Rates are per second of wall-clock time (the archive goes to disk).
 
 #include <cstdint>
@@ -15,6 +20,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/Generator.hpp"
 
 namespace {
@@ -123,6 +129,22 @@ void GeneratorOnly(benchmark::State& state, const std::string& kernel, char prob
                          benchmark::Counter::kIsRate);
 }
 
+void WorkloadMatrix(benchmark::State& state, const std::string& kernel, char problem_class,
+                    Rank ranks, bool collectives) {
+  MatrixOptions matrix_options;
+  matrix_options.collectives = collectives;
+  const auto before = reset_peak();
+  std::uint64_t messages = 0;
+  for (auto _ : state) {
+    const auto matrix = workload_matrix(options(kernel, problem_class, ranks), matrix_options);
+    messages = matrix.total().messages;
+  }
+  state.counters["messages/s"] =
+      benchmark::Counter(static_cast<double>(messages) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["peak_growth_MB"] = static_cast<double>(status_kb("VmHWM") - before) / 1024.0;
+}
+
 BENCHMARK_CAPTURE(WriteArchive, lu_B_64, "lu", 'B', 64)
     ->Unit(benchmark::kSecond)
     ->Iterations(1)
@@ -143,6 +165,14 @@ BENCHMARK_CAPTURE(BuildInMemory, lu_W_16, "lu", 'W', 16)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK_CAPTURE(GeneratorOnly, lu_C_64, "lu", 'C', 64)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(WorkloadMatrix, lu_D_4096, "lu", 'D', 4096, false)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(WorkloadMatrix, lu_B_64_collectives, "lu", 'B', 64, true)
     ->Unit(benchmark::kSecond)
     ->Iterations(1)
     ->UseRealTime();

@@ -1,11 +1,15 @@
-// `mapsim generate`: writes a synthetic trace (NPB kernels, Sweep3D, stencils) as an OTF2 archive.
+// `mapsim generate`: writes a synthetic trace (NPB kernels, Sweep3D, SNAP, stencils) as an OTF2
+// archive.
 
 #include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <string>
 #include <string_view>
 #include <unistd.h>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -70,9 +74,14 @@ int run_generate(const std::vector<std::string>& args) {
       "per rank. Rank counts follow NPB 3.4, which decides at run time: BT and SP run on any\n"
       "count (floor(sqrt(N))^2 ranks work, the others stay idle) and MG on any count (the\n"
       "largest power of two works); CG and IS need powers of two. (NPB 3.3 wanted squares for\n"
-      "BT/SP and powers of two for CG, FT, MG and IS at build time.)\n\n" +
+      "BT/SP and powers of two for CG, FT, MG and IS at build time.) SNAP and Sweep3D start\n"
+      "from an input deck (--deck NAME) whose parameters --set KEY=VALUE overrides, e.g.\n"
+      "  mapsim generate snap --deck sample --ranks 4 --set multiswp=0 --out DIR\n\n" +
       kernels_help();
-  CommandLine line("generate", "KERNEL --class C --ranks N --out DIR [--iterations K]", about);
+  CommandLine line("generate",
+                   "KERNEL (--class C | --deck NAME) --ranks N --out DIR [--iterations K] "
+                   "[--set KEY=VALUE]...",
+                   about);
   line.options.add_options()("kernel", po::value<std::string>()->required(), "what to generate")(
       "class", po::value<std::string>()->default_value("S"), "problem class: S, W, A, B, C, D")(
       "ranks", po::value<std::string>()->required(), "number of MPI ranks")(
@@ -80,6 +89,12 @@ int run_generate(const std::vector<std::string>& args) {
       "iterations", po::value<std::string>(), "override the class's iteration count")(
       "message-bytes", po::value<std::string>(),
       "stencil2d/3d: bytes per halo message (default: from the class's grid)")(
+      "deck", po::value<std::string>(),
+      "snap, sweep3d: start from this input deck instead of a class (snap: sample, benchmark, "
+      "ohtma; sweep3d: see its summary above)")(
+      "set", po::value<std::vector<std::string>>(),
+      "snap, sweep3d: override a deck parameter, KEY=INTEGER (repeatable; e.g. --set npey=4 "
+      "--set multiswp=0); unknown keys are rejected with the valid ones")(
       "force", "replace an archive already in the output directory");
   line.positional.add("kernel", 1);
   const auto vm = parse(line, args);
@@ -97,6 +112,28 @@ int run_generate(const std::vector<std::string>& args) {
   if (vm->count("message-bytes") != 0) {
     options.message_bytes = parse_integer((*vm)["message-bytes"].as<std::string>(),
                                           "--message-bytes", 0, std::int64_t{1} << 40);
+  }
+  if (vm->count("deck") != 0) {
+    if (!(*vm)["class"].defaulted()) {
+      throw InputError("--class and --deck exclude each other: a deck sets the problem size");
+    }
+    options.deck = (*vm)["deck"].as<std::string>();
+    if (options.deck.empty()) throw InputError("--deck: the deck name is empty");
+  }
+  if (vm->count("set") != 0) {
+    for (const auto& setting : (*vm)["set"].as<std::vector<std::string>>()) {
+      const auto equals = setting.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw InputError(fmt::format("--set '{}': expected KEY=VALUE, e.g. npey=4", setting));
+      }
+      const auto key = setting.substr(0, equals);
+      if (options.parameters.contains(key)) {
+        throw InputError(fmt::format("--set '{}': {} is set twice", setting, key));
+      }
+      options.parameters[key] = parse_integer(
+          std::string_view(setting).substr(equals + 1), "--set " + key,
+          std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+    }
   }
   const std::filesystem::path out = (*vm)["out"].as<std::string>();
 

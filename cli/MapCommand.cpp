@@ -35,6 +35,8 @@
 #include "topologies/TopologySpec.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/WorkloadMatrix.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -62,8 +64,8 @@ void check_fits(Rank ranks, const topo::Topology& topology, std::string_view sou
   }
 }
 
-/// The matrix of --matrix or --trace; the ranks are checked against the machine before the
-/// trace's events are read.
+/// The matrix of --matrix or --trace (an OTF2 archive or a generator spec); the ranks are
+/// checked against the machine before the trace's events are read or the workload is run.
 traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology& topology) {
   if (vm.count("matrix") != 0) {
     const auto source = vm["matrix"].as<std::string>();
@@ -72,6 +74,12 @@ traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology
     return matrix;
   }
   const auto source = vm["trace"].as<std::string>();
+  if (traces::is_generator_spec(source)) {
+    const auto generator = traces::parse_generator_spec(source);
+    check_fits(generator.ranks, topology, source);
+    const ProgressStep step(fmt::format("computing the matrix of {}", source));
+    return traces::workload_matrix(generator);
+  }
   traces::TraceReader reader(source);
   check_fits(reader.rank_count(), topology, source);
   auto matrix = traces::read_matrix(reader);
@@ -223,9 +231,9 @@ int exit_status(const std::vector<Outcome>& outcomes) {
 int run_map(const std::vector<std::string>& args) {
   CommandLine line(
       "map",
-      "(--matrix CSV | --trace T) --topology SPEC (--mapper NAME[,NAME...]|all | --mapping FILE) "
-      "[--seed S] [--param [MAPPER.]key=value ...] [--out FILE|DIR] [--mapping-format "
-      "plain|rankfile|hostlist] [--format text|csv|json]",
+      "(--matrix CSV | --trace T|GENERATOR) --topology SPEC (--mapper NAME[,NAME...]|all | "
+      "--mapping FILE) [--seed S] [--param [MAPPER.]key=value ...] [--out FILE|DIR] "
+      "[--mapping-format plain|rankfile|hostlist] [--format text|csv|json]",
       "Maps the ranks of a communication matrix onto a machine and prints every metric:\n"
       "hop-bytes, hop-messages, dilation, intra/inter-node messages, dimension-order link loads\n"
       "and the busiest link's time, with the mapping time. '--mapper a,b,c' or '--mapper all'\n"
@@ -233,13 +241,15 @@ int run_map(const std::vector<std::string>& args) {
       "others run); their parameters are MAPPER.key=value, all checked before any mapping\n"
       "starts. '--mapping FILE' evaluates a given mapping ('rank node' lines) instead. 'mapsim\n"
       "list mappers' lists the mappers and their parameters. The input is a CSV matrix\n"
-      "(src,dst,messages,bytes) or an OTF2 trace (anchor file or archive directory), whose\n"
-      "point-to-point messages count. '--format csv|json' prints the settings and one record\n"
-      "per mapper with units in the keys (_bytes, _s, _hops). Mapping files record the\n"
-      "settings in '#' header lines. Host names in rankfiles and host lists are 'node' + the\n"
-      "node id, zero-padded.");
+      "(src,dst,messages,bytes), an OTF2 trace (anchor file or archive directory) or a\n"
+      "generator spec (--trace npb:lu:C:64; see 'mapsim generate --help'), whose matrix is\n"
+      "computed without building the trace; point-to-point messages count. '--format csv|json'\n"
+      "prints the settings and one record per mapper with units in the keys (_bytes, _s,\n"
+      "_hops). Mapping files record the settings in '#' header lines. Host names in rankfiles\n"
+      "and host lists are 'node' + the node id, zero-padded.");
   line.options.add_options()("matrix", po::value<std::string>(), "CSV communication matrix")(
-      "trace", po::value<std::string>(), "OTF2 trace (anchor file or directory)")(
+      "trace", po::value<std::string>(),
+      "OTF2 trace (anchor file or directory) or generator spec (e.g. npb:lu:C:64)")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
       "mapper", po::value<std::string>(), "mapper name, a comma list of them, or 'all'")(
       "mapping", po::value<std::string>(), "evaluate this mapping file instead of mapping")(
@@ -315,12 +325,15 @@ int run_map(const std::vector<std::string>& args) {
 
   const std::string source =
       csv_input ? (*vm)["matrix"].as<std::string>() : (*vm)["trace"].as<std::string>();
+  const std::string_view input_kind = csv_input                           ? "matrix"
+                                      : traces::is_generator_spec(source) ? "generator"
+                                                                          : "trace";
   const auto matrix = load_matrix(*vm, *topology);
   const auto total = matrix.total();
 
   Record settings;
   settings.add("mapsim_version", version())
-      .add("input_kind", csv_input ? "matrix" : "trace")
+      .add("input_kind", input_kind)
       .add("input", source)
       .add("ranks", matrix.rank_count())
       .add("messages", total.messages)
@@ -331,12 +344,11 @@ int run_map(const std::vector<std::string>& args) {
       .add("seed", seed);
   if (out.given) settings.add("mapping_format", map::name(mapping_format));
   const auto mapping_settings = [&](const Outcome& o) {
-    return map::MappingSettings{
-        {"mapsim-version", std::string(version())},
-        {"source", fmt::format("{} {}", csv_input ? "matrix" : "trace", source)},
-        {"mapper", o.mapper},
-        {"params", o.params},
-        {"seed", fmt::format("{}", seed)}};
+    return map::MappingSettings{{"mapsim-version", std::string(version())},
+                                {"source", fmt::format("{} {}", input_kind, source)},
+                                {"mapper", o.mapper},
+                                {"params", o.params},
+                                {"seed", fmt::format("{}", seed)}};
   };
 
   std::vector<Outcome> outcomes;

@@ -1,4 +1,5 @@
-// `mapsim matrix INPUT`: the communication matrix of an OTF2 trace or a CSV matrix, summarised.
+// `mapsim matrix INPUT`: the communication matrix of an OTF2 trace, a CSV matrix or a generated
+// workload (a generator spec, computed without its trace), summarised.
 
 #include <algorithm>
 #include <cstdint>
@@ -13,9 +14,12 @@
 #include "support/Error.hpp"
 #include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
+#include "support/Progress.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/MatrixStatistics.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/WorkloadMatrix.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -106,15 +110,18 @@ void print_matrix_statistics(std::FILE* out, const traces::CommMatrix& matrix, s
 }  // namespace
 
 int run_matrix(const std::vector<std::string>& args) {
-  CommandLine line("matrix", "INPUT [--csv OUT] [--collectives] [--top K]",
-                   "Builds the communication matrix (messages and bytes per ordered rank pair) of "
-                   "an MPI trace\nand summarises it: ranks, events, point-to-point traffic, "
-                   "collectives, non-zero pairs,\nper-rank degree and volume, the heaviest pairs. "
-                   "INPUT is an OTF2 archive (its anchor file\n*.otf2 or its directory) or a CSV "
-                   "matrix with the header src,dst,messages,bytes.\nThe matrix counts "
-                   "point-to-point messages (MPI_Send, MPI_Isend, ...) unless --collectives.");
+  CommandLine line(
+      "matrix", "INPUT [--csv OUT] [--collectives] [--top K]",
+      "Builds the communication matrix (messages and bytes per ordered rank pair) of "
+      "an MPI trace\nand summarises it: ranks, events, point-to-point traffic, "
+      "collectives, non-zero pairs,\nper-rank degree and volume, the heaviest pairs. "
+      "INPUT is an OTF2 archive (its anchor file\n*.otf2 or its directory) or a CSV "
+      "matrix with the header src,dst,messages,bytes,\nor a generator spec (e.g. npb:lu:C:64, "
+      "stencil3d:S:27:iterations=10; see 'mapsim generate\n--help'), whose matrix "
+      "is computed without building the trace. The matrix counts\npoint-to-point "
+      "messages (MPI_Send, MPI_Isend, ...) unless --collectives.");
   line.options.add_options()("input", po::value<std::string>()->required(),
-                             "OTF2 anchor file or directory, or CSV matrix")(
+                             "OTF2 anchor file or directory, CSV matrix, or generator spec")(
       "csv", po::value<std::string>(), "write the matrix to OUT as CSV src,dst,messages,bytes")(
       "collectives", po::bool_switch(),
       "also count collectives, expanded into the point-to-point messages of the simulator's "
@@ -125,12 +132,14 @@ int run_matrix(const std::vector<std::string>& args) {
   const auto vm = parse(line, args);
   if (!vm) return 0;
 
-  const fs::path input = (*vm)["input"].as<std::string>();
+  const std::string input_text = (*vm)["input"].as<std::string>();
+  const bool generated = traces::is_generator_spec(input_text);
+  const fs::path input = input_text;
   std::error_code error;
-  if (!fs::exists(input, error)) {
+  if (!generated && !fs::exists(input, error)) {
     throw InputError(
         fmt::format("INPUT '{}' does not exist (expected an OTF2 anchor file or "
-                    "archive directory, or a CSV matrix)",
+                    "archive directory, a CSV matrix, or a generator spec such as npb:lu:S:4)",
                     input.string()));
   }
   const auto top = static_cast<std::size_t>(
@@ -141,7 +150,17 @@ int run_matrix(const std::vector<std::string>& args) {
   std::FILE* out = vm->count("csv") != 0 && (*vm)["csv"].as<std::string>() == "-" ? stderr : stdout;
 
   traces::CommMatrix matrix;
-  if (is_otf2(input)) {
+  if (generated) {
+    const auto generator = traces::parse_generator_spec(input_text);
+    traces::MatrixOptions options;
+    options.collectives = collectives;
+    {
+      const ProgressStep step(fmt::format("computing the matrix of {}", input_text));
+      matrix = traces::workload_matrix(generator, options);
+    }
+    fmt::print(out, "input          {} (generated: {}; matrix computed without the trace)\n",
+               input_text, traces::describe(generator));
+  } else if (is_otf2(input)) {
     traces::TraceReader reader(input);
     traces::MatrixOptions options;
     options.collectives = collectives;

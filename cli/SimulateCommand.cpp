@@ -11,7 +11,9 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -35,8 +37,12 @@
 #include "support/Suggest.hpp"
 #include "support/Version.hpp"
 #include "topologies/TopologySpec.hpp"
+#include "traces/Otf2Streams.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/WorkloadMatrix.hpp"
+#include "traces/WorkloadStreams.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -49,6 +55,93 @@ std::array<bool, topo::kLinkClassCount> classes_of(const topo::Topology& topolog
   has[static_cast<std::size_t>(topo::LinkClass::IntraNode)] = true;
   return has;
 }
+
+/// How the trace's events reach the replays.
+enum class ReadMode { Auto, Memory, Stream };
+
+ReadMode read_mode_from_name(const std::string& name) {
+  if (name == "auto") return ReadMode::Auto;
+  if (name == "memory") return ReadMode::Memory;
+  if (name == "stream") return ReadMode::Stream;
+  const std::vector<std::string_view> names{"auto", "memory", "stream"};
+  throw InputError(fmt::format("--read: unknown mode '{}'; valid: auto, memory, stream{}", name,
+                               suggest_suffix(name, names)));
+}
+
+/// The trace named by --trace: an OTF2 archive, read into memory once or streamed per replay,
+/// or a generator spec, whose ranks run as coroutines per replay (traces/EventStreams.hpp).
+class TraceInput {
+ public:
+  TraceInput(const std::string& text, ReadMode mode) : text_(text) {
+    if (traces::is_generator_spec(text)) {
+      if (mode == ReadMode::Memory) {
+        throw InputError(fmt::format(
+            "--read memory: '{}' is a generator spec, whose events are always streamed", text));
+      }
+      generator_ = traces::parse_generator_spec(text);
+      streams_ = std::make_unique<traces::WorkloadStreams>(*generator_);
+      ranks_ = streams_->rank_count();
+      source_ = streams_->source();
+      return;
+    }
+    reader_.emplace(text);  // the definitions: rank count, missing files
+    ranks_ = reader_->rank_count();
+    source_ = reader_->summary().anchor.string();
+    stream_ = mode == ReadMode::Stream ||
+              (mode == ReadMode::Auto && !traces::archive_fits_in_memory(text));
+  }
+
+  [[nodiscard]] Rank ranks() const { return ranks_; }
+  [[nodiscard]] const std::string& source() const { return source_; }
+  [[nodiscard]] const std::string& text() const { return text_; }
+  /// How the replays get the events: "memory", "stream" (an archive) or "generated".
+  [[nodiscard]] std::string_view reading() const {
+    if (generator_) return "generated";
+    return stream_ ? "stream" : "memory";
+  }
+
+  /// Reads an archive that is to be held in memory (the expensive step, after every cheap check).
+  void load() {
+    if (reader_ && !stream_) stored_ = reader_->read_trace();
+  }
+
+  /// The point-to-point matrix (for the mappers).
+  [[nodiscard]] traces::CommMatrix matrix() const {
+    if (stored_) return traces::point_to_point_matrix(*stored_);
+    if (generator_) return traces::workload_matrix(*generator_);
+    return traces::read_matrix(std::filesystem::path(text_));
+  }
+
+  /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
+  [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
+                                     const sim::SimConfig& config) {
+    if (stored_) return sim::simulate(*stored_, topology, mapping, config);
+    std::unique_ptr<traces::EventStreams> streams;
+    {
+      const std::scoped_lock lock(mutex_);
+      streams = std::move(streams_);  // the first replay takes the one opened for the checks
+    }
+    if (!streams) {
+      if (generator_) {
+        streams = std::make_unique<traces::WorkloadStreams>(*generator_);
+      } else {
+        streams = std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
+      }
+    }
+    return sim::simulate(*streams, topology, mapping, config);
+  }
+
+ private:
+  std::string text_;
+  std::string source_;
+  Rank ranks_ = 0;
+  bool stream_ = true;
+  std::optional<traces::GeneratorOptions> generator_;
+  std::optional<traces::TraceReader> reader_;
+  std::optional<traces::Trace> stored_;
+  std::unique_ptr<traces::EventStreams> streams_;
+  std::mutex mutex_;
+};
 
 // --link CLASS:GBPS:NS, e.g. grid:25:100, for a class the machine has.
 topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides,
@@ -126,10 +219,10 @@ void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
   }
 }
 
-void print_result(std::FILE* out, const sim::Result& r, const traces::Trace& trace,
+void print_result(std::FILE* out, const sim::Result& r, const TraceInput& trace,
                   const topo::Topology& topology, const std::string& placement) {
-  fmt::print(out, "trace            {} ({} ranks, {} events)\n", trace.source, trace.rank_count(),
-             trace.event_count());
+  fmt::print(out, "trace            {} ({} ranks, {} events; read: {})\n", trace.source(),
+             trace.ranks(), r.trace_events, trace.reading());
   fmt::print(out, "topology         {}\n", topology.spec());
   fmt::print(out, "mapping          {}\n", placement);
   fmt::print(out, "model            {}\n", r.model);
@@ -159,10 +252,14 @@ void print_result(std::FILE* out, const sim::Result& r, const traces::Trace& tra
              static_cast<double>(r.engine_events) / wall / 1e6);
 }
 
-void print_table(std::FILE* out, const std::vector<Replay>& replays, const traces::Trace& trace,
+void print_table(std::FILE* out, const std::vector<Replay>& replays, const TraceInput& trace,
                  const topo::Topology& topology, const sim::SimConfig& config) {
-  fmt::print(out, "trace            {} ({} ranks, {} events)\n", trace.source, trace.rank_count(),
-             trace.event_count());
+  std::uint64_t events = 0;
+  for (const auto& r : replays) {
+    if (r.result) events = r.result->trace_events;
+  }
+  fmt::print(out, "trace            {} ({} ranks, {} events; read: {})\n", trace.source(),
+             trace.ranks(), events, trace.reading());
   fmt::print(out, "topology         {}\n", topology.spec());
   fmt::print(out, "model            {}\n\n", config.model);
   std::optional<sim::Time> baseline;
@@ -188,14 +285,15 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const trace
   }
 }
 
-Record settings_record(const traces::Trace& trace, const topo::Topology& topology,
+Record settings_record(const TraceInput& trace, const topo::Topology& topology,
                        const sim::SimConfig& config, const std::vector<std::string>& overrides,
                        std::optional<map::Seed> seed) {
   Record s;
   const bool packet = config.model == "packet";
   s.add("mapsim_version", version())
-      .add("trace", trace.source)
-      .add("ranks", trace.rank_count())
+      .add("trace", trace.source())
+      .add("ranks", trace.ranks())
+      .add("read", trace.reading())
       .add("topology", topology.spec())
       .add("nodes", topology.node_count())
       .add("cores", topology.cores_per_node())
@@ -284,16 +382,23 @@ int run_simulate(const std::vector<std::string>& args) {
   CommandLine line(
       "simulate",
       "--trace T --topology SPEC [--mapping FILE | --mapper NAME[,NAME...]|all] [OPTIONS]",
-      "Replays an OTF2 trace on a modelled machine with rank r on the node the mapping gives\n"
+      "Replays an OTF2 trace or a generated workload on a modelled machine with rank r on the\n"
+      "node the mapping gives\n"
       "(default: in order, rank r on node r / cores) and prints the makespan, time in MPI, link\n"
       "utilisation, message latencies and the simulator's speed. With several mappers the\n"
       "trace is read once and the replays run in parallel, one row per mapper, in the order\n"
       "given. '--format csv|json' prints every effective setting and one record per replay,\n"
       "times in picoseconds (_ps) or seconds (_s). 'mapsim list models' lists the network\n"
       "models.");
-  line.options.add_options()("trace", po::value<std::string>()->required(),
-                             "OTF2 trace (anchor file or directory)")(
-      "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
+  line.options.add_options()(
+      "trace", po::value<std::string>()->required(),
+      "OTF2 trace (anchor file or directory), or a generator spec such as npb:lu:D:4096 "
+      "(replayed as it is generated, never stored; 'mapsim generate --help')")(
+      "read", po::value<std::string>()->default_value("auto"),
+      "how an archive's events reach the replays: memory (read once, shared), stream (read per "
+      "replay in windows per rank: memory independent of the trace's length), auto (memory up "
+      "to 256 MiB of event files, else stream)")("topology", po::value<std::string>()->required(),
+                                                 "machine spec, e.g. torus:4x4x4")(
       "mapping", po::value<std::string>(), "mapping file: 'rank node' per line, '#' comments")(
       "mapper", po::value<std::string>(),
       "compute the mapping with this mapper (a comma list, or 'all') from the trace's "
@@ -386,9 +491,11 @@ int run_simulate(const std::vector<std::string>& args) {
   sim::validate(config);
   if (options.count("links") != 0) check_writable(options["links"].as<std::string>(), "--links");
 
-  // The rank count from the archive's definitions, then the mapping file, then the events.
-  traces::TraceReader reader(options["trace"].as<std::string>());
-  const auto ranks = reader.rank_count();
+  // The rank count from the archive's definitions (or the generator), then the mapping file,
+  // then the events.
+  TraceInput trace(options["trace"].as<std::string>(),
+                   read_mode_from_name(options["read"].as<std::string>()));
+  const auto ranks = trace.ranks();
   const std::int64_t capacity =
       static_cast<std::int64_t>(topology->node_count()) * topology->cores_per_node();
   if (ranks > capacity) {
@@ -410,10 +517,10 @@ int run_simulate(const std::vector<std::string>& args) {
     mappings.push_back(topo::in_order_mapping(ranks, *topology));
     replays.push_back(std::move(replay));
   }
-  const auto trace = reader.read_trace();
+  trace.load();
 
   if (!chosen.empty()) {
-    const auto matrix = traces::point_to_point_matrix(trace);
+    const auto matrix = trace.matrix();
     replays.resize(chosen.size());
     mappings.resize(chosen.size());
     for (std::size_t k = 0; k < chosen.size(); ++k) {
@@ -427,7 +534,7 @@ int run_simulate(const std::vector<std::string>& args) {
       mappings[k] = mapper->map(matrix, *topology, *seed);
       replays[k].map_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      replays[k].result = sim::simulate(trace, *topology, mappings[k], config);
+      replays[k].result = trace.simulate(*topology, mappings[k], config);
     };
     if (chosen.size() == 1) {
       map_one(0);
@@ -450,7 +557,7 @@ int run_simulate(const std::vector<std::string>& args) {
       }
     }
   } else {
-    replays[0].result = sim::simulate(trace, *topology, mappings[0], config);
+    replays[0].result = trace.simulate(*topology, mappings[0], config);
   }
 
   // With the link loads on standard output, the report goes to standard error.

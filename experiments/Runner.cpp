@@ -115,6 +115,7 @@ class SweepRunner {
     std::shared_ptr<const LoadedWorkload> data;
     std::string error;
     int groups_left = 0;
+    bool needs_trace = false;  ///< some run to do replays it (else only its matrix is made)
   };
 
   struct Job {
@@ -178,6 +179,7 @@ class SweepRunner {
           break;
       }
       ++report_.to_run;
+      slots_[run.workload]->needs_trace = slots_[run.workload]->needs_trace || run.replays;
       auto [it, added] = group_of.try_emplace(run.mapping_key, groups_.size());
       if (added) {
         groups_.push_back(Group{run.mapping_key, {}, store.mapping(run.mapping_key), 0});
@@ -240,7 +242,7 @@ class SweepRunner {
       } else {
         try {
           slot.data = std::make_shared<const LoadedWorkload>(
-              load(sweep_.config.workloads[w], sweep_.config.collectives));
+              load(sweep_.config.workloads[w], sweep_.config.collectives, slot.needs_trace));
           count(&RunnerReport::workloads_loaded);
         } catch (const std::exception& e) {
           slot.error = e.what();
@@ -469,8 +471,9 @@ class SweepRunner {
     record.mapping = state.stored;
     record.static_row = state.static_rows.at(run.machine);
     try {
-      const auto result = sim::simulate(*state.workload->trace, *sweep_.machines[run.machine],
-                                        state.mapping, config);
+      const auto streams = state.workload->streams();
+      const auto result =
+          sim::simulate(*streams, *sweep_.machines[run.machine], state.mapping, config);
       record.simulation_row = simulation_row(result);
       if (store_links_) record.links = links(run, state, &result);
       record.done = true;

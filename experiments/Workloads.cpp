@@ -7,8 +7,11 @@
 #include "experiments/Digest.hpp"
 #include "support/Error.hpp"
 #include "traces/Otf2Archive.hpp"
+#include "traces/Otf2Streams.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/WorkloadMatrix.hpp"
+#include "traces/WorkloadStreams.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::exp {
@@ -75,22 +78,42 @@ WorkloadInfo inspect(const WorkloadValue& workload) {
   return info;
 }
 
-LoadedWorkload load(const WorkloadValue& workload, bool collectives) {
+LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_trace) {
   LoadedWorkload loaded;
+  loaded.source = workload;
+  traces::MatrixOptions options;
+  options.collectives = collectives;
   switch (workload.kind) {
     case WorkloadKind::Generated:
-      loaded.trace = traces::generate_trace(workload.generator);
-      break;
+      loaded.matrix = traces::workload_matrix(workload.generator, options);
+      if (need_trace) {
+        loaded.streamed = loaded.matrix.total().messages > kStoredWorkloadMessages;
+        if (!loaded.streamed) loaded.trace = traces::generate_trace(workload.generator);
+      }
+      return loaded;
     case WorkloadKind::Trace:
+      if (!need_trace || !traces::archive_fits_in_memory(workload.path)) {
+        loaded.streamed = need_trace;
+        loaded.matrix = traces::read_matrix(workload.path, options);
+        return loaded;
+      }
       loaded.trace = traces::read_trace(workload.path);
-      break;
+      loaded.matrix = collectives ? traces::matrix_with_collectives(*loaded.trace)
+                                  : traces::point_to_point_matrix(*loaded.trace);
+      return loaded;
     case WorkloadKind::Matrix:
       loaded.matrix = traces::read_matrix_csv(workload.path);
       return loaded;
   }
-  loaded.matrix = collectives ? traces::matrix_with_collectives(*loaded.trace)
-                              : traces::point_to_point_matrix(*loaded.trace);
   return loaded;
+}
+
+std::unique_ptr<traces::EventStreams> LoadedWorkload::streams() const {
+  if (trace) return std::make_unique<traces::TraceStreams>(*trace);
+  MAPSIM_EXPECTS(streamed, "a workload without a trace was replayed");
+  if (source.kind == WorkloadKind::Generated)
+    return std::make_unique<traces::WorkloadStreams>(source.generator);
+  return std::make_unique<traces::Otf2Streams>(source.path);
 }
 
 }  // namespace mapsim::exp

@@ -2,11 +2,14 @@
 // The workloads of a sweep: what is known before running (content digest, rank count, a size
 // estimate for scheduling) and the loaded trace and matrix a run maps and replays.
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "experiments/Config.hpp"
 #include "traces/CommMatrix.hpp"
+#include "traces/EventStreams.hpp"
 #include "traces/Trace.hpp"
 
 namespace mapsim::exp {
@@ -31,13 +34,30 @@ WorkloadInfo inspect(const WorkloadValue& workload);
 
 /// A workload ready to map and replay: its trace (none for a matrix) and communication matrix.
 struct LoadedWorkload {
+  /// The trace held in memory, shared by the runs that replay it; none for a matrix, or when
+  /// the trace is replayed from streams (`streamed`).
   std::optional<traces::Trace> trace;
   traces::CommMatrix matrix;
+  /// Replayed without holding the trace: each replay opens its own streams (a large archive
+  /// read in windows, or a large generated workload run as it is replayed).
+  bool streamed = false;
+  WorkloadValue source;
+
+  /// Whether runs can replay it (it has a trace, stored or streamed).
+  [[nodiscard]] bool replayable() const { return trace.has_value() || streamed; }
+  /// Events for one replay: the stored trace's, or fresh streams.
+  [[nodiscard]] std::unique_ptr<traces::EventStreams> streams() const;
 };
 
+/// A generated workload whose matrix counts more messages than this is replayed from streams,
+/// never stored (about 3 events of 40 bytes per message: 2 Mi messages hold ~250 MB); an
+/// archive likewise unless traces::archive_fits_in_memory.
+inline constexpr std::uint64_t kStoredWorkloadMessages = std::uint64_t{2} << 20;
+
 /// Generates or reads the workload; the matrix of a trace counts its point-to-point messages
-/// and, if `collectives`, its collectives' messages too. Throws InputError naming the file for
-/// unreadable input.
-LoadedWorkload load(const WorkloadValue& workload, bool collectives);
+/// and, if `collectives`, its collectives' messages too. Without `need_trace` (no run replays
+/// it) only the matrix is made: streamed from an archive, or computed from a generator without
+/// its trace (workload_matrix). Throws InputError naming the file for unreadable input.
+LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_trace = true);
 
 }  // namespace mapsim::exp

@@ -9,10 +9,10 @@
 
 namespace mapsim::sim {
 
-void Replay::start_collective(Rank rank, const traces::Event& event, std::uint32_t index,
+void Replay::start_collective(Rank rank, const traces::Event& event, std::uint64_t index,
                               std::uint32_t request) {
   ++result_.collectives;
-  const auto& comm = trace_->communicators.at(event.comm);
+  const auto& comm = communicators_->at(event.comm);
   if (comm.members.size() <= 1) {  // MPI_COMM_SELF or a singleton: nothing to exchange
     complete(request);
     return;
@@ -49,32 +49,38 @@ const traces::CollectiveSchedule& Replay::instance(std::uint16_t comm, std::uint
   const auto key = (static_cast<std::uint64_t>(comm) << 32) | k;
   auto it = instances_.find(key);
   if (it != instances_.end()) return *it->second.schedule;
-  const auto& members = trace_->communicators[comm].members;
+  // Instances of a communicator are created in order k = 0, 1, 2, ... (the first member to reach
+  // call k creates it, after its own call k - 1), so each member's oldest unread call is call k.
+  const auto& members = (*communicators_)[comm].members;
   std::vector<traces::CollectiveRecord> records(members.size());
   traces::CollectiveOp op = traces::CollectiveOp::None;
   std::int32_t root = -1;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const Rank w = members[i];
-    const auto& mine = collective_events_[static_cast<std::size_t>(w)];
-    const auto found = mine.find(comm);
-    const std::size_t count = found == mine.end() ? 0 : found->second.size();
-    if (count <= k) {
+    auto& calls = ranks_[static_cast<std::size_t>(w)].collectives_read[comm];
+    while (calls.read <= k && read_more(w)) {
+    }
+    if (calls.read <= k) {
       throw InputError(fmt::format(
           "the trace cannot be replayed: collective #{} on communicator {} is never reached by "
           "member rank {}, which makes only {} collective call(s) on it",
-          k + 1, comm_name(comm), w, count));
+          k + 1, comm_name(comm), w, calls.read));
     }
-    const auto& event = trace_->ranks[static_cast<std::size_t>(w)].events[found->second[k]];
+    MAPSIM_EXPECTS(calls.first == k && !calls.calls.empty(),
+                   "collective instances are created in order");
+    const CollectiveCall call = calls.calls.front();
+    calls.calls.pop_front();
+    ++calls.first;
     if (i == 0) {
-      op = event.op;
-      if (event.peer >= 0) root = rank_in(comm, event.peer);
-    } else if (event.op != op) {
+      op = call.op;
+      if (call.root >= 0) root = rank_in(comm, call.root);
+    } else if (call.op != op) {
       throw InputError(fmt::format(
           "the trace cannot be replayed: collective #{} on communicator {} is {} on rank {} but "
           "{} on rank {}",
-          k + 1, comm_name(comm), traces::name(op), members[0], traces::name(event.op), w));
+          k + 1, comm_name(comm), traces::name(op), members[0], traces::name(call.op), w));
     }
-    records[i] = traces::CollectiveRecord{event.bytes, event.received};
+    records[i] = traces::CollectiveRecord{call.bytes, call.received};
   }
   CollectiveInstance created;
   created.schedule = std::make_unique<traces::CollectiveSchedule>(op, root, std::move(records));
@@ -88,9 +94,10 @@ void Replay::advance_member(std::uint32_t id) {
     auto it = instances_.find(member.instance_key);
     MAPSIM_EXPECTS(it != instances_.end(), "a collective member outlived its instance");
     const auto& schedule = *it->second.schedule;
-    const auto& world = trace_->communicators[member.comm].members;
+    const auto& world = (*communicators_)[member.comm].members;
     const Rank rank = requests_[member.request].rank;
-    const auto event = requests_[member.request].event;
+    const auto index = requests_[member.request].event;
+    const auto event = requests_[member.request].started;
     if (member.step == schedule.step_count(member.me)) {
       if (--it->second.members_left == 0) instances_.erase(it);
       const auto request = member.request;
@@ -104,11 +111,11 @@ void Replay::advance_member(std::uint32_t id) {
     member.posting = true;
     std::uint32_t posted[2] = {kNone, kNone};
     if (step.recv_from >= 0) {
-      posted[0] = new_request(rank, RequestKind::Recv, event, id);
+      posted[0] = new_request(rank, RequestKind::Recv, index, event, id);
       post_recv(rank, world[static_cast<std::size_t>(step.recv_from)], comm, tag, posted[0]);
     }
     if (step.send_to >= 0) {
-      posted[1] = new_request(rank, RequestKind::Send, event, id);
+      posted[1] = new_request(rank, RequestKind::Send, index, event, id);
       ++result_.collective_messages;
       add_bytes(result_.collective_bytes, step.send_bytes, "collective messages");
       post_send(rank, world[static_cast<std::size_t>(step.send_to)], comm, tag, step.send_bytes,

@@ -26,40 +26,70 @@ bool communicates(traces::CollectiveOp op) {
 
 }  // namespace
 
-Replay::Replay(const traces::Trace& trace, const topo::Mapping& mapping, Network& network,
+Replay::Replay(traces::EventStreams& streams, const topo::Mapping& mapping, Network& network,
                const SimConfig& config)
-    : trace_(&trace),
+    : streams_(&streams),
+      communicators_(&streams.communicators()),
       mapping_(&mapping),
       network_(&network),
       config_(config),
       model_(make_network_model(config.model, engine_, network, config.model_options)),
-      ranks_(static_cast<std::size_t>(trace.rank_count())),
-      collective_events_(static_cast<std::size_t>(trace.rank_count())),
-      comm_rank_(trace.communicators.size()) {
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const auto& events = trace.ranks[static_cast<std::size_t>(r)].events;
-    auto& mine = collective_events_[static_cast<std::size_t>(r)];
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const auto& e = events[i];
-      if ((e.kind == traces::EventKind::Collective || e.kind == traces::EventKind::ICollective) &&
-          communicates(e.op)) {
-        mine[e.comm].push_back(static_cast<std::uint32_t>(i));
-      }
-    }
+      ranks_(static_cast<std::size_t>(streams.rank_count())),
+      window_(
+          std::clamp(kWindowBudget / static_cast<std::size_t>(std::max(streams.rank_count(), 1)),
+                     kMinWindow, kMaxWindow)),
+      comm_rank_(streams.communicators().size()) {}
+
+bool Replay::read_more(Rank rank) {
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  if (state.ended) return false;
+  if (state.next > 0) {  // drop what was replayed; keep what was read ahead
+    state.window.erase(state.window.begin(),
+                       state.window.begin() + static_cast<std::ptrdiff_t>(state.next));
+    state.base += state.next;
+    state.next = 0;
+  }
+  const std::size_t old = state.window.size();
+  if (streams_->read(rank, state.window, window_) == 0) {
+    state.ended = true;
+    return false;
+  }
+  for (std::size_t i = old; i < state.window.size(); ++i)
+    check_read(rank, state.window[i], state.base + i);
+  return true;
+}
+
+void Replay::check_read(Rank rank, const traces::Event& event, std::uint64_t index) {
+  const auto& comms = *communicators_;
+  if (event.comm >= comms.size()) {
+    throw InputError(fmt::format("rank {}, event {}: names communicator {} of {}", rank, index,
+                                 event.comm, comms.size()));
+  }
+  using traces::EventKind;
+  const bool p2p = event.kind == EventKind::Send || event.kind == EventKind::Isend ||
+                   event.kind == EventKind::Recv || event.kind == EventKind::Irecv;
+  const Rank ranks = streams_->rank_count();
+  if (p2p && (event.peer < 0 || event.peer >= ranks)) {
+    throw InputError(fmt::format("rank {}, event {}: a {} names peer rank {} of {}", rank, index,
+                                 traces::name(event.kind), event.peer, ranks));
+  }
+  if ((event.kind == EventKind::Collective || event.kind == EventKind::ICollective) &&
+      communicates(event.op)) {
+    auto& calls = ranks_[static_cast<std::size_t>(rank)].collectives_read[event.comm];
+    calls.calls.push_back(CollectiveCall{event.op, event.peer, event.bytes, event.received});
+    ++calls.read;
   }
 }
 
 Result Replay::run() {
   const auto wall_start = std::chrono::steady_clock::now();
-  for (Rank r = 0; r < trace_->rank_count(); ++r)
+  for (Rank r = 0; r < streams_->rank_count(); ++r)
     engine_.schedule(0, kRankResume, static_cast<std::uint32_t>(r));
   const auto deadline =
       wall_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                        std::chrono::duration<double>(config_.stop.wall_seconds));
   const bool stoppable = config_.stop.wall_seconds > 0 || config_.stop.cancel != nullptr;
-  std::uint64_t total_events = 0;
-  for (const auto& rank : trace_->ranks) total_events += rank.events.size();
-  Progress progress("replaying", total_events, "events");
+  Progress progress("replaying", streams_->event_count().value_or(0), "events");
   const bool drawing = progress.active();
   std::uint64_t shown = 0;
   QueuedEvent event;
@@ -101,7 +131,6 @@ void Replay::check_stop(std::chrono::steady_clock::time_point deadline) const {
 
 void Replay::advance(Rank rank) {
   RankState& state = ranks_[static_cast<std::size_t>(rank)];
-  const auto& stream = trace_->ranks[static_cast<std::size_t>(rank)];
   const double scale = config_.compute_scale;
   auto scaled = [scale, rank](std::int64_t gap) -> Time {
     if (gap <= 0 || scale == 0) return 0;
@@ -111,15 +140,14 @@ void Replay::advance(Rank rank) {
                          rank, to_seconds(gap), scale);
     });
   };
-  const auto& events = stream.events;
   const bool window = config_.init_to_finalize;
   for (;;) {
-    if (state.next == events.size()) {
+    if (state.next == state.window.size() && !read_more(rank)) {
       if (!state.final_gap_done) {
         state.final_gap_done = true;
-        const bool after_finalize =
-            window && !events.empty() && events.back().op == traces::CollectiveOp::DestroyHandle;
-        const Time gap = after_finalize ? 0 : scaled(stream.final_gap);
+        const bool after_finalize = window && state.base + state.next > 0 &&
+                                    state.last.op == traces::CollectiveOp::DestroyHandle;
+        const Time gap = after_finalize ? 0 : scaled(streams_->final_gap(rank));
         if (gap > 0) {
           // compute <= now, so once now + gap is checked the sum cannot overflow.
           engine_.schedule(add_time(engine_.now(), gap), kRankResume,
@@ -132,11 +160,11 @@ void Replay::advance(Rank rank) {
       state.finish = engine_.now();
       return;
     }
-    const auto index = static_cast<std::uint32_t>(state.next);
-    const auto& event = events[state.next];
+    const std::uint64_t index = state.base + state.next;
     if (!state.gap_done) {
+      const auto& event = state.window[state.next];
       const bool before_init =
-          window && state.next == 0 && event.op == traces::CollectiveOp::CreateHandle;
+          window && index == 0 && event.op == traces::CollectiveOp::CreateHandle;
       const Time gap = before_init ? 0 : scaled(event.gap);
       if (gap > 0) {
         state.gap_done = true;
@@ -147,20 +175,22 @@ void Replay::advance(Rank rank) {
       }
     }
     state.gap_done = false;
-    ++state.next;
+    // A copy: executing a collective may read ahead in other ranks' windows, not in this one's,
+    // but the copy keeps that an implementation detail.
+    state.last = state.window[state.next++];
     ++result_.trace_events;
-    if (execute(rank, event, index)) return;
+    if (execute(rank, state.last, index)) return;
   }
 }
 
-bool Replay::execute(Rank rank, const traces::Event& e, std::uint32_t index) {
+bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
   using traces::EventKind;
   RankState& state = ranks_[static_cast<std::size_t>(rank)];
   switch (e.kind) {
     case EventKind::Send:
     case EventKind::Isend: {
       const bool blocking = e.kind == EventKind::Send;
-      const auto req = new_request(rank, RequestKind::Send, index, kNone);
+      const auto req = new_request(rank, RequestKind::Send, index, e, kNone);
       if (!blocking) state.live.emplace_back(e.request, req);
       ++result_.messages;
       add_bytes(result_.message_bytes, e.bytes, "point-to-point messages");
@@ -170,7 +200,7 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint32_t index) {
     case EventKind::Recv:
     case EventKind::Irecv: {
       const bool blocking = e.kind == EventKind::Recv;
-      const auto req = new_request(rank, RequestKind::Recv, index, kNone);
+      const auto req = new_request(rank, RequestKind::Recv, index, e, kNone);
       if (!blocking) state.live.emplace_back(e.request, req);
       post_recv(rank, e.peer, e.comm, e.tag, req);
       return blocking && block_on(rank, req);
@@ -184,7 +214,7 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint32_t index) {
     case EventKind::ICollective: {
       if (!communicates(e.op)) return false;
       const bool blocking = e.kind == EventKind::Collective;
-      const auto req = new_request(rank, RequestKind::Collective, index, kNone);
+      const auto req = new_request(rank, RequestKind::Collective, index, e, kNone);
       if (!blocking) state.live.emplace_back(e.request, req);
       start_collective(rank, e, index, req);
       return blocking && block_on(rank, req);
@@ -202,7 +232,7 @@ bool Replay::block_on(Rank rank, std::uint32_t request) {
   return true;
 }
 
-std::uint32_t Replay::take_live(Rank rank, std::uint32_t id, std::uint32_t index,
+std::uint32_t Replay::take_live(Rank rank, std::uint32_t id, std::uint64_t index,
                                 const char* what) {
   auto& live = ranks_[static_cast<std::size_t>(rank)].live;
   // Searched from the newest: requests are usually completed soon after they start.
@@ -219,8 +249,8 @@ std::uint32_t Replay::take_live(Rank rank, std::uint32_t id, std::uint32_t index
       rank, index, what, id, rank));
 }
 
-std::uint32_t Replay::new_request(Rank rank, RequestKind kind, std::uint32_t event,
-                                  std::uint32_t notify) {
+std::uint32_t Replay::new_request(Rank rank, RequestKind kind, std::uint64_t index,
+                                  const traces::Event& event, std::uint32_t notify) {
   std::uint32_t id;
   if (!free_requests_.empty()) {
     id = free_requests_.back();
@@ -229,7 +259,7 @@ std::uint32_t Replay::new_request(Rank rank, RequestKind kind, std::uint32_t eve
     id = static_cast<std::uint32_t>(requests_.size());
     requests_.emplace_back();
   }
-  requests_[id] = Request{kNone, notify, event, rank, kind, false};
+  requests_[id] = Request{index, event, kNone, notify, rank, kind, false};
   return id;
 }
 
@@ -400,14 +430,16 @@ void Replay::release(std::uint32_t m) {
 }
 
 std::int32_t Replay::rank_in(std::uint16_t comm, Rank world) {
+  // Streams may add communicators as they are read (a rank's MPI_COMM_SELF).
+  if (comm >= comm_rank_.size()) comm_rank_.resize(communicators_->size());
   auto& table = comm_rank_[comm];
   if (table.empty()) {
-    table.assign(static_cast<std::size_t>(trace_->rank_count()), -1);
-    const auto& members = trace_->communicators[comm].members;
+    const Rank ranks = streams_->rank_count();
+    table.assign(static_cast<std::size_t>(ranks), -1);
+    const auto& members = (*communicators_)[comm].members;
     for (std::size_t i = 0; i < members.size(); ++i) {
       const Rank w = members[i];
-      if (w >= 0 && w < trace_->rank_count())
-        table[static_cast<std::size_t>(w)] = static_cast<std::int32_t>(i);
+      if (w >= 0 && w < ranks) table[static_cast<std::size_t>(w)] = static_cast<std::int32_t>(i);
     }
   }
   return table[static_cast<std::size_t>(world)];

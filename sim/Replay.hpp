@@ -3,12 +3,16 @@
 // as point-to-point schedules. Internal to mapsim::sim; the public face is Simulation.hpp, whose
 // comment states the semantics implemented here.
 //
-// State per in-flight message: one Message (48 bytes) + its requests (24 bytes each) + a matching
-// queue entry (16 bytes) + the network model's state (see each model). Nothing is kept per trace
-// event: a rank's position in its stream is an index.
+// The trace is read as it is replayed (traces/EventStreams.hpp): each rank holds a window of its
+// next events, refilled when it runs out; a collective whose members' records are not yet read
+// reads ahead in their streams until it finds them. So memory is the ranks' windows, the
+// read-ahead a collective needs, and the messages in flight: per in-flight message one Message
+// (48 bytes) + its requests (64 bytes each, with a copy of the event that started them, for
+// errors) + a matching queue entry (16 bytes) + the network model's state (see each model).
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string_view>
 #include <unordered_map>
@@ -21,12 +25,20 @@
 #include "sim/Simulation.hpp"
 #include "sim/SlotPool.hpp"
 #include "traces/CollectiveSchedule.hpp"
+#include "traces/EventStreams.hpp"
 
 namespace mapsim::sim {
 
 class Replay {
  public:
-  Replay(const traces::Trace& trace, const topo::Mapping& mapping, Network& network,
+  /// Events the ranks' windows hold together at most (40 MiB): a rank reads this many divided by
+  /// the rank count at a time, between kMinWindow and kMaxWindow. Larger windows read archives
+  /// faster (fewer, larger batches); the budget bounds their memory on many ranks.
+  static constexpr std::size_t kWindowBudget = std::size_t{1} << 20;
+  static constexpr std::size_t kMinWindow = 256;
+  static constexpr std::size_t kMaxWindow = 16384;
+
+  Replay(traces::EventStreams& streams, const topo::Mapping& mapping, Network& network,
          const SimConfig& config);
 
   Result run();
@@ -50,9 +62,10 @@ class Replay {
   };
   enum class RequestKind : std::uint8_t { Send, Recv, Collective };
   struct Request {
+    std::uint64_t event = 0;       // index of the trace event that started it (for errors)
+    traces::Event started;         // that event (for errors)
     std::uint32_t object = kNone;  // message (Send, Recv once matched) or collective member
     std::uint32_t notify = kNone;  // kNone: the rank waits on it; else a collective member
-    std::uint32_t event = 0;       // index of the trace event that started it (for errors)
     Rank rank = 0;
     RequestKind kind = RequestKind::Send;
     bool done = false;
@@ -63,8 +76,26 @@ class Replay {
     std::uint32_t item = 0;  // unexpected: message; posted: request
     std::uint16_t comm = 0;
   };
+  // A member's record of a collective it will call, read ahead of its replay.
+  struct CollectiveCall {
+    traces::CollectiveOp op = traces::CollectiveOp::None;
+    Rank root = -1;
+    std::int64_t bytes = 0;
+    std::int64_t received = 0;
+  };
+  // A rank's communicating collectives on one communicator, as read from its stream: calls
+  // [first, first + calls.size()) not yet taken by an instance; `read` found so far.
+  struct CollectiveCalls {
+    std::uint32_t first = 0;
+    std::uint32_t read = 0;
+    std::deque<CollectiveCall> calls;
+  };
   struct RankState {
-    std::size_t next = 0;  // next event of the stream
+    std::vector<traces::Event> window;  // events [base, base + window.size()) of the stream
+    std::size_t next = 0;               // index into window of the next event
+    std::uint64_t base = 0;
+    bool ended = false;  // the stream has no more events beyond the window
+    traces::Event last;  // the event executed last (for errors)
     bool gap_done = false;
     bool final_gap_done = false;
     bool finished = false;
@@ -75,6 +106,7 @@ class Replay {
     std::vector<Envelope> posted;      // receives waiting for a send, in posting order
     std::vector<Envelope> unexpected;  // sends waiting for a receive, in sending order
     std::unordered_map<std::uint16_t, std::uint32_t> collectives_on;  // comm -> count so far
+    std::unordered_map<std::uint16_t, CollectiveCalls> collectives_read;
   };
   struct CollectiveInstance {
     std::unique_ptr<traces::CollectiveSchedule> schedule;
@@ -92,14 +124,19 @@ class Replay {
   };
 
   // Rank replay (Replay.cpp).
+  /// Reads the rank's next window (keeping the events not yet replayed); false at its end.
+  bool read_more(Rank rank);
+  /// Checks a newly read event's references and notes its collective calls.
+  void check_read(Rank rank, const traces::Event& event, std::uint64_t index);
   void advance(Rank rank);
   /// Throws Cancelled if the config's stop condition holds.
   void check_stop(std::chrono::steady_clock::time_point deadline) const;
   /// Executes the event; returns true if the rank is now blocked.
-  bool execute(Rank rank, const traces::Event& event, std::uint32_t index);
+  bool execute(Rank rank, const traces::Event& event, std::uint64_t index);
   bool block_on(Rank rank, std::uint32_t request);
-  std::uint32_t take_live(Rank rank, std::uint32_t id, std::uint32_t index, const char* what);
-  std::uint32_t new_request(Rank rank, RequestKind kind, std::uint32_t event, std::uint32_t notify);
+  std::uint32_t take_live(Rank rank, std::uint32_t id, std::uint64_t index, const char* what);
+  std::uint32_t new_request(Rank rank, RequestKind kind, std::uint64_t index,
+                            const traces::Event& event, std::uint32_t notify);
   void complete(std::uint32_t request);
   void cancel(std::uint32_t request);
 
@@ -113,13 +150,15 @@ class Replay {
   void release(std::uint32_t message);
 
   // Collectives (CollectiveReplay.cpp).
-  void start_collective(Rank rank, const traces::Event& event, std::uint32_t index,
+  void start_collective(Rank rank, const traces::Event& event, std::uint64_t index,
                         std::uint32_t request);
   void advance_member(std::uint32_t member);
   const traces::CollectiveSchedule& instance(std::uint16_t comm, std::uint32_t k);
 
   // Errors (ReplayErrors.cpp).
-  [[noreturn]] void throw_deadlock() const;
+  [[noreturn]] void throw_deadlock();
+  /// The number of events of the rank's stream (reads the rest of it, keeping none).
+  std::uint64_t stream_length(Rank rank);
   /// sum += bytes; throws InputError naming `what` if the sum passes 2^64 - 1.
   static void add_bytes(std::uint64_t& sum, std::int64_t bytes, std::string_view what);
   std::string describe(std::uint32_t request) const;
@@ -127,7 +166,8 @@ class Replay {
 
   Result finish_result();
 
-  const traces::Trace* trace_;
+  traces::EventStreams* streams_;
+  const std::vector<traces::Communicator>* communicators_;
   const topo::Mapping* mapping_;
   Network* network_;
   SimConfig config_;
@@ -136,14 +176,13 @@ class Replay {
   Result result_;
 
   std::vector<RankState> ranks_;
+  std::size_t window_ = kMinWindow;  // events a rank reads at a time
   SlotPool<Message> messages_;
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_requests_;
   std::vector<Member> members_;
   std::vector<std::uint32_t> free_members_;
   std::unordered_map<std::uint64_t, CollectiveInstance> instances_;
-  // collective_events_[rank][comm]: positions of the rank's collectives on comm, in order.
-  std::vector<std::unordered_map<std::uint16_t, std::vector<std::uint32_t>>> collective_events_;
   /// comm_rank_[comm][world rank]: rank within the communicator or -1, built on first use.
   std::vector<std::vector<std::int32_t>> comm_rank_;
   std::int32_t rank_in(std::uint16_t comm, Rank world);

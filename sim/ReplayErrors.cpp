@@ -21,15 +21,14 @@ void Replay::add_bytes(std::uint64_t& sum, std::int64_t bytes, std::string_view 
 }
 
 std::string Replay::comm_name(std::uint16_t comm) const {
-  if (comm >= trace_->communicators.size()) return fmt::format("#{}", comm);
-  const auto& name = trace_->communicators[comm].name;
+  if (comm >= communicators_->size()) return fmt::format("#{}", comm);
+  const auto& name = (*communicators_)[comm].name;
   return name.empty() ? fmt::format("#{}", comm) : fmt::format("'{}'", name);
 }
 
 std::string Replay::describe(std::uint32_t id) const {
   const Request& request = requests_[id];
-  const auto& events = trace_->ranks[static_cast<std::size_t>(request.rank)].events;
-  const auto& event = events[request.event];
+  const auto& event = request.started;
   if (request.kind == RequestKind::Collective) {
     const Member& member = members_[request.object];
     const auto it = instances_.find(member.instance_key);
@@ -38,7 +37,7 @@ std::string Replay::describe(std::uint32_t id) const {
                     (member.instance_key & 0xffffffffU) + 1, comm_name(member.comm));
     if (it == instances_.end()) return where;
     const auto& schedule = *it->second.schedule;
-    const auto& world = trace_->communicators[member.comm].members;
+    const auto& world = (*communicators_)[member.comm].members;
     const auto step = schedule.step(member.me, member.step - 1);
     std::string parts;
     if (step.recv_from >= 0)
@@ -64,7 +63,20 @@ std::string Replay::describe(std::uint32_t id) const {
   return what + (request.object == kNone ? " (no matching send)" : " (matched; data in flight)");
 }
 
-void Replay::throw_deadlock() const {
+std::uint64_t Replay::stream_length(Rank rank) {
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  std::uint64_t length = state.base + state.window.size();
+  std::vector<traces::Event> rest;
+  while (!state.ended) {
+    rest.clear();
+    const auto read = streams_->read(rank, rest, window_);
+    state.ended = read == 0;
+    length += read;
+  }
+  return length;
+}
+
+void Replay::throw_deadlock() {
   std::vector<std::string> lines;
   std::size_t blocked = 0;
   for (std::size_t r = 0; r < ranks_.size(); ++r) {
@@ -72,18 +84,17 @@ void Replay::throw_deadlock() const {
     if (rank.finished) continue;
     ++blocked;
     if (lines.size() == kRanksListed) continue;
-    const auto& events = trace_->ranks[r].events;
     std::string op = "no pending operation";
     if (rank.waiting != kNone) {
       const auto& request = requests_[rank.waiting];
-      const auto& event = events[rank.next - 1];
+      const auto& event = rank.last;
       op = fmt::format("{} {}", traces::name(event.kind), describe(rank.waiting));
       if (event.kind == traces::EventKind::Wait)
         op = fmt::format("Wait on request {} started at event {}: {}", event.request, request.event,
                          describe(rank.waiting));
     }
-    lines.push_back(
-        fmt::format("  rank {} (event {} of {}): {}", r, rank.next - 1, events.size(), op));
+    lines.push_back(fmt::format("  rank {} (event {} of {}): {}", r, rank.base + rank.next - 1,
+                                stream_length(static_cast<Rank>(r)), op));
   }
   std::string text = fmt::format(
       "the trace cannot complete: {} of {} ranks are blocked forever (a receive no send matches, "

@@ -34,37 +34,29 @@ void validate(const SimConfig& config) {
 
 Result simulate(const traces::Trace& trace, const topo::Topology& topology,
                 const topo::Mapping& mapping, const SimConfig& config) {
+  traces::TraceStreams streams(trace);
+  return simulate(streams, topology, mapping, config);
+}
+
+Result simulate(traces::EventStreams& streams, const topo::Topology& topology,
+                const topo::Mapping& mapping, const SimConfig& config) {
   validate(config);
-  if (mapping.rank_count() != trace.rank_count()) {
+  const Rank ranks = streams.rank_count();
+  if (mapping.rank_count() != ranks) {
     throw InputError(fmt::format("the mapping places {} ranks but the trace has {}",
-                                 mapping.rank_count(), trace.rank_count()));
+                                 mapping.rank_count(), ranks));
   }
   topo::validate(mapping, topology);
-  for (const auto& comm : trace.communicators) {
+  for (const auto& comm : streams.communicators()) {
     for (const Rank member : comm.members) {
-      if (member < 0 || member >= trace.rank_count()) {
+      if (member < 0 || member >= ranks) {
         throw InputError(fmt::format("communicator '{}' lists rank {}, but the trace has {} ranks",
-                                     comm.name, member, trace.rank_count()));
-      }
-    }
-  }
-  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
-    for (const auto& event : trace.ranks[r].events) {
-      if (event.comm >= trace.communicators.size()) {
-        throw InputError(fmt::format("rank {}: an event names communicator {} of {}", r, event.comm,
-                                     trace.communicators.size()));
-      }
-      const bool p2p =
-          event.kind == traces::EventKind::Send || event.kind == traces::EventKind::Isend ||
-          event.kind == traces::EventKind::Recv || event.kind == traces::EventKind::Irecv;
-      if (p2p && (event.peer < 0 || event.peer >= trace.rank_count())) {
-        throw InputError(fmt::format("rank {}: a {} names peer rank {} of {}", r,
-                                     traces::name(event.kind), event.peer, trace.rank_count()));
+                                     comm.name, member, ranks));
       }
     }
   }
   Network network(topology, config.links);
-  Replay replay(trace, mapping, network, config);
+  Replay replay(streams, mapping, network, config);
   return replay.run();
 }
 

@@ -33,6 +33,7 @@
 #include "topologies/LinkClass.hpp"
 #include "topologies/Mapping.hpp"
 #include "topologies/Topology.hpp"
+#include "traces/EventStreams.hpp"
 #include "traces/Trace.hpp"
 
 namespace mapsim::sim {
@@ -80,6 +81,13 @@ void validate(const SimConfig& config);
 /// not fit, an invalid configuration or a trace that cannot complete (see above), Cancelled when
 /// config.stop says so.
 Result simulate(const traces::Trace& trace, const topo::Topology& topology,
+                const topo::Mapping& mapping, const SimConfig& config = {});
+
+/// The same, reading the events as the replay needs them (traces/EventStreams.hpp): memory is
+/// bounded by the ranks' windows and the messages in flight, not by the trace's length. A stored
+/// trace and its streams give the same Result. References out of range (a communicator, a peer)
+/// are found as the events are read, and throw InputError naming the rank and event.
+Result simulate(traces::EventStreams& streams, const topo::Topology& topology,
                 const topo::Mapping& mapping, const SimConfig& config = {});
 
 }  // namespace mapsim::sim

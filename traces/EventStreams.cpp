@@ -25,9 +25,22 @@ std::int64_t TraceStreams::final_gap(Rank rank) const {
   return trace_->ranks[static_cast<std::size_t>(rank)].final_gap;
 }
 
+bool archive_fits_in_memory(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  constexpr std::uintmax_t kMaxBytes = std::uintmax_t{256} << 20;
+  const fs::path dir = fs::is_directory(path) ? path : path.parent_path();
+  std::uintmax_t bytes = 0;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->is_regular_file(error) && it->path().extension() == ".evt")
+      bytes += it->file_size(error);
+  }
+  return bytes <= kMaxBytes;
+}
+
 Trace collect(EventStreams& streams, std::size_t window) {
   Trace trace;
-  trace.communicators = streams.communicators();
   trace.world = streams.world();
   trace.source = streams.source();
   trace.ranks.resize(static_cast<std::size_t>(streams.rank_count()));
@@ -37,6 +50,7 @@ Trace collect(EventStreams& streams, std::size_t window) {
     }
     stream.final_gap = streams.final_gap(r);
   }
+  trace.communicators = streams.communicators();  // complete once every stream has ended
   return trace;
 }
 

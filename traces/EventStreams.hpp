@@ -10,6 +10,7 @@
 // interleaving.
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,9 @@ class EventStreams {
   virtual ~EventStreams() = default;
 
   [[nodiscard]] virtual Rank rank_count() const = 0;
-  /// The communicators the events refer to (Event::comm indexes it), known before any read.
+  /// The communicators the events refer to (Event::comm indexes it). It may grow while the
+  /// streams are read (an archive's MPI_COMM_SELF of a rank, on first use); an event's
+  /// communicator is listed by the time read() returns the event.
   [[nodiscard]] virtual const std::vector<Communicator>& communicators() const = 0;
   /// The index of MPI_COMM_WORLD in communicators() (Trace::world).
   [[nodiscard]] virtual std::uint16_t world() const = 0;
@@ -63,6 +66,11 @@ class TraceStreams final : public EventStreams {
   const Trace* trace_;
   std::vector<std::size_t> next_;  // per rank: the next event to hand out
 };
+
+/// Whether the OTF2 archive at `path` (anchor file or directory) is small enough to be read into
+/// memory once and shared by several replays: its event files (*.evt) hold at most 256 MiB,
+/// about as many bytes as its events take in memory. Larger archives are replayed from streams.
+bool archive_fits_in_memory(const std::filesystem::path& path);
 
 /// Reads every rank's stream to its end into a Trace (the round trip of the tests).
 Trace collect(EventStreams& streams, std::size_t window = 4096);

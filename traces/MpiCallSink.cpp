@@ -86,8 +86,9 @@ void MpiCallSink::end_rank() {
 }
 
 void MpiCallSink::end_trace() {
-  MAPSIM_EXPECTS(in_trace_ && rank_ < 0 && (order_ == RankOrder::Any || next_rank_ == table_->ranks),
-                 "end_trace before every rank was generated");
+  MAPSIM_EXPECTS(
+      in_trace_ && rank_ < 0 && (order_ == RankOrder::Any || next_rank_ == table_->ranks),
+      "end_trace before every rank was generated");
   on_end_trace();
   in_trace_ = false;
 }
@@ -111,7 +112,8 @@ void MpiCallSink::finalize() {
 void MpiCallSink::comm_split(CommId parent, CommId created) {
   check_peer(rank_, parent);
   check_peer(rank_, created);
-  MAPSIM_EXPECTS(communicators()[created].parent == parent, "comm_split: wrong parent communicator");
+  MAPSIM_EXPECTS(communicators()[created].parent == parent,
+                 "comm_split: wrong parent communicator");
   on_handle(MpiFunction::CommSplit, parent, created);
 }
 

@@ -6,12 +6,12 @@
 // Protocol: begin_trace(ranks, communicators); then for every rank 0, 1, ..., N-1 in order:
 // begin_rank(r), the rank's calls, end_rank(); then end_trace(). Sinks that generate ranks in
 // parallel or interleaved (one sink per rank, e.g. the matrix builder and the streamed replay)
-// share one CommTable and begin with RankOrder::Any: any ranks, each at most once, in any order. Peers and roots are
-// MPI_COMM_WORLD ranks; `comm` indexes the communicator table, whose entry 0 is MPI_COMM_WORLD.
-// compute(ns) is time the rank spends outside MPI before its next call. Requests are numbered per
-// rank 0, 1, 2, ... in posting order and never reused; every request must be completed by a
-// wait/waitall before end_rank(). Misuse (a peer outside the communicator, an unknown request, a
-// rank out of order) is a bug in the generator and throws InternalError.
+// share one CommTable and begin with RankOrder::Any: any ranks, each at most once, in any order.
+// Peers and roots are MPI_COMM_WORLD ranks; `comm` indexes the communicator table, whose entry 0 is
+// MPI_COMM_WORLD. compute(ns) is time the rank spends outside MPI before its next call. Requests
+// are numbered per rank 0, 1, 2, ... in posting order and never reused; every request must be
+// completed by a wait/waitall before end_rank(). Misuse (a peer outside the communicator, an
+// unknown request, a rank out of order) is a bug in the generator and throws InternalError.
 //
 // Semantics follow Score-P 8.4 (see docs/workloads.md §1): init() is MPI_Init, a CREATE_HANDLE
 // collective on WORLD; finalize() a DESTROY_HANDLE on WORLD; comm_split / comm_dup a

@@ -88,6 +88,8 @@ class Otf2Definitions {
   [[nodiscard]] bool comm_defined(std::uint64_t ref) const {
     return ref < comms_.size() && comms_[ref].defined;
   }
+  /// Whether an MPI communicator has a COMM_SELF group (then events may add Communicators).
+  [[nodiscard]] bool has_self_like() const { return !self_names_.empty(); }
   /// The Communicator index of the self-like communicator `ref` on `rank`, created on first use.
   /// Throws InputError past 65536 communicators.
   std::uint16_t self_communicator(std::uint64_t ref, Rank rank);

@@ -171,15 +171,15 @@ void Otf2EventDecoder::receive(OTF2_TimeStamp time, uint32_t sender, OTF2_CommRe
 }
 
 void Otf2EventDecoder::post(OTF2_TimeStamp time, EventKind kind, uint64_t request) {
+  Live live{next_request_, position_, store_ != nullptr};
   Event event = make(kind, next_request_++);
-  Live live{event.request, position_, false};
-  if (store_ != nullptr) {
-    live.stored = true;
+  if (live.stored) {
     emit(time, event);
-  } else {  // streaming: held back until it completes; its gap stays pending for the next event
+  } else {  // streaming: held back, with its gap, until it completes
+    hold_gap(time);
+    event.gap = take_gap();
     live.pending = event;
     ++position_;
-    hold_gap(time);
   }
   if (!live_.insert_or_assign(request, live).second) ++summary_.unknown_requests;
 }

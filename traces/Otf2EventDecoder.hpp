@@ -43,6 +43,8 @@ class Otf2EventDecoder {
     ++records_;
     return true;
   }
+  /// The location, as error messages name it.
+  [[nodiscard]] const std::string& where() const { return where_; }
   /// Records seen so far (all kinds).
   [[nodiscard]] std::uint64_t records() const { return records_; }
   void skip(RecordKind kind) { ++counters.skipped[static_cast<std::size_t>(kind)]; }

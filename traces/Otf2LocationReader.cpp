@@ -161,15 +161,25 @@ CallbacksPtr make_callbacks(bool mpi) {
 
 }  // namespace
 
-std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definitions,
-                           const Otf2Location& location, std::vector<Event>* store, EventSink* sink,
-                           TraceSummary& summary, RecordCounters& counters) {
+namespace {
+
+std::string location_file(const Otf2Archive& archive, const Otf2Location& location,
+                          std::string_view extension) {
+  return (archive.location_directory() / fmt::format("{}{}", location.ref, extension)).string();
+}
+
+}  // namespace
+
+LocationCursor::LocationCursor(const Otf2Archive& archive, Otf2Definitions& definitions,
+                               const Otf2Location& location, std::vector<Event>* store,
+                               EventSink* sink, TraceSummary& summary, bool local_definitions)
+    : archive_(&archive), location_(&location) {
   const bool mpi = location.rank >= 0;
   MAPSIM_EXPECTS(!mpi || (store == nullptr) != (sink == nullptr),
                  "an MPI location needs exactly one of a store and a sink");
   OTF2_Reader* reader = archive.get();
   const auto file = [&](std::string_view extension) {
-    return (archive.location_directory() / fmt::format("{}{}", location.ref, extension)).string();
+    return location_file(archive, location, extension);
   };
   const auto where = fmt::format("{}: location {} ('{}'{})", file(".evt"), location.ref,
                                  location.name, mpi ? fmt::format(", rank {}", location.rank) : "");
@@ -184,7 +194,9 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
           fmt::format("{}: location {}: its {} {}", path, location.ref, what, problem));
     }
   };
-  if (OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, location.ref)) {
+  OTF2_DefReader* defs =
+      local_definitions ? OTF2_Reader_GetDefReader(reader, location.ref) : nullptr;
+  if (defs != nullptr) {
     uint64_t read = 0;
     const auto status = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &read);
     OTF2_Reader_CloseDefReader(reader, defs);
@@ -192,7 +204,7 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
                                       "file is truncated or damaged (it fails after {} "
                                       "definitions)",
                                       location.ref, file(".def"), read));
-  } else if (std::filesystem::exists(file(".def"))) {
+  } else if (local_definitions && std::filesystem::exists(file(".def"))) {
     unreadable(file(".def"), "local definitions file");
     archive.check(
         OTF2_ERROR_FILE_CAN_NOT_OPEN,
@@ -200,40 +212,188 @@ std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definiti
   }
   take_otf2_messages();
 
-  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.ref);
-  if (events == nullptr) {
+  events_ = OTF2_Reader_GetEvtReader(reader, location.ref);
+  if (events_ == nullptr) {
     unreadable(file(".evt"), "event file");
     archive.check(
         OTF2_ERROR_FILE_CAN_NOT_OPEN,
         fmt::format("location {}: opening its event file {}", location.ref, file(".evt")));
   }
-  Otf2EventDecoder decoder(definitions, location, store, sink, summary, where);
+  decoder_ = std::make_unique<Otf2EventDecoder>(definitions, location, store, sink, summary, where);
+  // libotf2 copies the callbacks; the decoder stays where it is when the cursor moves.
   const auto callbacks = make_callbacks(mpi);
-  archive.check(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks.get(), &decoder),
-                "registering event callbacks");
+  const auto status =
+      OTF2_Reader_RegisterEvtCallbacks(reader, events_, callbacks.get(), decoder_.get());
+  if (status != OTF2_SUCCESS) close();
+  archive.check(status, "registering event callbacks");
+}
+
+LocationCursor::~LocationCursor() {
+  close();
+}
+
+LocationCursor::LocationCursor(LocationCursor&& other) noexcept
+    : archive_(other.archive_),
+      location_(other.location_),
+      decoder_(std::move(other.decoder_)),
+      events_(std::exchange(other.events_, nullptr)),
+      read_(other.read_),
+      exhausted_(other.exhausted_) {}
+
+LocationCursor& LocationCursor::operator=(LocationCursor&& other) noexcept {
+  if (this != &other) {
+    close();
+    archive_ = other.archive_;
+    location_ = other.location_;
+    decoder_ = std::move(other.decoder_);
+    events_ = std::exchange(other.events_, nullptr);
+    read_ = other.read_;
+    exhausted_ = other.exhausted_;
+  }
+  return *this;
+}
+
+void LocationCursor::close() noexcept {
+  if (events_ != nullptr) {
+    OTF2_Reader_CloseEvtReader(archive_->get(), std::exchange(events_, nullptr));
+  }
+}
+
+bool LocationCursor::read(std::uint64_t records) {
+  if (exhausted_) return false;
+  MAPSIM_EXPECTS(events_ != nullptr, "LocationCursor::read after a failed read");
   uint64_t read = 0;
-  const auto status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
-  OTF2_Reader_CloseEvtReader(reader, events);
-  if (decoder.error) std::rethrow_exception(decoder.error);
-  archive.check(status, fmt::format("location {}: reading its events from {}: the file is "
-                                    "truncated or damaged (it fails after {} of the {} records "
-                                    "the definitions declare)",
-                                    location.ref, file(".evt"), read, location.events));
+  const auto status = OTF2_Reader_ReadLocalEvents(archive_->get(), events_, records, &read);
+  read_ += read;
+  settle(status, read < records);
+  return !exhausted_;
+}
+
+void LocationCursor::read_all() {
+  if (exhausted_) return;
+  MAPSIM_EXPECTS(events_ != nullptr, "LocationCursor::read_all after a failed read");
+  uint64_t read = 0;
+  const auto status = OTF2_Reader_ReadAllLocalEvents(archive_->get(), events_, &read);
+  read_ += read;
+  settle(status, true);
+}
+
+// After a read: unless it went well and records are left, closes the event reader and throws
+// what went wrong (the decoder's error first: it interrupted libotf2), or checks the record count.
+void LocationCursor::settle(OTF2_ErrorCode status, bool ended) {
+  if (status == OTF2_SUCCESS && !decoder_->error && !ended) return;
+  close();
+  exhausted_ = true;
+  if (decoder_->error) std::rethrow_exception(decoder_->error);
+  archive_->check(status,
+                  fmt::format("location {}: reading its events from {}: the file is truncated or "
+                              "damaged (it fails after {} of the {} records the definitions "
+                              "declare)",
+                              location_->ref, location_file(*archive_, *location_, ".evt"), read_,
+                              location_->events));
   // A file cut at a chunk or record boundary reads without complaint; another location's or
   // another archive's file may too. The definitions' count tells.
-  if (decoder.records() != location.events) {
+  const auto records = decoder_->records();
+  if (records != location_->events) {
     throw InputError(fmt::format(
         "{}: holds {} event records, but the global definitions declare {} for this location: "
         "the event file is {}",
-        where, decoder.records(), location.events,
-        decoder.records() < location.events ? "truncated or damaged"
-                                            : "damaged or belongs to another location or trace"));
+        decoder_->where(), records, location_->events,
+        records < location_->events ? "truncated or damaged"
+                                    : "damaged or belongs to another location or trace"));
   }
+}
+
+std::int64_t LocationCursor::finish(RecordCounters& counters) {
+  MAPSIM_EXPECTS(exhausted_ && decoder_ != nullptr,
+                 "LocationCursor::finish before the records are exhausted");
+  const bool mpi = location_->rank >= 0;
   for (std::size_t k = 0; k < kRecordKindCount; ++k) {
-    counters.read[k] += decoder.counters.read[k];
-    counters.skipped[k] += mpi ? decoder.counters.skipped[k] : decoder.counters.read[k];
+    counters.read[k] += decoder_->counters.read[k];
+    counters.skipped[k] += mpi ? decoder_->counters.skipped[k] : decoder_->counters.read[k];
   }
-  return mpi ? decoder.finish() : 0;
+  return mpi ? decoder_->finish() : 0;
+}
+
+std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definitions,
+                           const Otf2Location& location, std::vector<Event>* store, EventSink* sink,
+                           TraceSummary& summary, RecordCounters& counters) {
+  LocationCursor cursor(archive, definitions, location, store, sink, summary);
+  cursor.read_all();
+  return cursor.finish(counters);
+}
+
+TraceSummary archive_summary(const Otf2Archive& archive, const Otf2Definitions& definitions) {
+  TraceSummary summary;
+  summary.anchor = archive.anchor();
+  summary.creator = archive.creator();
+  summary.otf2_version = archive.version();
+  summary.timer_resolution = definitions.clock.resolution;
+  summary.trace_length = definitions.clock.length;
+  summary.ranks = definitions.ranks;
+  summary.locations = definitions.locations.size();
+  summary.communicators = definitions.communicators.size();
+  return summary;
+}
+
+void add_record_counts(const RecordCounters& counters, TraceSummary& summary) {
+  for (std::size_t k = 0; k < kRecordKindCount; ++k) {
+    if (counters.read[k] == 0) continue;
+    summary.records_by_kind.push_back(
+        {name(static_cast<RecordKind>(k)), counters.read[k], counters.skipped[k]});
+    summary.records += counters.read[k];
+    summary.skipped += counters.skipped[k];
+  }
+}
+
+Otf2LocationFiles::Otf2LocationFiles(const Otf2Archive& archive, const Otf2Definitions& definitions)
+    : archive_(&archive), present_(definitions.locations.size(), true) {
+  OTF2_FileSubstrate substrate = OTF2_SUBSTRATE_UNDEFINED;
+  OTF2_Compression compression = OTF2_COMPRESSION_UNDEFINED;
+  if (OTF2_Reader_GetFileSubstrate(archive.get(), &substrate) != OTF2_SUCCESS ||
+      OTF2_Reader_GetCompression(archive.get(), &compression) != OTF2_SUCCESS ||
+      substrate != OTF2_SUBSTRATE_POSIX || compression != OTF2_COMPRESSION_NONE) {
+    take_otf2_messages();  // other substrates name their files differently; libotf2 will complain
+  } else {
+    const auto directory = archive.location_directory();
+    std::size_t missing = 0;
+    std::string first;
+    for (std::size_t i = 0; i < present_.size(); ++i) {
+      const auto& location = definitions.locations[i];
+      const auto file = directory / fmt::format("{}.evt", location.ref);
+      if (std::filesystem::exists(file)) continue;
+      present_[i] = false;  // fine for a location without events: tracers may not write its file
+      if (location.events > 0 && missing++ == 0) first = file.string();
+    }
+    if (missing > 0 && !std::filesystem::is_directory(directory)) {
+      throw InputError(fmt::format(
+          "{}: the archive's event files are missing: the directory '{}' does not exist (the "
+          "definitions list {} locations with events; only the definitions were copied?)",
+          archive.anchor().string(), directory.string(), definitions.locations.size()));
+    }
+    if (missing > 0) {
+      throw InputError(fmt::format("{}: {} of {} event files are missing, e.g. '{}'",
+                                   archive.anchor().string(), missing, definitions.locations.size(),
+                                   first));
+    }
+  }
+  OTF2_Reader* reader = archive.get();
+  for (const auto& location : definitions.locations) {
+    archive.check(OTF2_Reader_SelectLocation(reader, location.ref), "selecting locations");
+  }
+  // Local definition files are optional (libotf2 reports an error if there are none).
+  local_definitions_ = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  take_otf2_messages();
+  const auto status = OTF2_Reader_OpenEvtFiles(reader);
+  if (status != OTF2_SUCCESS && local_definitions_) OTF2_Reader_CloseDefFiles(reader);
+  archive.check(status, "opening the event files");
+}
+
+Otf2LocationFiles::~Otf2LocationFiles() {
+  OTF2_Reader* reader = archive_->get();
+  if (local_definitions_) OTF2_Reader_CloseDefFiles(reader);
+  OTF2_Reader_CloseEvtFiles(reader);
+  take_otf2_messages();
 }
 
 }  // namespace mapsim::traces

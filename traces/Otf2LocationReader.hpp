@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "traces/Otf2Archive.hpp"
@@ -31,6 +32,8 @@
 #include "traces/TraceSummary.hpp"
 
 namespace mapsim::traces {
+
+class Otf2EventDecoder;
 
 /// Receives a rank's events while an archive is streamed. Unlike a stored Trace, an Irecv or
 /// ICollective arrives when it completes (just before its Wait), with everything filled in;
@@ -81,16 +84,81 @@ struct RecordCounters {
   std::array<std::uint64_t, kRecordKindCount> skipped{};
 };
 
-/// Reads every event record of `location`. If the location carries a rank's MPI events, its
-/// events go to `store` (a stored Trace) or to `sink` (streaming; exactly one of them is
-/// non-null); otherwise records are only counted. Updates `summary` (events, collectives,
-/// traffic, request anomalies) and `counters`. Returns the rank's final gap (ps).
+/// The event records of one location, read in steps: the location's local definitions and event
+/// reader are opened on construction and the records read on demand, all at once (read_all, the
+/// stored path) or a batch at a time (read, Otf2Streams). One decoder and the same checks serve
+/// both. If the location carries a rank's MPI events, its events go to `store` (a stored Trace)
+/// or to `sink` (streaming; exactly one of them is non-null); otherwise records are only counted.
+/// Updates `summary` (events, collectives, traffic, request anomalies), which must outlive it.
 /// Throws InputError, naming the event or local definitions file, for files that are missing,
-/// empty, unreadable or truncated, for a record count other than the definitions declare, for a
-/// timestamp that goes back or leaves the clock range, for a reference to an undefined region,
-/// calling context or communicator, and for events that cannot be translated.
+/// empty, unreadable or truncated, for a record count other than the definitions declare
+/// (checked when the records are exhausted), for a timestamp that goes back or leaves the clock
+/// range, for a reference to an undefined region, calling context or communicator, and for events
+/// that cannot be translated. After a throw the cursor is unusable.
+class LocationCursor {
+ public:
+  /// `local_definitions`: read the location's local definitions (libotf2 takes them once per
+  /// archive: false when the location is read a second time).
+  LocationCursor(const Otf2Archive& archive, Otf2Definitions& definitions,
+                 const Otf2Location& location, std::vector<Event>* store, EventSink* sink,
+                 TraceSummary& summary, bool local_definitions = true);
+  ~LocationCursor();
+  LocationCursor(LocationCursor&& other) noexcept;
+  LocationCursor& operator=(LocationCursor&& other) noexcept;
+  LocationCursor(const LocationCursor&) = delete;
+  LocationCursor& operator=(const LocationCursor&) = delete;
+
+  /// Reads up to `records` more event records; false once the location has none left (its
+  /// record count then checked).
+  bool read(std::uint64_t records);
+  /// Reads every record left.
+  void read_all();
+  /// Ends the location once its records are exhausted: adds its record counts to `counters`,
+  /// hands held-back events to the sink and returns the rank's final gap (ps; 0 if not MPI).
+  std::int64_t finish(RecordCounters& counters);
+
+ private:
+  void settle(OTF2_ErrorCode status, bool ended);
+  void close() noexcept;
+
+  const Otf2Archive* archive_;
+  const Otf2Location* location_;
+  std::unique_ptr<Otf2EventDecoder> decoder_;
+  OTF2_EvtReader* events_ = nullptr;
+  std::uint64_t read_ = 0;  // records libotf2 reported read
+  bool exhausted_ = false;
+};
+
+/// Reads every event record of `location` (a LocationCursor read at once); returns the rank's
+/// final gap (ps).
 std::int64_t read_location(const Otf2Archive& archive, Otf2Definitions& definitions,
                            const Otf2Location& location, std::vector<Event>* store, EventSink* sink,
                            TraceSummary& summary, RecordCounters& counters);
+
+/// What the archive and its definitions tell before any event is read (TraceSummary's first
+/// fields).
+TraceSummary archive_summary(const Otf2Archive& archive, const Otf2Definitions& definitions);
+/// Adds the record counts of a whole read to `summary` (records, skipped, records_by_kind).
+void add_record_counts(const RecordCounters& counters, TraceSummary& summary);
+
+/// The per-location files of an archive opened for reading (RAII): every location selected,
+/// the local definition files (optional) and event files opened; closed on destruction.
+class Otf2LocationFiles {
+ public:
+  Otf2LocationFiles(const Otf2Archive& archive, const Otf2Definitions& definitions);
+  ~Otf2LocationFiles();
+  Otf2LocationFiles(const Otf2LocationFiles&) = delete;
+  Otf2LocationFiles& operator=(const Otf2LocationFiles&) = delete;
+
+  /// Per location (definition order): whether its event file exists (a location without events
+  /// may lack one). Throws InputError, naming the anchor and a missing file, if one with events
+  /// lacks its file.
+  [[nodiscard]] const std::vector<bool>& present() const { return present_; }
+
+ private:
+  const Otf2Archive* archive_;
+  std::vector<bool> present_;
+  bool local_definitions_ = false;
+};
 
 }  // namespace mapsim::traces

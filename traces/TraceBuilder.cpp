@@ -14,7 +14,7 @@ TraceBuilder::TraceBuilder(std::string source) {
 }
 
 Trace TraceBuilder::take() {
-  MAPSIM_EXPECTS(events_ == nullptr, "TraceBuilder::take() inside a rank");
+  MAPSIM_EXPECTS(!in_rank_, "TraceBuilder::take() inside a rank");
   Trace trace = std::move(trace_);
   trace_ = Trace{};
   return trace;
@@ -28,18 +28,29 @@ void TraceBuilder::on_begin_trace() {
   trace_.world = kWorld;
 }
 
-void TraceBuilder::on_begin_rank() {
-  events_ = &trace_.ranks[static_cast<std::size_t>(current_rank())].events;
+std::vector<Event>& TraceBuilder::events_of(Rank rank) {
+  in_rank_ = true;
+  return trace_.ranks[static_cast<std::size_t>(rank)].events;
+}
+
+void TraceBuilder::ended(Rank rank, std::int64_t final_gap) {
+  auto& stream = trace_.ranks[static_cast<std::size_t>(rank)];
+  stream.final_gap = final_gap;
+  stream.events.shrink_to_fit();
+  in_rank_ = false;
+}
+
+void EventRecorder::on_begin_rank() {
+  events_ = &events_of(current_rank());
   gap_ns_ = 0;
 }
 
-void TraceBuilder::on_end_rank() {
-  trace_.ranks[static_cast<std::size_t>(current_rank())].final_gap = gap_ns_ * kPsPerNs;
-  events_->shrink_to_fit();
+void EventRecorder::on_end_rank() {
   events_ = nullptr;
+  ended(current_rank(), gap_ns_ * kPsPerNs);
 }
 
-Event& TraceBuilder::push(EventKind kind) {
+Event& EventRecorder::push(EventKind kind) {
   Event& event = events_->emplace_back();
   event.kind = kind;
   event.gap = gap_ns_ * kPsPerNs;
@@ -47,52 +58,58 @@ Event& TraceBuilder::push(EventKind kind) {
   return event;
 }
 
-void TraceBuilder::on_handle(MpiFunction function, CommId comm, CommId /*created*/) {
+void EventRecorder::on_handle(MpiFunction function, CommId comm, CommId /*created*/) {
   Event& event = push(EventKind::Collective);
   event.op =
       function == MpiFunction::Finalize ? CollectiveOp::DestroyHandle : CollectiveOp::CreateHandle;
   event.comm = comm;
+  appended();
 }
 
-void TraceBuilder::on_send(bool blocking, Rank to, std::int32_t tag, std::int64_t bytes,
-                           CommId comm, RequestId request) {
+void EventRecorder::on_send(bool blocking, Rank to, std::int32_t tag, std::int64_t bytes,
+                            CommId comm, RequestId request) {
   Event& event = push(blocking ? EventKind::Send : EventKind::Isend);
   event.peer = to;
   event.tag = tag;
   event.bytes = bytes;
   event.comm = comm;
   event.request = blocking ? 0 : request;
+  appended();
 }
 
-void TraceBuilder::on_recv(Rank from, std::int32_t tag, std::int64_t bytes, CommId comm) {
+void EventRecorder::on_recv(Rank from, std::int32_t tag, std::int64_t bytes, CommId comm) {
   Event& event = push(EventKind::Recv);
   event.peer = from;
   event.tag = tag;
   event.bytes = bytes;
   event.comm = comm;
+  appended();
 }
 
-void TraceBuilder::on_irecv(const Completion& posted) {
+void EventRecorder::on_irecv(const Completion& posted) {
   Event& event = push(EventKind::Irecv);
   event.peer = posted.peer;
   event.tag = posted.tag;
   event.bytes = posted.bytes;
   event.comm = posted.comm;
   event.request = posted.request;
+  appended();
 }
 
-void TraceBuilder::on_wait(MpiFunction /*function*/, std::span<const Completion> completed) {
+void EventRecorder::on_wait(MpiFunction /*function*/, std::span<const Completion> completed) {
   for (const auto& completion : completed) push(EventKind::Wait).request = completion.request;
+  appended();
 }
 
-void TraceBuilder::on_collective(CollectiveOp op, CommId comm, Rank root, std::int64_t sent,
-                                 std::int64_t received) {
+void EventRecorder::on_collective(CollectiveOp op, CommId comm, Rank root, std::int64_t sent,
+                                  std::int64_t received) {
   Event& event = push(EventKind::Collective);
   event.op = op;
   event.comm = comm;
   event.peer = root;
   event.bytes = sent;
   event.received = received;
+  appended();
 }
 
 }  // namespace mapsim::traces

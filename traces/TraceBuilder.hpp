@@ -19,16 +19,20 @@
 
 namespace mapsim::traces {
 
-class TraceBuilder final : public MpiCallSink {
- public:
-  /// `source` becomes Trace::source (e.g. "generated: lu class S, 8 ranks").
-  explicit TraceBuilder(std::string source);
+/// Turns each rank's calls into events by the rules above, appended to the vector a subclass
+/// gives per rank: the conversion TraceBuilder and the streamed workloads share.
+class EventRecorder : public MpiCallSink {
+ protected:
+  EventRecorder() = default;
 
-  /// The trace, once end_trace() has been called; leaves the builder empty.
-  [[nodiscard]] Trace take();
+  /// Where rank `rank`'s events go (asked at begin_rank).
+  virtual std::vector<Event>& events_of(Rank rank) = 0;
+  /// The rank ended; `final_gap` in ps.
+  virtual void ended(Rank rank, std::int64_t final_gap) = 0;
+  /// Called after each call's events were appended.
+  virtual void appended() {}
 
  private:
-  void on_begin_trace() override;
   void on_begin_rank() override;
   void on_end_rank() override;
   void on_end_trace() override {}
@@ -45,9 +49,25 @@ class TraceBuilder final : public MpiCallSink {
   /// Appends an event carrying the pending gap.
   Event& push(EventKind kind);
 
-  Trace trace_;
   std::vector<Event>* events_ = nullptr;
   std::int64_t gap_ns_ = 0;
+};
+
+class TraceBuilder final : public EventRecorder {
+ public:
+  /// `source` becomes Trace::source (e.g. "generated: lu class S, 8 ranks").
+  explicit TraceBuilder(std::string source);
+
+  /// The trace, once end_trace() has been called; leaves the builder empty.
+  [[nodiscard]] Trace take();
+
+ private:
+  void on_begin_trace() override;
+  std::vector<Event>& events_of(Rank rank) override;
+  void ended(Rank rank, std::int64_t final_gap) override;
+
+  Trace trace_;
+  bool in_rank_ = false;
 };
 
 }  // namespace mapsim::traces

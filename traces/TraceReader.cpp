@@ -17,65 +17,19 @@ std::uint64_t TraceSummary::mpi_events() const {
 }
 
 TraceReader::TraceReader(const std::filesystem::path& path)
-    : archive_(path), definitions_(std::make_unique<Otf2Definitions>(archive_)) {
-  summary_.anchor = archive_.anchor();
-  summary_.creator = archive_.creator();
-  summary_.otf2_version = archive_.version();
-  summary_.timer_resolution = definitions_->clock.resolution;
-  summary_.trace_length = definitions_->clock.length;
-  summary_.ranks = definitions_->ranks;
-  summary_.locations = definitions_->locations.size();
-  summary_.communicators = definitions_->communicators.size();
-}
+    : archive_(path),
+      definitions_(std::make_unique<Otf2Definitions>(archive_)),
+      summary_(archive_summary(archive_, *definitions_)) {}
 
 TraceReader::~TraceReader() = default;
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
 
-std::vector<bool> TraceReader::check_event_files() const {
-  std::vector<bool> present(definitions_->locations.size(), true);
-  OTF2_FileSubstrate substrate = OTF2_SUBSTRATE_UNDEFINED;
-  OTF2_Compression compression = OTF2_COMPRESSION_UNDEFINED;
-  if (OTF2_Reader_GetFileSubstrate(archive_.get(), &substrate) != OTF2_SUCCESS ||
-      OTF2_Reader_GetCompression(archive_.get(), &compression) != OTF2_SUCCESS ||
-      substrate != OTF2_SUBSTRATE_POSIX || compression != OTF2_COMPRESSION_NONE) {
-    take_otf2_messages();
-    return present;  // other substrates name their files differently; libotf2 will complain
-  }
-  const auto directory = archive_.location_directory();
-  std::size_t missing = 0;
-  std::string first;
-  for (std::size_t i = 0; i < present.size(); ++i) {
-    const auto& location = definitions_->locations[i];
-    const auto file = directory / fmt::format("{}.evt", location.ref);
-    if (std::filesystem::exists(file)) continue;
-    present[i] = false;  // fine for a location without events: tracers may not write its file
-    if (location.events > 0 && missing++ == 0) first = file.string();
-  }
-  if (missing == 0) return present;
-  if (!std::filesystem::is_directory(directory)) {
-    throw InputError(fmt::format(
-        "{}: the archive's event files are missing: the directory '{}' does not exist (the "
-        "definitions list {} locations with events; only the definitions were copied?)",
-        archive_.anchor().string(), directory.string(), definitions_->locations.size()));
-  }
-  throw InputError(fmt::format("{}: {} of {} event files are missing, e.g. '{}'",
-                               archive_.anchor().string(), missing, definitions_->locations.size(),
-                               first));
-}
-
 void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
   MAPSIM_EXPECTS(!read_, "a TraceReader reads its events once");
   read_ = true;
-  const auto present = check_event_files();
-  OTF2_Reader* reader = archive_.get();
-  for (const auto& location : definitions_->locations) {
-    archive_.check(OTF2_Reader_SelectLocation(reader, location.ref), "selecting locations");
-  }
-  // Local definition files are optional (libotf2 reports an error if there are none).
-  const bool local_definitions = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
-  take_otf2_messages();
-  archive_.check(OTF2_Reader_OpenEvtFiles(reader), "opening the event files");
+  const Otf2LocationFiles files(archive_, *definitions_);
+  const auto& present = files.present();
 
   std::uint64_t declared = 0;
   for (const auto& location : definitions_->locations) declared += location.events;
@@ -104,17 +58,8 @@ void TraceReader::read_events(std::vector<RankStream>* ranks, EventSink* sink) {
       sink->end_rank(location.rank, final_gap);
     }
   }
-  if (local_definitions) OTF2_Reader_CloseDefFiles(reader);
-  OTF2_Reader_CloseEvtFiles(reader);
-  take_otf2_messages();
 
-  for (std::size_t k = 0; k < kRecordKindCount; ++k) {
-    if (counters.read[k] == 0) continue;
-    summary_.records_by_kind.push_back(
-        {name(static_cast<RecordKind>(k)), counters.read[k], counters.skipped[k]});
-    summary_.records += counters.read[k];
-    summary_.skipped += counters.skipped[k];
-  }
+  add_record_counts(counters, summary_);
   summary_.communicators = definitions_->communicators.size();
 }
 

@@ -61,8 +61,6 @@ class TraceReader {
   std::vector<Communicator> stream(EventSink& sink);
 
  private:
-  /// Per location: whether its event file exists. Throws if one with events lacks its file.
-  [[nodiscard]] std::vector<bool> check_event_files() const;
   void read_events(std::vector<RankStream>* ranks, EventSink* sink);
 
   Otf2Archive archive_;

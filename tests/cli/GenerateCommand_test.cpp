@@ -47,7 +47,53 @@ TEST(GenerateCommand, HelpListsKernelsRulesAndIdleRanks) {
   EXPECT_THAT(r.out,
               AllOf(HasSubstr("Usage: mapsim generate KERNEL"), HasSubstr("sweep3d"),
                     HasSubstr("stencil3d"), HasSubstr("N a power of two"), HasSubstr("idle"),
-                    HasSubstr("--iterations"), HasSubstr("--message-bytes"), HasSubstr("--force")));
+                    HasSubstr("--iterations"), HasSubstr("--message-bytes"), HasSubstr("--force"),
+                    HasSubstr("snap"), HasSubstr("--deck"), HasSubstr("--set")));
+}
+
+TEST(GenerateCommand, SnapFromADeckWithSettings) {
+  const TempDir dir;
+  const auto out = dir.path() / "snap";
+  const auto r = run_mapsim(
+      "generate snap --deck sample --ranks 4 --set multiswp=0 --set inners=5 "
+      "--out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("snap deck sample, 4 ranks, inners=5, multiswp=0"));
+  // SNAP's sample deck on 2 x 2 ranks: 2 outers x 5 inners + the extra outer = 11 sweeps of 4
+  // groups; each rank sends 24 faces of 10·2·3 doubles (480 B) per group-sweep: 4·44·24 = 4224
+  // messages of 480 B; the output gather adds ranks 2 and 3's plane, 4 groups x 144 B each.
+  // 4224 + 8 = 4232 messages, 4224·480 + 8·144 = 2,028,672 B.
+  const auto matrix = run_mapsim("matrix " + out.string());
+  ASSERT_EQ(matrix.exit_code, 0) << matrix.err;
+  EXPECT_THAT(matrix.out, HasSubstr("point-to-point 4232 messages, 2028672 bytes"));
+}
+
+TEST(GenerateCommand, BadDecksAndSettings) {
+  const TempDir dir;
+  const std::string tail = " --ranks 4 --out " + dir.path().string();
+  const auto no_equals = run_mapsim("generate snap --deck sample --set npey" + tail);
+  EXPECT_EQ(no_equals.exit_code, 1);
+  EXPECT_THAT(no_equals.err, HasSubstr("--set 'npey': expected KEY=VALUE"));
+  const auto not_number = run_mapsim("generate snap --deck sample --set npey=two" + tail);
+  EXPECT_EQ(not_number.exit_code, 1);
+  EXPECT_THAT(not_number.err, AllOf(HasSubstr("--set npey"), HasSubstr("not an integer")));
+  const auto twice = run_mapsim("generate snap --deck sample --set npey=2 --set npey=2" + tail);
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_THAT(twice.err, HasSubstr("npey is set twice"));
+  const auto unknown = run_mapsim("generate snap --deck sample --set npy=2" + tail);
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, AllOf(HasSubstr("unknown parameter 'npy'"), HasSubstr("npey")));
+  const auto deck = run_mapsim("generate snap --deck smaple" + tail);
+  EXPECT_EQ(deck.exit_code, 1);
+  EXPECT_THAT(deck.err, AllOf(HasSubstr("unknown snap deck 'smaple'"), HasSubstr("sample")));
+  const auto both = run_mapsim("generate snap --deck sample --class A" + tail);
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_THAT(both.err, HasSubstr("--class and --deck exclude each other"));
+  const auto npb = run_mapsim("generate lu --set npey=2" + tail);
+  EXPECT_EQ(npb.exit_code, 1);
+  EXPECT_THAT(npb.err, HasSubstr("snap and sweep3d only"));
+  EXPECT_FALSE(fs::exists(dir.path() / "traces.otf2"));
 }
 
 TEST(GenerateCommand, InvalidRankCountSaysWhichAreValid) {

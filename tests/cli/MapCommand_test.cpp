@@ -12,6 +12,7 @@
 namespace mapsim {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -103,6 +104,30 @@ TEST(MapCommand, MapsATrace) {
   // LU's 4x2 process grid on a 4x2 mesh in order: every message crosses exactly one link.
   EXPECT_THAT(r.out, HasSubstr("matrix         8 ranks, 11298 messages, 6610368 bytes"));
   EXPECT_THAT(r.out, HasSubstr("hop-bytes      6610368\n"));
+}
+
+TEST(MapCommand, MapsAGeneratorSpecAsItsTrace) {
+  // The generated lu.S.8 sends what the real one does (GeneratedVsReal_test.cpp): the same
+  // matrix and hop-bytes as MapsATrace, without an archive.
+  const auto r =
+      run_mapsim("map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("\"input_kind\": \"generator\""),
+                           HasSubstr("\"input\": \"npb:lu:S:8\""), HasSubstr("\"messages\": 11298"),
+                           HasSubstr("\"message_bytes\": 6610368")));
+  const auto text = run_mapsim("map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("hop-bytes      6610368\n"));
+}
+
+TEST(MapCommand, RejectsBadAndTooLargeGeneratorSpecs) {
+  const auto bad = run_mapsim("map --trace npb:lu:S:10 --topology mesh:4x2 --mapper in-order");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("generator spec 'npb:lu:S:10'"));
+  const auto large = run_mapsim("map --trace npb:lu:S:16 --topology mesh:4x2 --mapper in-order");
+  EXPECT_EQ(large.exit_code, 1);
+  EXPECT_THAT(large.err, HasSubstr("16 ranks do not fit on mesh:4x2"));
+  EXPECT_THAT(large.err, HasSubstr("npb:lu:S:16 has 16 ranks"));
 }
 
 TEST(MapCommand, RejectsBothOrNoInputs) {

@@ -103,6 +103,45 @@ TEST(MatrixCommand, MissingInput) {
   EXPECT_THAT(r.err, AllOf(HasSubstr("/nonexistent/trace.otf2"), HasSubstr("does not exist")));
 }
 
+// A generator spec gives the matrix of the archive `mapsim generate` writes for it, byte for
+// byte: run in full (3 iterations) and extrapolated (7), with and without collectives.
+TEST(MatrixCommand, GeneratorSpecGivesTheMatrixOfItsGeneratedArchive) {
+  const TempDir dir;
+  for (const std::string iterations : {"3", "7"}) {
+    for (const std::string kernel : {"lu", "cg"}) {
+      const auto archive = dir.path() / (kernel + iterations);
+      const auto generated =
+          run_mapsim("generate " + kernel + " --class S --ranks 4 --iterations " + iterations +
+                     " --out " + archive.string());
+      ASSERT_EQ(generated.exit_code, 0) << generated.err;
+      const std::string spec = "npb:" + kernel + ":S:4:iterations=" + iterations;
+      for (const std::string collectives : {"", " --collectives"}) {
+        const auto from_archive =
+            run_mapsim("matrix " + archive.string() + collectives + " --csv -");
+        const auto from_spec = run_mapsim("matrix " + spec + collectives + " --csv -");
+        ASSERT_EQ(from_archive.exit_code, 0) << from_archive.err;
+        ASSERT_EQ(from_spec.exit_code, 0) << from_spec.err;
+        EXPECT_EQ(from_spec.out, from_archive.out) << spec << collectives;
+        EXPECT_THAT(from_spec.err,
+                    HasSubstr("input          " + spec + " (generated: " + kernel + " class S"));
+      }
+    }
+  }
+}
+
+TEST(MatrixCommand, BadGeneratorSpecsAreNamed) {
+  const auto ranks = run_mapsim("matrix npb:lu:S:10");
+  EXPECT_EQ(ranks.exit_code, 1);
+  EXPECT_THAT(ranks.err, AllOf(HasSubstr("generator spec 'npb:lu:S:10'"),
+                               HasSubstr("cannot run on 10 ranks")));
+  const auto kernel = run_mapsim("matrix npb:lulesh:S:4");
+  EXPECT_EQ(kernel.exit_code, 1);
+  EXPECT_THAT(kernel.err, HasSubstr("generator spec 'npb:lulesh:S:4'"));
+  const auto shape = run_mapsim("matrix npb:lu");
+  EXPECT_EQ(shape.exit_code, 1);
+  EXPECT_THAT(shape.err, HasSubstr("generator spec 'npb:lu'"));
+}
+
 TEST(MatrixCommand, CollectivesAddTheSimulatorsMessages) {
   // ep.S.5 has no point-to-point messages; its collectives are 74 messages of 1,056 bytes in
   // all (hand-counted in CollectiveTraffic_test.cpp).

@@ -6,6 +6,8 @@
 // in-memory trace.
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -140,23 +142,25 @@ GeneratorOptions with_bytes(GeneratorOptions options, std::int64_t bytes) {
   return options;
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, RoundTrip,
-                         ::testing::Values(generator("sweep3d", 'S', 6, 2),
-                                           generator("sweep3d", 'W', 7, 1),
-                                           generator("stencil2d", 'S', 12, 3),
-                                           generator("stencil3d", 'S', 12, 3),
-                                           with_bytes(generator("stencil3d", 'S', 8, 2), 0),
-                                           generator("bt", 'S', 4, 2), generator("sp", 'S', 18, 2),
-                                           generator("bt", 'S', 1, 1), generator("cg", 'S', 16, 1),
-                                           generator("cg", 'S', 1, 1), generator("mg", 'S', 2, 1),
-                                           generator("mg", 'S', 6, 1), generator("ft", 'S', 128, 1),
-                                           generator("ft", 'S', 1, 1), generator("is", 'S', 1, 2),
-                                           generator("ep", 'S', 3), generator("lu", 'S', 1, 2)),
-                         [](const ::testing::TestParamInfo<GeneratorOptions>& param) {
-                           return param.param.kernel + "_" + param.param.problem_class + "_" +
-                                  std::to_string(param.param.ranks) + "_" +
-                                  std::to_string(param.index);
-                         });
+GeneratorOptions with_deck(GeneratorOptions options, std::string deck) {
+  options.deck = std::move(deck);
+  return options;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, RoundTrip,
+    ::testing::Values(
+        generator("sweep3d", 'S', 6, 2), generator("sweep3d", 'W', 7, 1),
+        with_deck(generator("sweep3d", 'S', 4), "example"), generator("stencil2d", 'S', 12, 3),
+        generator("stencil3d", 'S', 12, 3), with_bytes(generator("stencil3d", 'S', 8, 2), 0),
+        generator("bt", 'S', 4, 2), generator("sp", 'S', 18, 2), generator("bt", 'S', 1, 1),
+        generator("cg", 'S', 16, 1), generator("cg", 'S', 1, 1), generator("mg", 'S', 2, 1),
+        generator("mg", 'S', 6, 1), generator("ft", 'S', 128, 1), generator("ft", 'S', 1, 1),
+        generator("is", 'S', 1, 2), generator("ep", 'S', 3), generator("lu", 'S', 1, 2)),
+    [](const ::testing::TestParamInfo<GeneratorOptions>& param) {
+      return param.param.kernel + "_" + param.param.problem_class + "_" +
+             std::to_string(param.param.ranks) + "_" + std::to_string(param.index);
+    });
 
 }  // namespace
 }  // namespace mapsim::traces

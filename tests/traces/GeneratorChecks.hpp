@@ -10,12 +10,23 @@
 #include <tuple>
 #include <vector>
 
+#include "support/Error.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/MpiCallSink.hpp"
 #include "traces/Trace.hpp"
 #include "traces/generators/Generator.hpp"
 
 namespace mapsim::testing {
+
+/// The InputError make_workload throws for `options`, or "(no error)".
+inline std::string workload_error(const traces::GeneratorOptions& options) {
+  try {
+    (void)traces::make_workload(options);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 /// A collective as Score-P records it: operation, root (world rank or -1), bytes sent and
 /// received by the rank.

@@ -70,12 +70,13 @@ TEST(GeneratorOptions, CgAndIsNeedPowersOfTwo) {
 
 TEST(GeneratorOptions, MgFtEpSweepAndStencilLimits) {
   // MG S: 2^16 working ranks would need pz = 64 > 32 points; FT S: 2^13 > ny·nz = 4096; EP S:
-  // 2^(24−16) = 256 batches; Sweep3D S: 37 (prime) → a 37 × 1 mesh > 32 cells; stencils: a
-  // prime above n.
+  // 2^(24−16) = 256 batches; Sweep3D S (mapsim's own 32³ cube): 37 (prime) → a 1 × 37 mesh,
+  // more ranks than the 32 cells in j; stencils: a prime above n.
   EXPECT_THAT(error_of(generator("mg", 'S', 1 << 16)), HasSubstr("mg class S cannot run on"));
   EXPECT_THAT(error_of(generator("ft", 'S', 1 << 13)), HasSubstr("ny*nz"));
   EXPECT_THAT(error_of(generator("ep", 'S', 257)), HasSubstr("N <= 2^(m-16)"));
-  EXPECT_THAT(error_of(generator("sweep3d", 'S', 37)), HasSubstr("sweep3d class S cannot run"));
+  EXPECT_THAT(error_of(generator("sweep3d", 'S', 37)),
+              AllOf(HasSubstr("sweep3d class S cannot run"), HasSubstr("npe_j <= jt_g")));
   EXPECT_THAT(error_of(generator("stencil2d", 'S', 1031)), HasSubstr("largest dimension"));
   EXPECT_THAT(error_of(generator("stencil3d", 'S', 67)), HasSubstr("largest dimension"));
 }

@@ -2,6 +2,7 @@
 
 #include "traces/generators/GeneratorSpec.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,9 +84,27 @@ TEST(GeneratorSpec, CanonicalSpecsFormatBackUnchanged) {
 
 TEST(GeneratorSpec, FormatThenParseGivesTheOptionsBack) {
   const std::vector<GeneratorOptions> all{
-      {.kernel = "lu", .problem_class = 'W', .ranks = 8, .iterations = {}, .message_bytes = {}, .deck = {}, .parameters = {}},
-      {.kernel = "ep", .problem_class = 'D', .ranks = 128, .iterations = {}, .message_bytes = {}, .deck = {}, .parameters = {}},
-      {.kernel = "sweep3d", .problem_class = 'B', .ranks = 6, .iterations = 7, .message_bytes = {}, .deck = {}, .parameters = {}},
+      {.kernel = "lu",
+       .problem_class = 'W',
+       .ranks = 8,
+       .iterations = {},
+       .message_bytes = {},
+       .deck = {},
+       .parameters = {}},
+      {.kernel = "ep",
+       .problem_class = 'D',
+       .ranks = 128,
+       .iterations = {},
+       .message_bytes = {},
+       .deck = {},
+       .parameters = {}},
+      {.kernel = "sweep3d",
+       .problem_class = 'B',
+       .ranks = 6,
+       .iterations = 7,
+       .message_bytes = {},
+       .deck = {},
+       .parameters = {}},
       {.kernel = "stencil3d",
        .problem_class = 'S',
        .ranks = 8,
@@ -120,6 +139,102 @@ TEST(GeneratorSpec, CanonicalFormWritesIterationsBeforeMessageBytes) {
       format_generator_spec(options));
 }
 
+TEST(GeneratorSpec, DeckSpecsForSnapAndSweep3d) {
+  // snap:DECK:RANKS; the deck goes to options.deck and the class keeps its default.
+  const auto sample = parse_generator_spec("snap:sample:4");
+  EXPECT_EQ(sample.kernel, "snap");
+  EXPECT_EQ(sample.deck, "sample");
+  EXPECT_EQ(sample.problem_class, 'S');
+  EXPECT_EQ(sample.ranks, 4);
+  EXPECT_TRUE(sample.parameters.empty());
+  // Other keys are deck parameters, written sorted by key after iterations.
+  const auto set = parse_generator_spec("snap:sample:6:npey=3:multiswp=0:iterations=3");
+  EXPECT_EQ(set.parameters, (std::map<std::string, std::int64_t>{{"npey", 3}, {"multiswp", 0}}));
+  EXPECT_EQ(set.iterations, 3);
+  EXPECT_EQ(format_generator_spec(set), "snap:sample:6:iterations=3:multiswp=0:npey=3");
+  // sweep3d: a class letter stays a class, anything else names a deck.
+  const auto by_class = parse_generator_spec("sweep3d:S:16");
+  EXPECT_EQ(by_class.problem_class, 'S');
+  EXPECT_TRUE(by_class.deck.empty());
+  const auto by_deck = parse_generator_spec("sweep3d:input.50:6");
+  EXPECT_EQ(by_deck.deck, "input.50");
+  EXPECT_EQ(by_deck.problem_class, 'S');
+  EXPECT_EQ(format_generator_spec(by_deck), "sweep3d:input.50:6");
+  // The effective spec fills in SNAP's outer count (2 by default).
+  EXPECT_EQ(effective_generator_spec(parse_generator_spec("snap:sample:4:multiswp=0")),
+            "snap:sample:4:iterations=2:multiswp=0");
+}
+
+TEST(GeneratorSpec, DeckSpecsRoundTrip) {
+  const std::vector<GeneratorOptions> all{
+      {.kernel = "snap",
+       .problem_class = 'S',
+       .ranks = 4,
+       .iterations = {},
+       .message_bytes = {},
+       .deck = "sample",
+       .parameters = {}},
+      {.kernel = "snap",
+       .problem_class = 'S',
+       .ranks = 16,
+       .iterations = 1,
+       .message_bytes = {},
+       .deck = "benchmark",
+       .parameters = {{"ng", 2}, {"inners", 1}, {"multiswp", 0}}},
+      {.kernel = "snap",
+       .problem_class = 'S',
+       .ranks = 256,
+       .iterations = {},
+       .message_bytes = {},
+       .deck = "ohtma",
+       .parameters = {{"nang", 10}}},
+      {.kernel = "sweep3d",
+       .problem_class = 'S',
+       .ranks = 6,
+       .iterations = 2,
+       .message_bytes = {},
+       .deck = "input.50",
+       .parameters = {}},
+  };
+  for (const auto& options : all) {
+    const auto spec = format_generator_spec(options);
+    SCOPED_TRACE(spec);
+    const auto back = parse_generator_spec(spec);
+    EXPECT_EQ(back.kernel, options.kernel);
+    EXPECT_EQ(back.problem_class, options.problem_class);
+    EXPECT_EQ(back.ranks, options.ranks);
+    EXPECT_EQ(back.iterations, options.iterations);
+    EXPECT_EQ(back.message_bytes, options.message_bytes);
+    EXPECT_EQ(back.deck, options.deck);
+    EXPECT_EQ(back.parameters, options.parameters);
+    EXPECT_EQ(format_generator_spec(back), spec);
+  }
+  EXPECT_EQ(format_generator_spec(all[1]),
+            "snap:benchmark:16:iterations=1:inners=1:multiswp=0:ng=2");
+}
+
+TEST(GeneratorSpecErrors, BadDeckSpecs) {
+  EXPECT_THAT(error_of("snap:sampel:4"),
+              AllOf(StartsWith(quoted("snap:sampel:4")), HasSubstr("unknown snap deck 'sampel'"),
+                    HasSubstr("did you mean 'sample'")));
+  EXPECT_THAT(error_of("snap:sample:4:npy=2"),
+              AllOf(StartsWith(quoted("snap:sample:4:npy=2")), HasSubstr("unknown parameter 'npy'"),
+                    HasSubstr("npey")));
+  EXPECT_THAT(error_of("snap:sample:4:npey=two"),
+              AllOf(StartsWith(quoted("snap:sample:4:npey=two")), HasSubstr("npey"),
+                    HasSubstr("not an integer")));
+  EXPECT_THAT(error_of("snap:sample:4:npey=2:npey=2"), HasSubstr("npey given twice"));
+  EXPECT_THAT(error_of("snap:sample:4:=2"), HasSubstr("unknown option ''"));
+  EXPECT_THAT(error_of("snap:sample:4:npey=3"),
+              HasSubstr("npey = 3 does not divide the rank count 4"));
+  EXPECT_THAT(error_of("snap:sample"),
+              AllOf(StartsWith(quoted("snap:sample")), HasSubstr("expected snap:DECK:RANKS")));
+  EXPECT_THAT(error_of("snap::4"), HasSubstr("the deck name is missing"));
+  // Deck parameters are no options of the other kernels.
+  EXPECT_THAT(error_of("npb:lu:S:4:npey=2"), HasSubstr("unknown option 'npey'"));
+  EXPECT_THAT(error_of("stencil2d:S:16:npey=2"), HasSubstr("unknown option 'npey'"));
+}
+
 TEST(GeneratorSpec, EffectiveSpecFillsInTheClassIterationCount) {
   // NPB 3.4's class S: LU itmax 50, CG niter 15, MG nit 4, FT niter 6, BT 60 and SP 100 steps;
   // mapsim's own: Sweep3D 12 source iterations, stencils 100 sweeps. EP has no iterations.
@@ -142,12 +257,13 @@ TEST(GeneratorSpec, EffectiveSpecFillsInTheClassIterationCount) {
 
 TEST(GeneratorSpec, IsGeneratorSpecLooksAtTheHeadOnly) {
   for (const auto* text : {"npb:lu:S:4", "npb:", "npb:nonsense", "sweep3d:S:4", "stencil2d:x",
-                           "stencil3d:S:8:iterations=2"}) {
+                           "stencil3d:S:8:iterations=2", "snap:sample:4", "snap:"}) {
     EXPECT_TRUE(is_generator_spec(text)) << text;
   }
   // Paths, NPB kernels without the prefix, heads without a colon, other case.
-  for (const auto* text : {"", "npb", "lu:S:4", "traces/lu/traces.otf2", "stencil2d", "NPB:lu:S:4",
-                           "data/npb:lu:S:4", "stencil4d:S:16", "matrix.csv"}) {
+  for (const auto* text :
+       {"", "npb", "lu:S:4", "traces/lu/traces.otf2", "stencil2d", "NPB:lu:S:4", "data/npb:lu:S:4",
+        "stencil4d:S:16", "matrix.csv", "snap", "snap.otf2"}) {
     EXPECT_FALSE(is_generator_spec(text)) << text;
   }
 }

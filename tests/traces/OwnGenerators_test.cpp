@@ -1,4 +1,4 @@
-// The generators that are mapsim's own models (Sweep3D-style sweep, 2-D and 3-D stencils)
+// The generators that are mapsim's own models (Sweep3D's class cubes, 2-D and 3-D stencils)
 // against the formulas their headers document, computed here by hand.
 
 #include <gmock/gmock.h>
@@ -14,38 +14,38 @@ using testing::count_calls;
 using testing::generator;
 
 TEST(Sweep3dGenerator, SixRanksClassS) {
-  // N = 6: npe_j = 2 (largest divisor <= sqrt 6), npe_i = 3; n = 32 → it = 11, 11, 10 and
-  // jt = 16, 16; k blocks of 10, 10, 10, 2 planes (4 blocks); 2 angle blocks of 3 angles.
-  // A link carries one message per angle block and k block in the 4 octants whose sweep crosses
-  // it downstream (2 corners × 2 k directions): 4 · 2 · 4 = 32 per iteration. Bytes per
-  // iteration: 4 octants · 2 angle blocks · Σ planes (= 32) · 3 angles · 8 B · the face (jt for
-  // i-going, it for j-going) = 6,144 · face.
+  // mapsim's own class S cube (n = 32) with Sweep3D 2.2b's communication (Sweep3d_test.cpp checks
+  // the decks). N = 6: the most square mesh with npe_i <= npe_j is 2 × 3 (rank = i + 2·j);
+  // it = 16, 16 and jt = 11, 11, 10; mk = 10 gives kb = 4 k-blocks (10, 10, 10, 2 planes, but
+  // every message carries mk = 10); 2 angle blocks of mmi = 3. A link carries one message per
+  // angle block and k-block in the 4 octants that cross it downstream: 4 · 2 · 4 = 32 per
+  // iteration, each face · 10 · 3 · 8 B = 240 · face (jt for i-going, it for j-going).
   const std::int64_t iterations = 3;
   const auto counted = count_calls(generator("sweep3d", 'S', 6, iterations));
-  const std::int64_t it[] = {11, 11, 10};
+  const std::int64_t jt[] = {11, 11, 10};
   CommMatrixBuilder expected(6);
   for (Rank r = 0; r < 6; ++r) {
-    const Rank i = r % 3;
-    const Rank j = r / 3;
+    const Rank i = r % 2;
+    const Rank j = r / 2;
     const auto add = [&](Rank to, std::int64_t face) {
       expected.add(r, to, static_cast<std::uint64_t>(32 * iterations),
-                   static_cast<std::uint64_t>(6'144 * face * iterations));
+                   static_cast<std::uint64_t>(32 * 240 * face * iterations));
     };
-    if (i + 1 < 3) add(r + 1, 16);     // east (i-going): face jt = 16
-    if (i > 0) add(r - 1, 16);         // west
-    if (j + 1 < 2) add(r + 3, it[i]);  // south (j-going): face it
-    if (j > 0) add(r - 3, it[i]);      // north
+    if (i + 1 < 2) add(r + 1, jt[j]);  // east (i-going): face jt
+    if (i > 0) add(r - 1, jt[j]);      // west
+    if (j + 1 < 3) add(r + 2, 16);     // north (j-going): face it = 16
+    if (j > 0) add(r - 2, 16);         // south
   }
   EXPECT_EQ(counted.matrix(), expected.build());
-  // Corner rank 0 is upstream in 1 of 4 corners' sweeps on both axes: it receives from 2
-  // neighbours in 3 of them... simply: every message has a blocking Recv at the other end.
+  // Every message has a blocking Recv at the other end.
   std::int64_t sends = 0, recvs = 0;
   for (Rank r = 0; r < 6; ++r) {
     sends += counted.count(r, Call::Send);
     recvs += counted.count(r, Call::Recv);
     EXPECT_EQ(counted.count(r, Call::Isend), 0);
-    // Bcast, one Allreduce per iteration, Reduce, between Init and Finalize.
-    EXPECT_EQ(counted.collectives[static_cast<std::size_t>(r)].size(), 2u + 1u + 3u + 1u);
+    // Init; Bcast 4 B, Bcast 4·N B, Barrier, Bcast 64 B, Bcast 32 B, Barrier; two Allreduces per
+    // iteration; Barrier and 8 Allreduces; Finalize.
+    EXPECT_EQ(counted.collectives[static_cast<std::size_t>(r)].size(), 1u + 6u + 2u * 3u + 9u + 1u);
   }
   EXPECT_EQ(sends, recvs);
 }

@@ -46,6 +46,8 @@ class Cg final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return niter_; }
+  /// Every outer iteration makes the same exchanges whatever its index.
+  [[nodiscard]] bool affine_in_iterations(bool /*collectives*/) const override { return true; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

@@ -45,6 +45,8 @@ class Ft final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return niter_; }
+  /// Every iteration is evolve, one inverse FFT and the checksum Reduce, whatever the iteration.
+  [[nodiscard]] bool affine_in_iterations(bool /*collectives*/) const override { return true; }
 
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     std::vector<CommSpec> comms{world_communicator(ranks_)};

@@ -65,6 +65,9 @@ class Is final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return iterations_; }
+  // Not affine_in_iterations: the Alltoallv volumes depend on the keys of each ranking. (Its
+  // point-to-point messages, full_verify's, do not depend on the iterations at all, but a full
+  // run makes a few calls per ranking, cheaper than re-creating the keys three more times.)
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

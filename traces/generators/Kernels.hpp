@@ -19,6 +19,7 @@ std::unique_ptr<Workload> make_ft(const GeneratorOptions& options);
 std::unique_ptr<Workload> make_is(const GeneratorOptions& options);
 std::unique_ptr<Workload> make_ep(const GeneratorOptions& options);
 std::unique_ptr<Workload> make_sweep3d(const GeneratorOptions& options);
+std::unique_ptr<Workload> make_snap(const GeneratorOptions& options);
 std::unique_ptr<Workload> make_stencil2d(const GeneratorOptions& options);
 std::unique_ptr<Workload> make_stencil3d(const GeneratorOptions& options);
 

@@ -54,6 +54,9 @@ class Lu final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return itmax_; }
+  /// Every SSOR step sends the same wavefront and halo messages; only the l2norm Allreduces
+  /// depend on the step (every inorm steps and at itmax).
+  [[nodiscard]] bool affine_in_iterations(bool collectives) const override { return !collectives; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

@@ -65,6 +65,8 @@ class Mg final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return nit_; }
+  /// Every iteration is one V-cycle and resid, the same whatever the iteration.
+  [[nodiscard]] bool affine_in_iterations(bool /*collectives*/) const override { return true; }
 
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     std::vector<CommSpec> comms{world_communicator(ranks_)};

@@ -66,6 +66,8 @@ class Multipartition final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return niter_; }
+  /// Every time step is one adi, the same whatever the step.
+  [[nodiscard]] bool affine_in_iterations(bool /*collectives*/) const override { return true; }
 
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     std::vector<CommSpec> comms{world_communicator(ranks_)};

@@ -56,6 +56,9 @@ class Stencil final : public Workload {
 
   [[nodiscard]] Rank rank_count() const override { return ranks_; }
   [[nodiscard]] std::optional<std::int64_t> iterations() const override { return sweeps_; }
+  /// Every sweep exchanges the same halos; the residual Allreduce comes every 10th sweep and at
+  /// the last.
+  [[nodiscard]] bool affine_in_iterations(bool collectives) const override { return !collectives; }
   [[nodiscard]] std::vector<CommSpec> communicators() const override {
     return {world_communicator(ranks_)};
   }

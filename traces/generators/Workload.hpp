@@ -87,6 +87,13 @@ class Workload {
   /// The iteration count it runs (GeneratorOptions::iterations or the class's own), if it has
   /// one (EP has none).
   [[nodiscard]] virtual std::optional<std::int64_t> iterations() const { return std::nullopt; }
+  /// Whether its communication matrix is affine in the iteration count: that of n iterations is
+  /// M(1) + (n - 1)·(M(2) - M(1)) for every n >= 1, because every iteration sends the same
+  /// messages whatever its index. `collectives`: the matrix that also counts the collectives'
+  /// messages (LU's point-to-point messages are affine, its norms every inorm steps are not).
+  /// workload_matrix() extrapolates from 1, 2 and 3 iterations when this holds, so claim it only
+  /// after reading the generator's loop; false by default.
+  [[nodiscard]] virtual bool affine_in_iterations(bool /*collectives*/) const { return false; }
   /// Entry 0 is MPI_COMM_WORLD; the others in the order the program creates them.
   [[nodiscard]] virtual std::vector<CommSpec> communicators() const = 0;
   /// Rank `mpi.rank()`'s calls, from MPI_Init to MPI_Finalize and the computation after it.

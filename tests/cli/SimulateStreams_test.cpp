@@ -1,0 +1,99 @@
+// `mapsim simulate` without holding the trace: a generator spec is replayed as it is generated
+// and gives what the archive written by `mapsim generate` gives; an archive streamed in windows
+// (`--read stream`) gives what the archive read into memory gives; bad --read values and
+// contradictions are errors naming them.
+
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/CsvText.hpp"
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+
+namespace mapsim {
+namespace {
+
+using testing::csv_cell;
+using ::testing::HasSubstr;
+using testing::run_mapsim;
+
+const std::string kData = std::string(MAPSIM_TEST_DATA_DIR) + "/";
+
+// Every measured column of the rows (not the wall times, which differ run to run).
+const std::vector<std::string> kMeasured{
+    "mapping",          "makespan_ps",          "mpi_time_max_ps",
+    "mpi_time_mean_ps", "link_utilisation_max", "links_used",
+    "messages",         "message_bytes",        "unmatched_messages",
+    "collective_calls", "collective_messages",  "collective_bytes",
+    "latency_count",    "latency_mean_ps",      "latency_p99_ps",
+    "trace_events",     "engine_events",        "error"};
+
+void expect_same_rows(const std::string& a, const std::string& b, std::size_t rows) {
+  for (std::size_t row = 0; row < rows; ++row) {
+    for (const auto& column : kMeasured) {
+      EXPECT_EQ(csv_cell(a, row, column), csv_cell(b, row, column))
+          << "row " << row << ", " << column;
+    }
+  }
+}
+
+TEST(SimulateStreams, AGeneratorSpecReplaysAsTheArchiveItWouldWrite) {
+  testing::TempDir dir;
+  const auto archive = (dir.path() / "lu").string();
+  ASSERT_EQ(run_mapsim("generate lu --class S --ranks 8 --iterations 3 --out " + archive).exit_code,
+            0);
+  const std::string rest =
+      " --topology torus:2x2x2 --mapper in-order,random,greedy --compute-scale 0 --format csv";
+  const auto from_spec = run_mapsim("simulate --trace npb:lu:S:8:iterations=3" + rest);
+  const auto from_archive = run_mapsim("simulate --trace " + archive + rest);
+  ASSERT_EQ(from_spec.exit_code, 0) << from_spec.err;
+  ASSERT_EQ(from_archive.exit_code, 0) << from_archive.err;
+  expect_same_rows(from_spec.out, from_archive.out, 3);
+  EXPECT_EQ(csv_cell(from_spec.out, 0, "read"), "generated");
+  EXPECT_EQ(csv_cell(from_spec.out, 0, "trace"), "generated: lu class S, 8 ranks, 3 iterations");
+  EXPECT_NE(csv_cell(from_spec.out, 0, "trace_events"), "0");
+}
+
+TEST(SimulateStreams, AnArchiveStreamedReplaysAsTheArchiveInMemory) {
+  for (const char* trace :
+       {"npb/lu.S.8", "npb/cg.S.8", "npb/ft.S.12", "public/tracer_stencil4d_32"}) {
+    SCOPED_TRACE(trace);
+    const std::string rest = " --topology torus:4x4x2 --mapper in-order,random --format csv";
+    const auto memory = run_mapsim("simulate --trace " + kData + trace + " --read memory" + rest);
+    const auto stream = run_mapsim("simulate --trace " + kData + trace + " --read stream" + rest);
+    ASSERT_EQ(memory.exit_code, 0) << memory.err;
+    ASSERT_EQ(stream.exit_code, 0) << stream.err;
+    expect_same_rows(memory.out, stream.out, 2);
+    EXPECT_EQ(csv_cell(memory.out, 0, "read"), "memory");
+    EXPECT_EQ(csv_cell(stream.out, 0, "read"), "stream");
+  }
+}
+
+TEST(SimulateStreams, SmallArchivesAreReadIntoMemoryByDefault) {
+  const auto r = run_mapsim("simulate --trace " + kData + "npb/lu.S.8 --topology torus:2x2x2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("read: memory"));
+}
+
+TEST(SimulateStreams, BadReadModesAreErrorsNamingThem) {
+  const auto bad =
+      run_mapsim("simulate --trace " + kData + "npb/lu.S.8 --topology torus:2x2x2 --read streem");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("--read: unknown mode 'streem'"));
+  EXPECT_THAT(bad.err, HasSubstr("stream"));
+  const auto spec = run_mapsim("simulate --trace npb:lu:S:4 --topology torus:2x2 --read memory");
+  EXPECT_EQ(spec.exit_code, 1);
+  EXPECT_THAT(spec.err, HasSubstr("'npb:lu:S:4' is a generator spec"));
+  const auto wrong = run_mapsim("simulate --trace npb:lu:S:7 --topology torus:2x2");
+  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_THAT(wrong.err, HasSubstr("generator spec 'npb:lu:S:7'"));
+  const auto big = run_mapsim("simulate --trace npb:lu:S:16 --topology torus:2x2");
+  EXPECT_EQ(big.exit_code, 1);
+  EXPECT_THAT(big.err, HasSubstr("16 ranks do not fit on torus:2x2"));
+}
+
+}  // namespace
+}  // namespace mapsim
