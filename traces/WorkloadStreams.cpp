@@ -1,17 +1,20 @@
 #include "traces/WorkloadStreams.hpp"
 
-// Under AddressSanitizer the fibers switch with ucontext, which tells ASan about each stack switch
-// (Boost.Context's fcontext does not); elsewhere the faster fcontext switch is used.
-#if defined(__SANITIZE_ADDRESS__)
-#define BOOST_USE_UCONTEXT
-#define BOOST_USE_ASAN
-#endif
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 #include <boost/context/fiber.hpp>
+#include <boost/context/preallocated.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <fmt/format.h>
+
+// AddressSanitizer must be told of every switch between stacks (Boost.Context's fcontext switch
+// does not tell it): each switch is bracketed by start/finish_switch_fiber.
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define MAPSIM_ASAN_FIBERS 1
+#endif
 
 #include "support/Error.hpp"
 #include "traces/TraceBuilder.hpp"
@@ -27,6 +30,30 @@ constexpr std::size_t kWindowEvents = 1024;
 /// turns an overflow into a crash rather than a corruption.
 constexpr std::size_t kStackBytes = 64 * 1024;
 
+/// A stack ASan is told about when execution moves onto it.
+struct StackBounds {
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+};
+
+/// Thrown inside a paused rank whose streams are going: unwinds its program.
+struct Abandoned {};
+
+/// Before switching to the stack `to`; `fake_stack` nullptr when the current stack is finished.
+inline void start_switch([[maybe_unused]] void** fake_stack, [[maybe_unused]] StackBounds to) {
+#ifdef MAPSIM_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(fake_stack, to.bottom, to.size);
+#endif
+}
+
+/// On arriving on a stack; `from` receives the bounds of the stack left (if not nullptr).
+inline void finish_switch([[maybe_unused]] void* fake_stack, [[maybe_unused]] StackBounds* from) {
+#ifdef MAPSIM_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(fake_stack, from == nullptr ? nullptr : &from->bottom,
+                                  from == nullptr ? nullptr : &from->size);
+#endif
+}
+
 }  // namespace
 
 /// One rank's program as a fiber: records its calls into `buffer` and pauses whenever the buffer
@@ -38,16 +65,28 @@ class WorkloadStreams::RankRun final : public EventRecorder {
     begin_trace(std::move(table), RankOrder::Any);
   }
 
+  /// A rank paused inside its program is unwound (by an exception thrown where it paused).
+  ~RankRun() override {
+    if (!started_ || done) return;
+    abandon_ = true;
+    switch_to_rank();
+  }
+  RankRun(const RankRun&) = delete;
+  RankRun& operator=(const RankRun&) = delete;
+
   /// Runs the rank until it has produced a window of events or ended.
   void produce() {
     MAPSIM_EXPECTS(!done, "a finished rank was resumed");
     if (!started_) {
       started_ = true;
-      fiber_ =
-          context::fiber(std::allocator_arg, context::protected_fixedsize_stack(kStackBytes),
-                         [this](context::fiber&& consumer) { return body(std::move(consumer)); });
+      context::protected_fixedsize_stack allocator(kStackBytes);
+      const context::stack_context stack = allocator.allocate();
+      stack_ = {static_cast<const char*>(stack.sp) - stack.size, stack.size};
+      fiber_ = context::fiber(
+          std::allocator_arg, context::preallocated(stack.sp, stack.size, stack), allocator,
+          [this](context::fiber&& consumer) { return body(std::move(consumer)); });
     }
-    fiber_ = std::move(fiber_).resume();
+    switch_to_rank();
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 
@@ -57,16 +96,35 @@ class WorkloadStreams::RankRun final : public EventRecorder {
   std::int64_t final_gap = 0;
 
  private:
+  void switch_to_rank() {
+    void* fake_stack = nullptr;
+    start_switch(&fake_stack, stack_);
+    fiber_ = std::move(fiber_).resume();
+    finish_switch(fake_stack, nullptr);
+  }
+
+  void switch_to_consumer() {
+    void* fake_stack = nullptr;
+    start_switch(&fake_stack, consumer_stack_);
+    consumer_ = std::move(consumer_).resume();
+    finish_switch(fake_stack, &consumer_stack_);
+    if (abandon_) throw Abandoned{};
+  }
+
   context::fiber body(context::fiber&& consumer) {
+    finish_switch(nullptr, &consumer_stack_);
     consumer_ = std::move(consumer);
     try {
       run_workload_rank(*workload_, *this, rank_);
+    } catch (const Abandoned&) {
+      // unwound: the streams are going
     } catch (const context::detail::forced_unwind&) {
-      throw;  // the fiber is being destroyed unfinished: let Boost.Context unwind it
+      throw;  // Boost.Context unwinding the fiber: let it
     } catch (...) {
       error_ = std::current_exception();
     }
     done = true;
+    start_switch(nullptr, consumer_stack_);  // this stack is finished
     return std::move(consumer_);
   }
 
@@ -74,15 +132,18 @@ class WorkloadStreams::RankRun final : public EventRecorder {
   std::vector<Event>& events_of(Rank /*rank*/) override { return buffer; }
   void ended(Rank /*rank*/, std::int64_t gap) override { final_gap = gap; }
   void appended() override {
-    if (buffer.size() >= kWindowEvents) consumer_ = std::move(consumer_).resume();
+    if (buffer.size() >= kWindowEvents) switch_to_consumer();
   }
 
   const Workload* workload_;
   Rank rank_;
   bool started_ = false;
+  bool abandon_ = false;
+  StackBounds stack_;           // the rank's stack
+  StackBounds consumer_stack_;  // the stack that resumed it last
   std::exception_ptr error_;
   context::fiber consumer_;
-  context::fiber fiber_;  // last: destroyed first, unwinding the rank while the rest lives
+  context::fiber fiber_;  // empty once the rank has ended (or was unwound)
 };
 
 WorkloadStreams::WorkloadStreams(const GeneratorOptions& options)
