@@ -1,7 +1,10 @@
 #include "traces/Otf2Streams.hpp"
 
 #include <algorithm>
+#include <sys/resource.h>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "support/Error.hpp"
 #include "traces/Otf2Definitions.hpp"
@@ -46,12 +49,37 @@ struct Otf2Streams::Stream final : EventSink {
   }
 };
 
+namespace {
+
+/// Files a process keeps open besides the ranks' event files (definitions, outputs, libraries).
+constexpr rlim_t kOtherFiles = 64;
+
+// Each rank's event file stays open while its stream is read: raises the soft limit on open files
+// towards the hard one if the ranks need more, and says so if even the hard limit is too low.
+void ensure_open_files(Rank ranks, const std::filesystem::path& path) {
+  const rlim_t needed = static_cast<rlim_t>(ranks) + kOtherFiles;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur >= needed)
+    return;
+  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? needed : std::min(limit.rlim_max, needed);
+  if (setrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur >= needed) return;
+  throw InputError(fmt::format(
+      "{}: streaming its {} ranks keeps an event file open per rank, but this process may open "
+      "only {} files (ulimit -n); raise the limit to at least {}, or read the archive into "
+      "memory (simulate --read memory)",
+      path.string(), ranks, limit.rlim_max, needed));
+}
+
+}  // namespace
+
 Otf2Streams::Otf2Streams(const std::filesystem::path& path, SelfCommunicators numbering)
     : archive_(path),
       definitions_(std::make_unique<Otf2Definitions>(archive_)),
       files_(std::make_unique<Otf2LocationFiles>(archive_, *definitions_)),
       source_(archive_.anchor().string()),
       summary_(archive_summary(archive_, *definitions_)) {
+  ensure_open_files(definitions_->ranks, archive_.anchor());
   streams_.reserve(static_cast<std::size_t>(definitions_->ranks));
   for (Rank r = 0; r < definitions_->ranks; ++r) streams_.push_back(std::make_unique<Stream>());
   const auto& locations = definitions_->locations;

@@ -45,11 +45,12 @@ namespace mapsim::traces {
 
 class Otf2Streams final : public EventStreams {
  public:
-  /// Opens `path` (the anchor file or the archive directory) and reads its definitions; throws
-  /// InputError as TraceReader's constructor does, and if an event file is missing.
   /// How self-like communicators are numbered (above).
   enum class SelfCommunicators : std::uint8_t { OnFirstUse, AsStored };
 
+  /// Opens `path` (the anchor file or the archive directory) and reads its definitions; throws
+  /// InputError as TraceReader's constructor does, if an event file is missing, and if the
+  /// process may not open a file per rank (the soft limit is raised up to the hard one first).
   explicit Otf2Streams(const std::filesystem::path& path,
                        SelfCommunicators numbering = SelfCommunicators::OnFirstUse);
   ~Otf2Streams() override;

@@ -3,7 +3,9 @@
 // (`--read stream`) gives what the archive read into memory gives; bad --read values and
 // contradictions are errors naming them.
 
+#include <cstdlib>
 #include <string>
+#include <sys/wait.h>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -93,6 +95,29 @@ TEST(SimulateStreams, BadReadModesAreErrorsNamingThem) {
   const auto big = run_mapsim("simulate --trace npb:lu:S:16 --topology torus:2x2");
   EXPECT_EQ(big.exit_code, 1);
   EXPECT_THAT(big.err, HasSubstr("16 ranks do not fit on torus:2x2"));
+}
+
+TEST(SimulateStreams, TooFewOpenFilesForTheRanksIsAnErrorSayingWhatToDo) {
+  // 32 ranks need 32 event files open at once; a limit of 40 (soft and hard) leaves too few.
+  testing::TempDir dir;
+  const auto err = dir.path() / "err";
+  const std::string command = "ulimit -n 40 && exec " + std::string(MAPSIM_BINARY) +
+                              " simulate --trace " + kData +
+                              "public/tracer_stencil4d_32 --topology torus:4x4x2 --read stream "
+                              ">/dev/null 2>" +
+                              err.string();
+  const int status = std::system(("sh -c '" + command + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const auto message = testing::read_file(err);
+  EXPECT_THAT(message, HasSubstr("streaming its 32 ranks keeps an event file open per rank"));
+  EXPECT_THAT(message, HasSubstr("--read memory"));
+  // Read into memory, the same archive replays under the same limit.
+  const std::string memory = "ulimit -n 40 && exec " + std::string(MAPSIM_BINARY) +
+                             " simulate --trace " + kData +
+                             "public/tracer_stencil4d_32 --topology torus:4x4x2 --read memory "
+                             ">/dev/null 2>&1";
+  EXPECT_EQ(std::system(("sh -c '" + memory + "'").c_str()), 0);
 }
 
 }  // namespace
