@@ -93,7 +93,6 @@ class TraceInput {
 
   [[nodiscard]] Rank ranks() const { return ranks_; }
   [[nodiscard]] const std::string& source() const { return source_; }
-  [[nodiscard]] const std::string& text() const { return text_; }
   /// How the replays get the events: "memory", "stream" (an archive) or "generated".
   [[nodiscard]] std::string_view reading() const {
     if (generator_) return "generated";

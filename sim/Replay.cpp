@@ -68,7 +68,7 @@ void Replay::check_read(Rank rank, const traces::Event& event, std::uint64_t ind
   using traces::EventKind;
   const bool p2p = event.kind == EventKind::Send || event.kind == EventKind::Isend ||
                    event.kind == EventKind::Recv || event.kind == EventKind::Irecv;
-  const Rank ranks = streams_->rank_count();
+  const auto ranks = static_cast<Rank>(ranks_.size());
   if (p2p && (event.peer < 0 || event.peer >= ranks)) {
     throw InputError(fmt::format("rank {}, event {}: a {} names peer rank {} of {}", rank, index,
                                  traces::name(event.kind), event.peer, ranks));

@@ -50,6 +50,7 @@
 #include "support/Error.hpp"
 #include "tests/support/Otf2TestArchive.hpp"
 #include "tests/support/TempDir.hpp"
+#include "tests/traces/ArchiveCopies.hpp"
 #include "tests/traces/TraceChecks.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/Otf2Archive.hpp"
@@ -60,6 +61,9 @@
 namespace mapsim::traces {
 namespace {
 
+using testing::copy_archive;
+using testing::read_trace_error;
+
 namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
@@ -68,25 +72,6 @@ using testing::Otf2TestArchive;
 using testing::TempDir;
 
 const std::string kData = std::string(MAPSIM_TEST_DATA_DIR) + "/";
-
-/// A writable copy of the archive `name` of tests/data in `dir` (directories made afresh: the
-/// data's may be read-only).
-fs::path copy_archive(const fs::path& dir, const std::string& name) {
-  const fs::path source = kData + name;
-  const auto copy = dir / source.filename();
-  fs::create_directories(copy);
-  for (const auto& entry : fs::recursive_directory_iterator(source)) {
-    const auto target = copy / fs::relative(entry.path(), source);
-    if (entry.is_directory()) {
-      fs::create_directories(target);
-    } else {
-      fs::copy_file(entry.path(), target);
-      fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write,
-                      fs::perm_options::add);
-    }
-  }
-  return copy;
-}
 
 std::string read_bytes(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -100,16 +85,6 @@ void write_bytes(const fs::path& file, const std::string& bytes) {
 // --- one test per defect ------------------------------------------------------------------------
 
 #ifndef MAPSIM_DAMAGE_TOUR_SLOW
-
-/// The InputError of reading `path` into a Trace, or "no error".
-std::string read_error(const fs::path& path) {
-  try {
-    (void)read_trace(path);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 /// The same through the streaming path.
 std::string matrix_error(const fs::path& path) {
@@ -127,7 +102,7 @@ TEST(DamagedTraces, EventFileOfAnotherArchiveIsRejected) {
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::copy_file(kData + "npb/lu.S.12/traces/0.evt", lu / "traces" / "0.evt",
                 fs::copy_options::overwrite_existing);
-  const auto error = read_error(lu);
+  const auto error = read_trace_error(lu);
   EXPECT_THAT(error, AllOf(HasSubstr("traces/0.evt"), HasSubstr("location 0"),
                            HasSubstr("clock range"), HasSubstr("another trace")));
   EXPECT_EQ(matrix_error(lu), error);
@@ -139,7 +114,7 @@ TEST(DamagedTraces, EventFileWithMoreRecordsThanDeclaredIsRejected) {
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::copy_file(lu / "traces" / "1.evt", lu / "traces" / "0.evt",
                 fs::copy_options::overwrite_existing);
-  const auto error = read_error(lu);
+  const auto error = read_trace_error(lu);
   EXPECT_THAT(error, AllOf(HasSubstr("traces/0.evt"), HasSubstr("location 0"),
                            HasSubstr("holds 10768 event records"), HasSubstr("declare 7224")));
   EXPECT_EQ(matrix_error(lu), error);
@@ -152,7 +127,7 @@ TEST(DamagedTraces, EventFileOfAnotherLocationIsRejected) {
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::copy_file(lu / "traces" / "0.evt", lu / "traces" / "1.evt",
                 fs::copy_options::overwrite_existing);
-  const auto error = read_error(lu);
+  const auto error = read_trace_error(lu);
   EXPECT_THAT(error, AllOf(HasSubstr("traces/1.evt: location 1"),
                            HasSubstr("before the start of the trace's clock range"),
                            HasSubstr("belongs to another trace")));
@@ -168,7 +143,7 @@ TEST(DamagedTraces, FlippedByteThatEndsTheRecordsEarlyIsRejected) {
   auto bytes = read_bytes(file);
   bytes[121] = static_cast<char>(bytes[121] ^ 0x1d);
   write_bytes(file, bytes);
-  const auto error = read_error(ep);
+  const auto error = read_trace_error(ep);
   EXPECT_THAT(error, AllOf(HasSubstr("traces/4.evt: location 4"),
                            HasSubstr("holds 26 event records, but the global definitions declare "
                                      "42 for this location: the event file is truncated or "
@@ -186,7 +161,7 @@ TEST(DamagedTraces, DefinitionsDeclaringMoreEventsThanWrittenAreRejected) {
     a.recv(1, 0, 10, 0, 0, 8);
     a.declare_events(1, 4);  // it holds 3: Enter, MpiRecv, Leave
   }
-  EXPECT_THAT(read_error(dir.path()),
+  EXPECT_THAT(read_trace_error(dir.path()),
               AllOf(HasSubstr("traces/1.evt: location 1"), HasSubstr("holds 3 event records"),
                     HasSubstr("declare 4")));
   EXPECT_THAT(matrix_error(dir.path()), HasSubstr("holds 3 event records"));
@@ -208,7 +183,7 @@ TEST(DamagedTraces, TimestampGoingBackIsRejected) {
   const std::uint64_t later = second + 1000;
   std::memcpy(bytes.data() + 19, &later, sizeof later);
   write_bytes(file, bytes);
-  const auto error = read_error(lu);
+  const auto error = read_trace_error(lu);
   EXPECT_THAT(error, AllOf(HasSubstr("traces/0.evt: location 0"), HasSubstr("record 1 (Enter)"),
                            HasSubstr("goes back in time, 1000 ticks")));
   EXPECT_EQ(matrix_error(lu), error);
@@ -223,7 +198,7 @@ TEST(DamagedTraces, TimestampAfterTheClockRangeIsRejected) {
     a.recv(1, 0, 9'200'000'000'000'000, 0, 0, 8);
     a.set_length(10);
   }
-  const auto error = read_error(dir.path());
+  const auto error = read_trace_error(dir.path());
   EXPECT_THAT(error, AllOf(HasSubstr("traces/1.evt: location 1"), HasSubstr("record 1 (MpiRecv)"),
                            HasSubstr("after the end of the trace's clock range, 10 ticks from "
                                      "1000")));
@@ -237,7 +212,7 @@ TEST(DamagedTraces, TimestampBeforeTheClockRangeIsRejected) {
     OTF2_EvtWriter_Enter(a.writer(0), nullptr, 999, a.region("main"));
     a.set_length(10);
   }
-  EXPECT_THAT(read_error(dir.path()),
+  EXPECT_THAT(read_trace_error(dir.path()),
               AllOf(HasSubstr("traces/0.evt: location 0"), HasSubstr("record 0 (Enter)"),
                     HasSubstr("timestamp 999"), HasSubstr("before the start")));
 }
@@ -249,7 +224,7 @@ TEST(DamagedTraces, UndefinedRegionIsRejected) {
     a.enter(0, 0, "main");
     OTF2_EvtWriter_Leave(a.writer(0), nullptr, 10, 77);
   }
-  EXPECT_THAT(read_error(dir.path()),
+  EXPECT_THAT(read_trace_error(dir.path()),
               AllOf(HasSubstr("traces/0.evt: location 0"),
                     HasSubstr("record 1 names region 77, which the global definitions do not "
                               "define")));
@@ -263,7 +238,7 @@ TEST(DamagedTraces, UndefinedCommunicatorIsRejected) {
     OTF2_EvtWriter_MpiSend(a.writer(0), nullptr, 0, 1, /*comm=*/42, 0, 8);
     a.leave(0, 10, "MPI_Send");
   }
-  const auto error = read_error(dir.path());
+  const auto error = read_trace_error(dir.path());
   EXPECT_THAT(error, AllOf(HasSubstr("traces/0.evt: location 0"),
                            HasSubstr("record 1 names communicator 42, which the global "
                                      "definitions do not define")));
@@ -274,16 +249,17 @@ TEST(DamagedTraces, EmptyEventFileSaysSo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   write_bytes(lu / "traces" / "3.evt", "");
-  EXPECT_THAT(read_error(lu), AllOf(HasSubstr("traces/3.evt: location 3"),
-                                    HasSubstr("event file is empty (0 bytes)")));
+  EXPECT_THAT(read_trace_error(lu), AllOf(HasSubstr("traces/3.evt: location 3"),
+                                          HasSubstr("event file is empty (0 bytes)")));
 }
 
 TEST(DamagedTraces, TruncatedEventFileSaysSo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::resize_file(lu / "traces" / "3.evt", 50'001);
-  EXPECT_THAT(read_error(lu), AllOf(HasSubstr("traces/3.evt: the file is truncated or damaged"),
-                                    HasSubstr("of the 7216 records the definitions declare")));
+  EXPECT_THAT(read_trace_error(lu),
+              AllOf(HasSubstr("traces/3.evt: the file is truncated or damaged"),
+                    HasSubstr("of the 7216 records the definitions declare")));
 }
 
 TEST(DamagedTraces, EmptyLocalDefinitionsSaySo) {
@@ -292,7 +268,7 @@ TEST(DamagedTraces, EmptyLocalDefinitionsSaySo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   write_bytes(lu / "traces" / "3.def", "");
-  const auto error = read_error(lu);
+  const auto error = read_trace_error(lu);
   EXPECT_THAT(error, AllOf(HasSubstr("traces/3.def: location 3"),
                            HasSubstr("local definitions file is empty (0 bytes)")));
   EXPECT_EQ(matrix_error(lu), error);
@@ -302,14 +278,15 @@ TEST(DamagedTraces, TruncatedLocalDefinitionsSaySo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::resize_file(lu / "traces" / "3.def", 70);
-  EXPECT_THAT(read_error(lu), AllOf(HasSubstr("traces/3.def: the file is truncated or damaged")));
+  EXPECT_THAT(read_trace_error(lu),
+              AllOf(HasSubstr("traces/3.def: the file is truncated or damaged")));
 }
 
 TEST(DamagedTraces, EmptyGlobalDefinitionsSaySo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   write_bytes(lu / "traces.def", "");
-  EXPECT_THAT(read_error(lu),
+  EXPECT_THAT(read_trace_error(lu),
               HasSubstr("traces.def: the archive's global definitions file is empty (0 bytes)"));
 }
 
@@ -317,7 +294,7 @@ TEST(DamagedTraces, MissingGlobalDefinitionsSaySo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::remove(lu / "traces.def");
-  EXPECT_THAT(read_error(lu),
+  EXPECT_THAT(read_trace_error(lu),
               HasSubstr("traces.def: the archive's global definitions file does not exist"));
 }
 
@@ -325,8 +302,8 @@ TEST(DamagedTraces, TruncatedGlobalDefinitionsSaySo) {
   const TempDir dir;
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::resize_file(lu / "traces.def", 5000);
-  EXPECT_THAT(read_error(lu), AllOf(HasSubstr("traces.def: the file is truncated or damaged"),
-                                    HasSubstr("the anchor file declares")));
+  EXPECT_THAT(read_trace_error(lu), AllOf(HasSubstr("traces.def: the file is truncated or damaged"),
+                                          HasSubstr("the anchor file declares")));
 }
 
 TEST(DamagedTraces, EventFileThatIsADirectorySaysSo) {
@@ -334,14 +311,14 @@ TEST(DamagedTraces, EventFileThatIsADirectorySaysSo) {
   const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
   fs::remove(lu / "traces" / "3.evt");
   fs::create_directory(lu / "traces" / "3.evt");
-  EXPECT_THAT(read_error(lu), HasSubstr("traces/3.evt: location 3: its event file is not a "
-                                        "regular file"));
+  EXPECT_THAT(read_trace_error(lu), HasSubstr("traces/3.evt: location 3: its event file is not a "
+                                              "regular file"));
 }
 
-/// read_error() as a user whom permissions bind: root reads any file, so as root the archive is
-/// read by the mapsim binary run as user nobody (setpriv, util-linux).
+/// read_trace_error() as a user whom permissions bind: root reads any file, so as root the archive
+/// is read by the mapsim binary run as user nobody (setpriv, util-linux).
 std::string read_error_unprivileged(const fs::path& path) {
-  if (::geteuid() != 0) return read_error(path);
+  if (::geteuid() != 0) return read_trace_error(path);
   const auto command = fmt::format(
       "setpriv --reuid=65534 --regid=65534 --clear-groups {} -q matrix '{}' 2>&1 >/dev/null",
       MAPSIM_BINARY, path.string());

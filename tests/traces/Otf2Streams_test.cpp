@@ -20,12 +20,16 @@
 #include "support/Error.hpp"
 #include "tests/support/Otf2TestArchive.hpp"
 #include "tests/support/TempDir.hpp"
+#include "tests/traces/ArchiveCopies.hpp"
 #include "tests/traces/GeneratorChecks.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/generators/Generator.hpp"
 
 namespace mapsim::traces {
 namespace {
+
+using testing::copy_archive;
+using testing::read_trace_error;
 
 namespace fs = std::filesystem;
 using ::testing::AllOf;
@@ -221,26 +225,6 @@ TEST(Otf2Streams, IrecvCompletedLaterIsReleasedInItsPostingOrder) {
 // --- damaged archives: read_trace's error, from the rank that reaches it ------------------------
 
 /// A writable copy of tests/data's archive `name` in `dir`.
-fs::path copy_archive(const fs::path& dir, const std::string& name) {
-  const fs::path source = kData / name;
-  const auto copy = dir / source.filename();
-  fs::copy(source, copy, fs::copy_options::recursive);
-  for (const auto& entry : fs::recursive_directory_iterator(copy)) {
-    fs::permissions(entry.path(), fs::perms::owner_read | fs::perms::owner_write,
-                    fs::perm_options::add);
-  }
-  return copy;
-}
-
-std::string read_trace_error(const fs::path& path) {
-  try {
-    (void)read_trace(path);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 std::string streams_error(const fs::path& path, std::size_t window) {
   try {
     Otf2Streams streams(path);
