@@ -23,6 +23,7 @@ int run_topo(const std::vector<std::string>& args);
 int run_list(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
 int run_results(const std::vector<std::string>& args);
+int run_report(const std::vector<std::string>& args);
 int run_merge(const std::vector<std::string>& args);
 int run_upgrade(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
@@ -34,9 +35,11 @@ int run_help(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 12> kCommands{{
+constexpr std::array<Command, 13> kCommands{{
     {"run", "run an experiment sweep into a results database (default: the demo sweep)", run_run},
     {"results", "tables of a results database; export a stored mapping", run_results},
+    {"report", "charts of a results database (gnuplot): bars, scaling, agreement, heat maps",
+     run_report},
     {"merge", "merge results databases (the shards of a sweep)", run_merge},
     {"upgrade", "migrate a results database of an older schema", run_upgrade},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},

@@ -95,13 +95,17 @@ std::string restrict_mappers(const exp::SweepConfig& config, const po::variables
 
 int run_run(const std::vector<std::string>& args) {
   CommandLine line(
-      "run", "[CONFIG] [--db FILE] [--jobs N] [--where EXPR] [--rerun-failed] [--shard I/N]",
+      "run",
+      "[CONFIG] [--quick] [--db FILE] [--jobs N] [--where EXPR] [--rerun-failed] [--shard I/N]",
       "Runs an experiment config (YAML: workloads x machines x mappers x models ...; see\n"
       "docs/experiments.md) into a SQLite results database, skipping runs already stored:\n"
       "an interrupted sweep resumes where it stopped. Without CONFIG it runs the bundled demo\n"
       "sweep (six NPB kernels at 64 ranks on four machines with twelve mappers). Ctrl-C stops\n"
-      "cleanly: finished runs stay stored, unfinished ones are discarded.");
+      "cleanly: finished runs stay stored, unfinished ones are discarded. --quick runs the\n"
+      "config's quick variant (its top-level `quick:` map replaces the sections it names), a\n"
+      "sweep of a few minutes for trying a config.");
   line.options.add_options()("config", po::value<std::string>(), "the config file (YAML)")(
+      "quick", "run the config's quick variant (its `quick:` sections replace the top-level ones)")(
       "db", po::value<std::string>()->default_value("results.db"), "results database")(
       "jobs,j", po::value<std::string>(), "runs in parallel (default: one per core)")(
       "where", po::value<std::string>(),
@@ -144,13 +148,14 @@ int run_run(const std::vector<std::string>& args) {
   runner.command = command_line(args);
   std::string where = options.count("where") != 0 ? options["where"].as<std::string>() : "";
 
+  const bool quick = options.count("quick") != 0;
   exp::SweepConfig config;
   if (options.count("config") != 0) {
-    config = exp::load_config(options["config"].as<std::string>());
+    config = exp::load_config(options["config"].as<std::string>(), quick);
   } else {
     if (options.count("slurm") != 0) throw po::error("--slurm needs a CONFIG file");
     config = exp::parse_config(exp::demo_config_text(), exp::kDemoConfigName,
-                               std::filesystem::current_path());
+                               std::filesystem::current_path(), quick);
   }
 
   if (options.count("mapper") != 0) where = restrict_mappers(config, options, where);
@@ -167,6 +172,7 @@ int run_run(const std::vector<std::string>& args) {
     if (error) slurm.mapsim = "mapsim";
     slurm.cpus_per_task = runner.jobs > 0 ? runner.jobs : 2;
     std::vector<std::string> extra;
+    if (quick) extra.emplace_back("--quick");
     if (!where.empty()) extra.push_back("--where " + exp::shell_quote(where));
     if (runner.rerun_failed) extra.emplace_back("--rerun-failed");
     if (runner.time_limit) extra.push_back(fmt::format("--time-limit {}", *runner.time_limit));

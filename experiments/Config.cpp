@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <span>
 #include <sstream>
+#include <utility>
+#include <vector>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -19,9 +22,11 @@ namespace {
 constexpr std::array<std::string_view, kAxisCount> kAxisNames{
     "workload", "machine", "mapper", "model", "eager-threshold", "compute-scale", "seed", "repeat"};
 
-constexpr std::array<std::string_view, 15> kSections{
+constexpr std::array<std::string_view, 16> kSections{
     "workloads", "machines", "mappers", "models", "mpi",  "sim",   "matrix", "seeds",
-    "repeats",   "zip",      "exclude", "where",  "name", "store", "run"};
+    "repeats",   "zip",      "exclude", "where",  "name", "store", "run",    "quick"};
+/// What a `quick:` map may replace: every section but `quick` itself.
+constexpr std::span<const std::string_view> kQuickSections{kSections.data(), kSections.size() - 1};
 
 template <typename Value>
 void check_unique_labels(const YamlReader& reader, const std::vector<Value>& values,
@@ -80,6 +85,51 @@ void check_template(const YamlReader& reader, const YAML::Node& node, std::strin
   }
 }
 
+/// The sections to read: the file's, with those of its `quick:` map in their place if `quick`.
+/// The `quick:` map's keys are checked either way, so that a misspelt one is never ignored.
+std::vector<std::pair<YAML::Node, YAML::Node>> effective_sections(const YamlReader& reader,
+                                                                  const YAML::Node& root,
+                                                                  bool quick, SweepConfig& config) {
+  auto sections = reader.entries(root, "config", kSections);
+  const auto is_quick = [](const auto& entry) { return entry.first.Scalar() == "quick"; };
+  const auto found = std::find_if(sections.begin(), sections.end(), is_quick);
+  config.has_quick = found != sections.end();
+  config.quick = quick;
+  if (!config.has_quick) {
+    if (quick) {
+      throw InputError(
+          fmt::format("{}: --quick: the config has no quick variant (a top-level "
+                      "`quick:` map of the sections to replace)",
+                      reader.file()));
+    }
+    return sections;
+  }
+  const YAML::Node quick_node = found->second;
+  sections.erase(found);
+  reader.expect_map(quick_node, "quick");
+  for (auto it = quick_node.begin(); it != quick_node.end(); ++it) {
+    const YAML::Node key = it->first;
+    if (key.IsScalar() && std::find(kQuickSections.begin(), kQuickSections.end(), key.Scalar()) ==
+                              kQuickSections.end()) {
+      throw reader.error(key, fmt::format("quick.{}", key.Scalar()),
+                         fmt::format("unknown key '{}' (valid: {})", key.Scalar(),
+                                     fmt::join(kQuickSections, ", ")));
+    }
+  }
+  const auto replacements = reader.entries(quick_node, "quick", kQuickSections);
+  if (!quick) return sections;
+  for (const auto& [key, node] : replacements) {
+    const auto same = [&](const auto& entry) { return entry.first.Scalar() == key.Scalar(); };
+    const auto at = std::find_if(sections.begin(), sections.end(), same);
+    if (at != sections.end()) {
+      at->second = node;
+    } else {
+      sections.emplace_back(key, node);
+    }
+  }
+  return sections;
+}
+
 }  // namespace
 
 std::string Origin::str() const {
@@ -125,7 +175,7 @@ std::size_t SweepConfig::size(Axis axis) const {
 }
 
 SweepConfig parse_config(std::string_view text, std::string_view file,
-                         const std::filesystem::path& base) {
+                         const std::filesystem::path& base, bool quick) {
   const YamlReader reader{std::string(file)};
   YAML::Node root;
   try {
@@ -137,7 +187,7 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
   if (root.IsNull()) throw InputError(fmt::format("{}:1:1: config: the config is empty", file));
   SweepConfig config;
   config.file = std::string(file);
-  const auto sections = reader.entries(root, "config", kSections);
+  const auto sections = effective_sections(reader, root, quick, config);
   bool has_workloads = false;
   bool has_machines = false;
   bool has_mappers = false;
@@ -300,13 +350,13 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
   return config;
 }
 
-SweepConfig load_config(const std::filesystem::path& path) {
+SweepConfig load_config(const std::filesystem::path& path, bool quick) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot read config '{}'", path.string()));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError(fmt::format("cannot read config '{}'", path.string()));
-  return parse_config(text.str(), path.string(), path.parent_path());
+  return parse_config(text.str(), path.string(), path.parent_path(), quick);
 }
 
 }  // namespace mapsim::exp

@@ -22,6 +22,8 @@
 //   name:       "{workload}/{machine}/{mapper}"           run names (a template of axis values)
 //   store:      {links: false}                            also store per-link loads
 //   run:        {time-limit: 600}                         seconds per replay (not in the run key)
+//   quick:      {workloads: [npb:lu:S:16], mappers: [in-order, greedy]}   the quick variant
+//               (`mapsim run --quick`): each key replaces the same top-level section
 //
 // A list in a mapper's params or a model's options makes one axis value per element (crossed
 // within the entry). Relative trace and matrix paths are relative to the config file.
@@ -134,23 +136,27 @@ struct SweepConfig {
   std::string name_template;  ///< "" = the default (see Sweep.hpp)
   Origin name_origin;
   bool store_links = false;
-  double time_limit = 0;  ///< seconds per replay; 0 = none
+  double time_limit = 0;   ///< seconds per replay; 0 = none
+  bool has_quick = false;  ///< the file has a `quick:` variant
+  bool quick = false;      ///< this is the quick variant (its sections replaced the file's)
 
   /// How many values an axis has.
   [[nodiscard]] std::size_t size(Axis axis) const;
 };
 
 /// Parses a config's text. `file` names it in errors; relative paths resolve against `base`.
+/// With `quick`, the sections of the config's `quick:` map replace the top-level sections of the
+/// same name (an InputError if it has none); without, `quick:` is only checked for unknown keys.
 /// Throws InputError "FILE:LINE:COLUMN: KEY: what is wrong" for YAML syntax errors, unknown or
 /// repeated keys, wrong types (a map where a list belongs, text where a number belongs), bad
 /// values (unknown mapper, model, link class or parameter; invalid topology or generator spec;
 /// out-of-range numbers), zip axes of unequal lengths, unknown axes in zip and exclude, a
 /// missing trace or matrix file.
 SweepConfig parse_config(std::string_view text, std::string_view file,
-                         const std::filesystem::path& base);
+                         const std::filesystem::path& base, bool quick = false);
 
-/// Reads and parses a config file.
-SweepConfig load_config(const std::filesystem::path& path);
+/// Reads and parses a config file (its quick variant with `quick`).
+SweepConfig load_config(const std::filesystem::path& path, bool quick = false);
 
 /// The bundled default sweep (experiments/configs/demo.yaml, compiled in) and its name.
 std::string_view demo_config_text();

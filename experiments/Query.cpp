@@ -375,18 +375,14 @@ void write_summary(std::ostream& out, const std::vector<ResultTable>& tables) {
   }
 }
 
-RunMapping find_run_mapping(Store& store, std::string_view run) {
-  auto& db = store.connection();
-  auto select = db.prepare(
-      "SELECT run_key, name, topology, mapping_key, status, message FROM runs "
+std::string find_run_key(Store& store, std::string_view run) {
+  auto select = store.connection().prepare(
+      "SELECT run_key, name FROM runs "
       "WHERE (length(?1) >= 6 AND substr(run_key, 1, length(?1)) = ?1) OR name = ?1 "
       "ORDER BY run_key LIMIT 6");
   select.bind(1, run);
-  std::vector<std::array<std::string, 6>> matches;
-  while (select.step()) {
-    matches.push_back({select.text(0), select.text(1), select.text(2), select.text(3),
-                       select.text(4), select.text(5)});
-  }
+  std::vector<std::pair<std::string, std::string>> matches;
+  while (select.step()) matches.emplace_back(select.text(0), select.text(1));
   if (matches.empty()) {
     throw InputError(
         fmt::format("'{}': no run has this key (or key prefix of 6 or more digits) "
@@ -395,17 +391,28 @@ RunMapping find_run_mapping(Store& store, std::string_view run) {
   }
   if (matches.size() > 1) {
     std::vector<std::string> names;
-    for (const auto& m : matches) names.push_back(fmt::format("{} ({})", m[0].substr(0, 12), m[1]));
+    for (const auto& [key, name] : matches)
+      names.push_back(fmt::format("{} ({})", key.substr(0, 12), name));
     throw InputError(fmt::format("'{}' matches several runs: {}{}; give more of the key", run,
                                  fmt::join(names, ", "), matches.size() > 5 ? ", ..." : ""));
   }
-  const auto& m = matches.front();
-  auto stored = store.mapping(m[3]);
+  return matches.front().first;
+}
+
+RunMapping find_run_mapping(Store& store, std::string_view run) {
+  const auto key = find_run_key(store, run);
+  auto select = store.connection().prepare(
+      "SELECT name, topology, mapping_key, status, message FROM runs WHERE run_key = ?");
+  select.bind(1, key);
+  MAPSIM_EXPECTS(select.step(), "the run just found is there");
+  const auto name = select.text(0);
+  auto stored = store.mapping(select.text(2));
   if (!stored) {
-    throw InputError(fmt::format("run '{}' has no stored mapping (status {}{})", m[1], m[4],
-                                 m[5].empty() ? "" : ": " + m[5]));
+    const auto message = select.text(4);
+    throw InputError(fmt::format("run '{}' has no stored mapping (status {}{})", name,
+                                 select.text(3), message.empty() ? "" : ": " + message));
   }
-  return {m[0], m[1], m[2], std::move(stored->mapping)};
+  return {key, name, select.text(1), std::move(stored->mapping)};
 }
 
 }  // namespace mapsim::exp

@@ -64,6 +64,10 @@ void write_results(std::ostream& out, const std::vector<ResultTable>& tables, Ta
 /// to in-order, and the rank correlation — what a sweep prints at its end.
 void write_summary(std::ostream& out, const std::vector<ResultTable>& tables);
 
+/// The key of the run given by its key, a unique prefix of at least 6 hex digits, or its exact
+/// name. Throws InputError if there is none, or several (listing them).
+std::string find_run_key(Store& store, std::string_view run);
+
 /// The stored mapping of a run, given its key (or a unique prefix of at least 6 digits) or its
 /// exact name, with the run's topology spec. Throws InputError if there is none, or several.
 struct RunMapping {

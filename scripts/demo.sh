@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Builds everything (Release) and runs mapsim's main job on its embedded default: the demo sweep
-# (experiments/configs/demo.yaml) into results.db, then its summary. Arguments go to `mapsim run`.
+# (experiments/configs/demo.yaml) into results.db, then its summary, then its charts (`mapsim
+# report`) into report/ (open report/index.html). Arguments go to `mapsim run` (and then no report
+# is drawn: the database may be another one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
-exec build/release/mapsim run "$@"
+build/release/mapsim run "$@"
+if [ $# -eq 0 ]; then
+  build/release/mapsim report results.db --out report
+fi

@@ -928,5 +928,36 @@ TEST_F(SweepInterruption, RunsOfAKilledSweepShowAsStale) {
   EXPECT_EQ(key_prefixes(db, "status = 'running'"), running);
 }
 
+TEST(RunCommand, QuickRunsTheQuickVariant) {
+  const TempDir dir;
+  // The full sweep: 2 workloads x 1 machine x 5 mappers x 2 models = 20 runs; its quick variant
+  // replaces workloads and mappers: 1 workload x 2 mappers x 2 models = 4 runs.
+  const auto config = dir.write("quick.yaml", std::string(kSmallConfig) +
+                                                  "quick:\n"
+                                                  "  workloads: [npb:cg:S:16:iterations=1]\n"
+                                                  "  mappers: [in-order, greedy]\n");
+  const auto db = dir.path() / "quick.db";
+  const auto listed = run_mapsim("run " + sh(config) + " --quick --dry-run --db " + sh(db));
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("4 runs: 4 new"));
+  const auto full = run_mapsim("run " + sh(config) + " --dry-run --db " + sh(db));
+  EXPECT_THAT(full.out, HasSubstr("20 runs: 20 new"));
+
+  const auto run = run_mapsim("run " + sh(config) + " --quick --db " + sh(db));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count_rows(db), 4);
+  EXPECT_EQ(count_rows(db,
+                       "status = 'done' AND workload = 'npb:cg:S:16:iterations=1' AND "
+                       "mapper IN ('in-order', 'greedy')"),
+            4);
+
+  // A config without a quick variant: an input error naming the file.
+  const auto plain = dir.write("plain.yaml", kSmallConfig);
+  const auto none = run_mapsim("run " + sh(plain) + " --quick --dry-run --db " + sh(db));
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_THAT(none.err, HasSubstr(plain.string()));
+  EXPECT_THAT(none.err, HasSubstr("no quick variant"));
+}
+
 }  // namespace
 }  // namespace mapsim

@@ -983,5 +983,100 @@ TEST(ConfigErrors, EmptyWhere) {
               AllOf(StartsWith(at(4, 8, "where")), HasSubstr("the condition is empty")));
 }
 
+// ---- the quick variant --------------------------------------------------------------------------
+
+// kBase plus a quick variant (lines 4-6) that replaces the workloads and adds a seeds axis.
+const std::string kWithQuick = with_base(
+    "quick:\n"
+    "  workloads: [npb:cg:S:4, npb:lu:S:4:iterations=1]\n"
+    "  seeds: [3]");
+
+TEST(ConfigQuick, WithoutQuickTheQuickMapIsIgnored) {
+  const auto config = parse(kWithQuick);
+  EXPECT_TRUE(config.has_quick);
+  EXPECT_FALSE(config.quick);
+  ASSERT_EQ(config.workloads.size(), 1U);
+  EXPECT_EQ(config.workloads[0].spec, "npb:lu:S:4");
+  // The default seeds, not the quick variant's.
+  EXPECT_EQ(config.seeds, std::vector<std::int64_t>{0});
+}
+
+TEST(ConfigQuick, QuickReplacesTheSectionsItNames) {
+  const auto config = parse_config(kWithQuick, kFile, {}, true);
+  EXPECT_TRUE(config.has_quick);
+  EXPECT_TRUE(config.quick);
+  // workloads and seeds come from quick (a section the file does not have is added); machines
+  // and mappers stay the file's.
+  ASSERT_EQ(config.workloads.size(), 2U);
+  EXPECT_EQ(config.workloads[0].spec, "npb:cg:S:4");
+  EXPECT_EQ(config.workloads[0].origin.line, 5);
+  EXPECT_EQ(config.seeds, std::vector<std::int64_t>{3});
+  ASSERT_EQ(config.machines.size(), 1U);
+  EXPECT_EQ(config.machines[0].topology, "torus:4x4");
+  ASSERT_EQ(config.mappers.size(), 1U);
+  EXPECT_EQ(config.mappers[0].name, "in-order");
+}
+
+TEST(ConfigQuick, ConfigsWithoutQuickHaveNone) {
+  const auto config = parse(kBase);
+  EXPECT_FALSE(config.has_quick);
+  EXPECT_FALSE(config.quick);
+  try {
+    (void)parse_config(kBase, kFile, {}, true);
+    ADD_FAILURE() << "no error for --quick without a quick variant";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(),
+                AllOf(StartsWith(std::string(kFile) + ": "), HasSubstr("has no quick variant")));
+  }
+}
+
+TEST(ConfigQuickErrors, UnknownKeyInQuickNamesItLikeATopLevelOne) {
+  // Line 5, column 3: the misspelt key; an error with and without --quick.
+  const auto text = with_base("quick:\n  mapper: [greedy]");
+  for (const bool quick : {false, true}) {
+    try {
+      (void)parse_config(text, kFile, {}, quick);
+      ADD_FAILURE() << "no error for quick.mapper";
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(),
+                  AllOf(StartsWith(at(5, 3, "quick.mapper")), HasSubstr("unknown key 'mapper'"),
+                        HasSubstr("valid: workloads, machines, mappers, models, mpi, "
+                                  "sim, matrix, seeds, repeats, zip, exclude, where, "
+                                  "name, store, run)")));
+    }
+  }
+  // quick inside quick is no section either.
+  EXPECT_THAT(error_of(with_base("quick:\n  quick: {seeds: [1]}")),
+              AllOf(StartsWith(at(5, 3, "quick.quick")), HasSubstr("unknown key 'quick'")));
+}
+
+TEST(ConfigQuickErrors, QuickMustBeAMapAndItsValuesAreChecked) {
+  EXPECT_THAT(error_of(with_base("quick: [workloads]")),
+              AllOf(StartsWith(at(4, 8, "quick")), HasSubstr("expected a map")));
+  // A bad value inside quick is found where it stands (line 5, column 10) when it is used.
+  const auto text = with_base("quick:\n  seeds: [-1]");
+  EXPECT_NO_THROW((void)parse(text));
+  try {
+    (void)parse_config(text, kFile, {}, true);
+    ADD_FAILURE() << "no error for a negative seed in quick";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), StartsWith(at(5, 11, "seeds")));
+  }
+}
+
+TEST(ConfigQuick, LoadConfigReadsTheQuickVariant) {
+  const testing::TempDir dir;
+  const auto file = dir.write("q.yaml", kWithQuick);
+  EXPECT_EQ(load_config(file).workloads.size(), 1U);
+  EXPECT_EQ(load_config(file, true).workloads.size(), 2U);
+  const auto plain = dir.write("plain.yaml", kBase);
+  try {
+    (void)load_config(plain, true);
+    ADD_FAILURE() << "no error for --quick without a quick variant";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), AllOf(HasSubstr(plain.string()), HasSubstr("no quick variant")));
+  }
+}
+
 }  // namespace
 }  // namespace mapsim::exp

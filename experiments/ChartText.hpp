@@ -1,0 +1,182 @@
+#pragma once
+// What the report's charts share (ReportCharts.cpp, AgreementCharts.cpp): quoting for gnuplot,
+// CSV and data files, chart names, finding rows and ratios, the common gnuplot settings and the
+// mappers' colours. Internal to the experiments library.
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "experiments/ReportCharts.hpp"
+#include "support/Error.hpp"
+
+namespace mapsim::exp::chart {
+
+inline constexpr std::size_t kMaxNameLength = 120;
+inline constexpr int kMaxWidth = 2400;
+
+/// A gnuplot string literal in single quotes (no escapes in them; a quote is doubled).
+inline std::string gp_string(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c == '\'' ? std::string("''") : std::string(1, c);
+    }
+  }
+  return out + "'";
+}
+
+/// A string column of a gnuplot data file: in double quotes, which it cannot escape, so a double
+/// quote inside becomes a single one.
+inline std::string data_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' || c == '\n' ? '\'' : c;
+  return out + "\"";
+}
+
+inline std::string data_number(std::optional<double> value) {
+  return value ? fmt::format("{:.9g}", *value) : std::string("NaN");
+}
+
+inline std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+inline std::string csv_number(std::optional<double> value) {
+  return value ? fmt::format("{}", *value) : std::string();
+}
+
+inline std::string ratio_cell(std::optional<double> value) {
+  return value ? fmt::format("{:.3f}", *value) : std::string("-");
+}
+
+/// "hop_bytes" -> "hop-bytes", as the charts name metrics.
+inline std::string metric_label(std::string_view metric) {
+  std::string text(metric);
+  std::replace(text.begin(), text.end(), '_', '-');
+  return text;
+}
+
+/// Unique chart names: a name given twice gets "-2", "-3", ... appended.
+class Names {
+ public:
+  std::string take(std::string_view text) {
+    std::string base = sanitize_name(text);
+    if (base.size() > kMaxNameLength) base.resize(kMaxNameLength);
+    std::string name = base;
+    for (int n = 2; !used_.insert(name).second; ++n) name = fmt::format("{}-{}", base, n);
+    return name;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+inline std::size_t find_metric(const ReportData& data, std::string_view metric) {
+  const auto it = std::find(data.metrics.begin(), data.metrics.end(), metric);
+  MAPSIM_EXPECTS(it != data.metrics.end(), "a chart's metric is one of the report's columns");
+  return static_cast<std::size_t>(it - data.metrics.begin());
+}
+
+/// Contexts grouped by `key`, in the order of each group's first context.
+template <typename Key>
+inline std::vector<std::vector<std::size_t>> group_contexts(
+    const std::vector<std::size_t>& contexts, const Key& key) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::map<std::string, std::size_t> index;
+  for (const auto c : contexts) {
+    const auto [it, added] = index.emplace(key(c), groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(c);
+  }
+  return groups;
+}
+
+inline std::vector<std::size_t> all_contexts(const ReportData& data) {
+  std::vector<std::size_t> all(data.contexts.size());
+  for (std::size_t c = 0; c < all.size(); ++c) all[c] = c;
+  return all;
+}
+
+/// The mapper labels of the contexts: in-order first, then alphabetically.
+inline std::vector<std::string> mappers_of(const ReportData& data,
+                                           const std::vector<std::size_t>& contexts) {
+  std::set<std::string> labels;
+  for (const auto c : contexts) {
+    for (const auto& row : data.contexts[c].rows) labels.insert(row.mapper);
+  }
+  std::vector<std::string> out(labels.begin(), labels.end());
+  std::stable_partition(out.begin(), out.end(), [](const auto& m) { return m == "in-order"; });
+  return out;
+}
+
+inline const ReportRow* find_row(const ReportContext& context, std::string_view mapper) {
+  for (const auto& row : context.rows) {
+    if (row.mapper == mapper) return &row;
+  }
+  return nullptr;
+}
+
+inline std::optional<double> ratio(const ReportRow* row, std::size_t metric) {
+  if (row == nullptr || metric >= row->ratios.size()) return std::nullopt;
+  return row->ratios[metric];
+}
+
+inline std::optional<double> value(const ReportRow* row, std::size_t metric) {
+  if (row == nullptr || metric >= row->values.size()) return std::nullopt;
+  return row->values[metric];
+}
+
+/// Whether any row of the contexts has a ratio of `metric` (else a panel of it would be empty).
+inline bool has_ratios(const ReportData& data, const std::vector<std::size_t>& contexts,
+                       std::size_t metric) {
+  for (const auto c : contexts) {
+    for (const auto& row : data.contexts[c].rows) {
+      if (ratio(&row, metric)) return true;
+    }
+  }
+  return false;
+}
+
+/// The settings every chart shares: plain text (labels such as "a_b" are not subscripts), the key
+/// below the plot (the bars: right of each panel, as a panel's key is wider than the panel).
+/// Twenty distinct colours (Tableau's 20) for the mappers, so that a sweep of up to twenty mappers
+/// never repeats a colour (gnuplot's default cycle has eight).
+inline constexpr std::string_view kCommon =
+    "set termoption noenhanced\nset key below horizontal\n"
+    "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\n"
+    "set linetype 3 lc rgb '#2ca02c'\nset linetype 4 lc rgb '#d62728'\n"
+    "set linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"
+    "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\n"
+    "set linetype 9 lc rgb '#bcbd22'\nset linetype 10 lc rgb '#17becf'\n"
+    "set linetype 11 lc rgb '#aec7e8'\nset linetype 12 lc rgb '#ffbb78'\n"
+    "set linetype 13 lc rgb '#98df8a'\nset linetype 14 lc rgb '#ff9896'\n"
+    "set linetype 15 lc rgb '#c5b0d5'\nset linetype 16 lc rgb '#c49c94'\n"
+    "set linetype 17 lc rgb '#f7b6d2'\nset linetype 18 lc rgb '#c7c7c7'\n"
+    "set linetype 19 lc rgb '#dbdb8d'\nset linetype 20 lc rgb '#9edae5'\n"
+    "set linetype cycle 20\n";
+inline constexpr std::string_view kHistogram =
+    "set style data histogram\nset style histogram clustered gap 1\n"
+    "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
+    "set xtics rotate by 30 right scale 0 nomirror\nset grid ytics\n";
+
+/// A mapper's gnuplot line type (its colour, 1-based) in every chart of a report: its place
+/// among `palette`, the report's mappers (mappers_of the whole data).
+inline std::size_t colour(const std::vector<std::string>& palette, std::string_view mapper) {
+  const auto it = std::find(palette.begin(), palette.end(), mapper);
+  MAPSIM_EXPECTS(it != palette.end(), "a chart's mapper is one of the report's");
+  return static_cast<std::size_t>(it - palette.begin()) + 1;
+}
+
+}  // namespace mapsim::exp::chart

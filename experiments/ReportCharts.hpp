@@ -1,0 +1,53 @@
+#pragma once
+// The charts of `mapsim report`, laid out from ReportData (ReportData.hpp) as gnuplot scripts
+// and data files (Chart.hpp); ReportWriter.hpp renders them. Every ratio is to in-order's value
+// in the same context:
+//
+//   bars       one chart per machine and model (pages of at most kBarsPerPage workloads): per
+//              workload a cluster of bars, one per mapper, of hop-bytes / in-order and, beside
+//              it, simulated time / in-order (the OHTMA paper's Figs. 2 and 3); a model
+//              without simulated times (`static`) has only the hop-bytes panel;
+//   scaling    one chart per workload family, machine kind and model with at least two rank
+//              counts: metric / in-order and time / in-order against the ranks (log2 axis), a
+//              line per mapper; contexts of the same ranks (several machines of one kind) are
+//              averaged;
+//   agreement  one chart per machine and model: per mapper and workload a point at
+//              (static metric / in-order, time / in-order), with the mean Spearman rho and the
+//              discordant mapper pairs of each workload in the table;
+//   summary    mean rho per static metric, per machine and model.
+//
+// Chart names are sanitised to [a-z0-9._-] and unique among the charts of one call; the kinds'
+// prefixes ("bars-", "scaling-", "agreement-", "summary-") keep the calls apart.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "experiments/Chart.hpp"
+#include "experiments/ReportData.hpp"
+
+namespace mapsim::exp {
+
+/// At most this many workloads in one bars chart; more go on further pages.
+inline constexpr std::size_t kBarsPerPage = 12;
+
+std::vector<Chart> bar_charts(const ReportData& data);
+
+/// `metric`: the scaling metric (one of data.metrics), the first panel.
+std::vector<Chart> scaling_charts(const ReportData& data, std::string_view metric = "hop_bytes");
+
+/// `agreements`: of one static metric (as agreement(data, "hop_bytes") returns them).
+std::vector<Chart> agreement_charts(const ReportData& data,
+                                    const std::vector<ContextAgreement>& agreements);
+
+/// Bars of the mean rho per static metric, per machine and model, with the summary as table;
+/// nullopt if no summary has a rho (nothing was replayed, or too few mappers).
+std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>& summaries);
+
+/// `text` lowercased, with every character outside [a-z0-9._-] replaced by '_' (runs of them by
+/// one) and no leading '.' or '_' or trailing '_', e.g. "torus:4x4x4" -> "torus_4x4x4",
+/// "flow (eager 0 B)" -> "flow_eager_0_b"; "chart" if nothing is left.
+std::string sanitize_name(std::string_view text);
+
+}  // namespace mapsim::exp

@@ -1,0 +1,349 @@
+#include "experiments/ReportWriter.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "support/Error.hpp"
+#include "support/Log.hpp"
+#include "support/OutputFile.hpp"
+#include "support/Version.hpp"
+
+extern char** environ;  // NOLINT: POSIX declares it nowhere else
+
+namespace mapsim::exp {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The name of the script that draws every chart with one gnuplot process.
+constexpr std::string_view kMasterScript = "report.gp";
+/// What report.gp prints before each chart, so that an error can be put down to it.
+constexpr std::string_view kDrawing = "drawing ";
+
+/// Runs `program args...` in `cwd` (empty: here) with stdout to /dev/null and stderr to
+/// `stderr_file` (empty: /dev/null); its exit status, or nullopt (and errno set) if it could not
+/// be started or did not exit normally.
+std::optional<int> run_program(const fs::path& program, const std::vector<std::string>& args,
+                               const fs::path& cwd, const fs::path& stderr_file) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2,
+                                   stderr_file.empty() ? "/dev/null" : stderr_file.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> words{program.string()};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int error =
+      posix_spawnp(&pid, words.front().c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) {
+    errno = error;
+    return std::nullopt;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return std::nullopt;
+  }
+  if (!WIFEXITED(status)) return std::nullopt;
+  return WEXITSTATUS(status);
+}
+
+std::string gnuplot_missing(const fs::path& gnuplot, std::string_view reason) {
+  return fmt::format(
+      "gnuplot not found (looked for '{}'{}): install the Debian package gnuplot-nox "
+      "(apt-get install gnuplot-nox), or give the program with --gnuplot",
+      gnuplot.string(), reason.empty() ? "" : fmt::format(": {}", reason));
+}
+
+/// A standalone script: the chart as SVG, then as PNG.
+std::string chart_script(const Chart& chart) {
+  std::string title = chart.title;
+  std::replace(title.begin(), title.end(), '\n', ' ');
+  std::string text = fmt::format(
+      "# mapsim report: {}\n# Redraws {}.svg and {}.png: gnuplot {}.gp (in this directory).\n",
+      title, chart.name, chart.name, chart.name);
+  text += fmt::format(
+      "reset\nset terminal svg size {},{} dynamic enhanced font 'Helvetica,12'\n"
+      "set output '{}.svg'\n{}unset output\n",
+      chart.width, chart.height, chart.name, chart.plot);
+  text +=
+      fmt::format("reset\nset terminal pngcairo size {},{}\nset output '{}.png'\n{}unset output\n",
+                  chart.width, chart.height, chart.name, chart.plot);
+  return text;
+}
+
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string html(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_index(const std::vector<Chart>& charts, const ReportOptions& options) {
+  std::string text = fmt::format(
+      "# mapsim report\n\nMade by mapsim {} with:\n\n```sh\n{}\n```\n\n"
+      "Every chart below is drawn by gnuplot from its script and data in this directory; `gnuplot "
+      "NAME.gp` redraws one, `gnuplot {}` all of them.\n\n## Charts\n\n",
+      version(), options.command, kMasterScript);
+  for (const auto& chart : charts)
+    text += fmt::format("- [{}](#{})\n", markdown_cell(chart.title), chart.name);
+  for (const auto& chart : charts) {
+    text += fmt::format("\n<a id=\"{}\"></a>\n\n## {}\n\n{}\n\n![{}]({}.svg)\n\n", chart.name,
+                        markdown_cell(chart.title), chart.about, markdown_cell(chart.title),
+                        chart.name);
+    text += fmt::format(
+        "Data: [{0}.csv]({0}.csv) · image: [{0}.png]({0}.png) · script: [{0}.gp]({0}.gp) — "
+        "regenerate with `gnuplot {0}.gp` in this directory.\n",
+        chart.name);
+    if (chart.table_header.empty()) continue;
+    std::vector<std::string> header, rule;
+    for (const auto& h : chart.table_header) {
+      header.push_back(markdown_cell(h));
+      rule.emplace_back("---");
+    }
+    text += fmt::format("\n| {} |\n|{}|\n", fmt::join(header, " | "), fmt::join(rule, "|"));
+    for (const auto& row : chart.table_rows) {
+      std::vector<std::string> cells;
+      for (const auto& c : row) cells.push_back(markdown_cell(c));
+      text += fmt::format("| {} |\n", fmt::join(cells, " | "));
+    }
+  }
+  return text;
+}
+
+std::string html_index(const std::vector<Chart>& charts, const ReportOptions& options) {
+  std::string text = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>mapsim report</title>\n<style>\n"
+      "body {{ font-family: sans-serif; max-width: 1400px; margin: 2em auto; padding: 0 1em; }}\n"
+      "img {{ max-width: 100%; border: 1px solid #ddd; }}\n"
+      "table {{ border-collapse: collapse; margin: 1em 0; }}\n"
+      "th, td {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}\n"
+      "pre {{ background: #f4f4f4; padding: 0.5em; overflow-x: auto; }}\n"
+      "</style>\n</head>\n<body>\n<h1>mapsim report</h1>\n"
+      "<p>Made by mapsim {} with:</p>\n<pre><code>{}</code></pre>\n"
+      "<p>Every chart below is drawn by gnuplot from its script and data in this directory; "
+      "<code>gnuplot NAME.gp</code> redraws one, <code>gnuplot {}</code> all of them.</p>\n"
+      "<h2>Charts</h2>\n<ul>\n",
+      html(version()), html(options.command), kMasterScript);
+  for (const auto& chart : charts)
+    text += fmt::format("<li><a href=\"#{}\">{}</a></li>\n", chart.name, html(chart.title));
+  text += "</ul>\n";
+  for (const auto& chart : charts) {
+    text += fmt::format(
+        "<section id=\"{0}\">\n<h2>{1}</h2>\n<p>{2}</p>\n<p><img src=\"{0}.svg\" alt=\"{1}\"></p>\n"
+        "<p>Data: <a href=\"{0}.csv\">{0}.csv</a> · image: <a href=\"{0}.png\">{0}.png</a> · "
+        "script: <a href=\"{0}.gp\">{0}.gp</a> — regenerate with <code>gnuplot {0}.gp</code> in "
+        "this directory.</p>\n",
+        chart.name, html(chart.title), html(chart.about));
+    if (!chart.table_header.empty()) {
+      text += "<table>\n<tr>";
+      for (const auto& h : chart.table_header) text += fmt::format("<th>{}</th>", html(h));
+      text += "</tr>\n";
+      for (const auto& row : chart.table_rows) {
+        text += "<tr>";
+        for (const auto& c : row) text += fmt::format("<td>{}</td>", html(c));
+        text += "</tr>\n";
+      }
+      text += "</table>\n";
+    }
+    text += "</section>\n";
+  }
+  return text + "</body>\n</html>\n";
+}
+
+/// Whether `dir` holds a report (its index.md is one of ours): then a new report replaces it.
+bool is_report(const fs::path& dir) {
+  std::ifstream index(dir / "index.md");
+  std::string first;
+  return index && std::getline(index, first) && first == "# mapsim report";
+}
+
+/// Removes the chart files of an earlier report in `dir` that the new one did not write, so that
+/// a report directory holds one report; files of other kinds (and of other names) stay.
+void remove_stale_charts(const fs::path& dir, const ReportSummary& summary) {
+  std::set<std::string> written{"index.md", "index.html", "report.gp"};
+  for (const auto& files : summary.files) written.insert(files.begin(), files.end());
+  static const std::set<std::string> kKinds{".svg", ".png", ".csv", ".dat", ".gp"};
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const auto name = entry.path().filename().string();
+    if (!entry.is_regular_file() || !kKinds.contains(entry.path().extension().string()) ||
+        written.contains(name))
+      continue;
+    fs::remove(entry.path(), error);  // best effort: a file that stays is only clutter
+  }
+}
+
+/// A file of the report's temporary directory: that directory is the all-or-nothing unit
+/// (OutputDirectory), so its files need no temporary and fsync each (write_output), which costs
+/// seconds over the thousands of files of a large report.
+void write_text(const fs::path& path, const std::string& text) {
+  errno = 0;
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) {
+    throw InputError(fmt::format("--out: cannot write '{}': {}", path.string(),
+                                 errno != 0 ? std::strerror(errno) : "write failed"));
+  }
+}
+
+/// gnuplot's stderr without report.gp's progress lines; the chart it was drawing last.
+std::pair<std::string, std::string> gnuplot_messages(const std::string& log) {
+  std::string chart, messages;
+  std::size_t at = 0;
+  while (at < log.size()) {
+    auto end = log.find('\n', at);
+    if (end == std::string::npos) end = log.size();
+    const std::string_view line(log.data() + at, end - at);
+    if (line.starts_with(kDrawing)) {
+      chart = line.substr(kDrawing.size());
+    } else if (!line.empty()) {
+      messages += fmt::format("{}{}", messages.empty() ? "" : "\n", line);
+    }
+    at = end + 1;
+  }
+  return {chart, messages};
+}
+
+std::string read_text(const fs::path& path) {
+  std::string text;
+  if (FILE* file = std::fopen(path.c_str(), "rb")) {
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+    std::fclose(file);
+  }
+  return text;
+}
+
+void render(const fs::path& dir, const std::vector<Chart>& charts, const fs::path& gnuplot) {
+  std::string master = fmt::format(
+      "# mapsim report: draws every chart (SVG and PNG) with one gnuplot; each NAME.gp also runs "
+      "alone.\n");
+  for (const auto& chart : charts)
+    master += fmt::format("print '{}{}.gp'\nload '{}.gp'\n", kDrawing, chart.name, chart.name);
+  write_text(dir / kMasterScript, master);
+
+  const fs::path log = dir / ".gnuplot-stderr";
+  // The program's own path, as the working directory changes: a relative one with a slash is
+  // taken from here, a bare name from PATH.
+  const fs::path program = gnuplot.has_parent_path() ? fs::absolute(gnuplot) : gnuplot;
+  const auto status = run_program(program, {std::string(kMasterScript)}, dir, fs::absolute(log));
+  const auto [chart, messages] = gnuplot_messages(read_text(log));
+  fs::remove(log);
+  if (!status) throw InputError(gnuplot_missing(gnuplot, std::strerror(errno)));
+  if (*status != 0) {
+    throw InputError(
+        fmt::format("gnuplot failed on {}: {}", chart.empty() ? std::string(kMasterScript) : chart,
+                    messages.empty() ? fmt::format("exit status {}", *status) : messages));
+  }
+  // Its warnings ("difficulty making room for xtic labels") are about looks, not the data.
+  if (!messages.empty()) log::debug("gnuplot: {}", messages);
+  for (const auto& c : charts) {
+    for (const auto* extension : {".svg", ".png"}) {
+      std::error_code error;
+      const auto size = fs::file_size(dir / (c.name + extension), error);
+      if (error || size == 0) {
+        throw InputError(fmt::format("gnuplot drew no {}{} from {}.gp", c.name, extension, c.name));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void check_gnuplot(const fs::path& gnuplot) {
+  const auto status = run_program(gnuplot, {"--version"}, {}, {});
+  if (!status) throw InputError(gnuplot_missing(gnuplot, std::strerror(errno)));
+  if (*status != 0)
+    throw InputError(gnuplot_missing(gnuplot, fmt::format("'--version' exited {}", *status)));
+}
+
+ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options) {
+  check_gnuplot(options.gnuplot);
+  std::set<std::string> names{"index", "report"};
+  for (const auto& chart : charts) {
+    MAPSIM_EXPECTS(!chart.name.empty() &&
+                       chart.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") ==
+                           std::string::npos,
+                   "a chart's name is [a-z0-9._-]+");
+    MAPSIM_EXPECTS(names.insert(chart.name).second, "chart names are unique in a report");
+  }
+
+  OutputDirectory dir(options.out, "--out");
+  ReportSummary summary;
+  summary.out = options.out;
+  summary.charts = charts.size();
+  for (const auto& chart : charts) {
+    std::vector<std::string> files{chart.name + ".svg", chart.name + ".png", chart.name + ".csv",
+                                   chart.name + ".gp"};
+    write_text(dir.path() / (chart.name + ".csv"), chart.csv);
+    for (const auto& [name, content] : chart.data_files) {
+      MAPSIM_EXPECTS(fs::path(name).filename() == name, "a data file is in the report directory");
+      write_text(dir.path() / name, content);
+      files.push_back(name);
+    }
+    write_text(dir.path() / (chart.name + ".gp"), chart_script(chart));
+    summary.files.push_back(std::move(files));
+  }
+  log::info("drawing {} charts with gnuplot", charts.size());
+  render(dir.path(), charts, options.gnuplot);
+  write_text(dir.path() / "index.md", markdown_index(charts, options));
+  write_text(dir.path() / "index.html", html_index(charts, options));
+  const bool replaces_report = is_report(options.out);
+  dir.commit();
+  if (replaces_report) remove_stale_charts(options.out, summary);
+  return summary;
+}
+
+}  // namespace mapsim::exp

@@ -1,0 +1,48 @@
+#pragma once
+// Writes and renders the charts of `mapsim report` into a directory:
+//
+//   NAME.csv, NAME's data files   the chart's data
+//   NAME.gp                       a standalone gnuplot script: SVG, then PNG (`gnuplot NAME.gp`
+//                                 in the directory redraws both)
+//   NAME.svg, NAME.png            drawn by ONE gnuplot process for the whole report, which
+//                                 `load`s every NAME.gp from report.gp
+//   index.md, index.html          every chart with its title, how to read it, the image, its
+//                                 table, its files and the command that made the report
+//
+// The directory is filled as a temporary beside it and moved into place only when gnuplot has
+// drawn every chart (support/OutputFile.hpp), the index last: a failed report leaves no
+// half-written directory behind, and an earlier report there as it was. A report replaces an
+// earlier one: its chart files that the new report does not draw are removed (other files stay).
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "experiments/Chart.hpp"
+
+namespace mapsim::exp {
+
+struct ReportOptions {
+  std::filesystem::path out;                  ///< the report directory (created)
+  std::string command;                        ///< the command line shown in the index
+  std::filesystem::path gnuplot = "gnuplot";  ///< program, looked up on PATH
+};
+
+struct ReportSummary {
+  std::filesystem::path out;
+  std::size_t charts = 0;
+  /// Per chart, its files (relative to `out`): NAME.svg, NAME.png, NAME.csv, NAME.gp, data files.
+  std::vector<std::vector<std::string>> files;
+};
+
+/// Throws InputError "gnuplot not found (looked for 'PROGRAM'): install the Debian package
+/// gnuplot-nox ..." unless `PROGRAM --version` runs and exits 0.
+void check_gnuplot(const std::filesystem::path& gnuplot);
+
+/// Writes and renders `charts` (names unique, [a-z0-9._-]+). Throws InputError if gnuplot cannot
+/// be run (check_gnuplot, before anything is written), if it fails on a chart (naming the chart's
+/// script and quoting gnuplot), or if the directory cannot be written.
+ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options);
+
+}  // namespace mapsim::exp

@@ -1,0 +1,215 @@
+// `mapsim report` end to end: a database of a real tiny sweep drawn by gnuplot, and its bad input.
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+
+namespace mapsim {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::read_file;
+using testing::run_mapsim;
+using testing::TempDir;
+
+// 2 workloads (4 and 16 ranks: a scaling chart) x 1 machine x 3 mappers x 2 models = 12 runs,
+// replaying communication only: well under a second.
+constexpr const char* kSweep = R"(workloads:
+  - npb:lu:S:4:iterations=1
+  - npb:lu:S:16:iterations=1
+machines: [torus:4x4]
+mappers: [in-order, random, greedy]
+models: [flow, static]
+sim: {compute-scale: 0}
+)";
+
+constexpr unsigned char kPngSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+/// The sweep's database, made once for all tests.
+class ReportCommand : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() /
+                        ("mapsim-report-command-" + std::to_string(::getpid())));
+    fs::remove_all(*dir_);
+    fs::create_directories(*dir_);
+    std::ofstream(*dir_ / "sweep.yaml") << kSweep;
+    const auto run = run_mapsim("run sweep.yaml --db results.db --store-links", *dir_);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string db() { return fmt::format("'{}'", (*dir_ / "results.db").string()); }
+
+  static fs::path* dir_;
+};
+fs::path* ReportCommand::dir_ = nullptr;
+
+/// The chart names a report printed: its lines "DIR/NAME.svg".
+std::vector<std::string> chart_names(const std::string& out) {
+  std::vector<std::string> names;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.ends_with(".svg")) names.push_back(fs::path(line).stem().string());
+  }
+  return names;
+}
+
+bool any_starts_with(const std::vector<std::string>& names, const std::string& prefix) {
+  return std::any_of(names.begin(), names.end(),
+                     [&](const std::string& n) { return n.starts_with(prefix); });
+}
+
+TEST_F(ReportCommand, DrawsEveryChartAsSvgPngCsvAndScript) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto result = run_mapsim(fmt::format("report {} --out '{}'", db(), out.string()));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto names = chart_names(result.out);
+  EXPECT_THAT(result.out, HasSubstr(fmt::format("report: {} charts in", names.size())));
+  // flow and static: bars and scaling each (two rank counts); flow only: agreement (static has
+  // no times); the summary; heat maps of the stored links.
+  for (const auto* kind : {"bars-torus_4x4-flow", "bars-torus_4x4-static", "scaling-", "agreement-",
+                           "summary-agreement", "heatmap-"})
+    EXPECT_TRUE(any_starts_with(names, kind)) << kind << " in\n" << result.out;
+  const auto index_md = read_file(out / "index.md");
+  const auto index_html = read_file(out / "index.html");
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    for (const auto* extension : {".svg", ".png", ".csv", ".gp"})
+      EXPECT_TRUE(fs::is_regular_file(out / (name + extension))) << extension;
+    // The SVG is a whole XML document (gnuplot finished it) naming the mappers as series.
+    auto svg = read_file(out / (name + ".svg"));
+    EXPECT_TRUE(svg.starts_with("<?xml")) << svg.substr(0, 80);
+    EXPECT_THAT(svg, HasSubstr("<svg"));
+    while (!svg.empty() && std::isspace(static_cast<unsigned char>(svg.back()))) svg.pop_back();
+    EXPECT_TRUE(svg.ends_with("</svg>"));
+    if (!name.starts_with("heatmap-") && !name.starts_with("summary-")) {
+      for (const auto* mapper : {"in-order", "random", "greedy"})
+        EXPECT_THAT(svg, HasSubstr(mapper));
+    }
+    const auto png = read_file(out / (name + ".png"));
+    ASSERT_GE(png.size(), sizeof kPngSignature);
+    EXPECT_TRUE(
+        std::equal(std::begin(kPngSignature), std::end(kPngSignature), png.begin(),
+                   [](unsigned char a, char b) { return a == static_cast<unsigned char>(b); }));
+    const auto csv = read_file(out / (name + ".csv"));
+    EXPECT_GT(csv.find('\n'), 0U);  // a header line
+    EXPECT_THAT(index_md, HasSubstr(fmt::format("({}.svg)", name)));
+    EXPECT_THAT(index_html, HasSubstr(fmt::format("<img src=\"{}.svg\"", name)));
+    EXPECT_THAT(index_md, HasSubstr(fmt::format("gnuplot {}.gp", name)));
+  }
+  for (const auto* index : {&index_md, &index_html}) {
+    EXPECT_THAT(*index, HasSubstr("mapsim report"));
+    EXPECT_THAT(*index, HasSubstr("--out"));
+    EXPECT_THAT(*index, HasSubstr("results.db"));
+  }
+  // The bars of the flow model hold greedy's ratios for both workloads.
+  const auto bars = read_file(out / "bars-torus_4x4-flow_eager_65536_b_compute_x0.csv");
+  EXPECT_THAT(bars, HasSubstr("npb:lu:S:4:iterations=1,4,greedy,"));
+  EXPECT_THAT(bars, HasSubstr("npb:lu:S:16:iterations=1,16,greedy,"));
+}
+
+TEST_F(ReportCommand, ASecondReportReplacesTheFirstAndKeepsOtherFiles) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto all = run_mapsim(fmt::format("report {} --out '{}'", db(), out.string()));
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  std::ofstream(out / "notes.txt") << "mine\n";
+  // The 4-rank workload alone has no scaling chart: the first report's scaling files go, the
+  // user's file and the charts both reports draw stay.
+  const auto some =
+      run_mapsim(fmt::format("report {} --where 'ranks = 4' --out '{}'", db(), out.string()));
+  ASSERT_EQ(some.exit_code, 0) << some.err;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    EXPECT_FALSE(entry.path().filename().string().starts_with("scaling-")) << entry.path();
+  }
+  for (const auto& name : chart_names(some.out))
+    EXPECT_TRUE(fs::is_regular_file(out / (name + ".svg"))) << name;
+  EXPECT_EQ(read_file(out / "notes.txt"), "mine\n");
+}
+
+TEST_F(ReportCommand, WhereFiltersTheRuns) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  // Only the 4-rank workload: one rank count, so no scaling chart.
+  const auto result =
+      run_mapsim(fmt::format("report {} --where 'ranks = 4' --out '{}'", db(), out.string()));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto names = chart_names(result.out);
+  EXPECT_TRUE(any_starts_with(names, "bars-")) << result.out;
+  EXPECT_FALSE(any_starts_with(names, "scaling-")) << result.out;
+  const auto bars = read_file(out / "bars-torus_4x4-flow_eager_65536_b_compute_x0.csv");
+  EXPECT_THAT(bars, HasSubstr("npb:lu:S:4:iterations=1"));
+  EXPECT_THAT(bars, Not(HasSubstr("npb:lu:S:16")));
+  EXPECT_THAT(read_file(out / "index.md"), HasSubstr("ranks = 4"));
+}
+
+TEST_F(ReportCommand, MissingGnuplotNamesThePackageAndWritesNothing) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto result = run_mapsim(
+      fmt::format("report {} --gnuplot /nonexistent/gnuplot --out '{}'", db(), out.string()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("gnuplot-nox"));
+  EXPECT_THAT(result.err, HasSubstr("/nonexistent/gnuplot"));
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(temp.path()));  // no temporary left either
+}
+
+TEST_F(ReportCommand, MissingOutIsACommandLineError) {
+  const auto result = run_mapsim(fmt::format("report {}", db()));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("out"));
+}
+
+TEST_F(ReportCommand, MissingDatabaseNamesTheFile) {
+  const TempDir temp;
+  const auto result =
+      run_mapsim(fmt::format("report '{}' --out '{}'", (temp.path() / "none.db").string(),
+                             (temp.path() / "report").string()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("none.db"));
+  EXPECT_FALSE(fs::exists(temp.path() / "report"));
+}
+
+TEST_F(ReportCommand, WhereMatchingNothingSaysSo) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto result =
+      run_mapsim(fmt::format("report {} --where 'ranks = 999' --out '{}'", db(), out.string()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("ranks = 999"));
+  EXPECT_THAT(result.err, HasSubstr("no finished runs match"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(ReportCommand, UnknownHeatmapRunIsAnError) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto result =
+      run_mapsim(fmt::format("report {} --heatmap no-such-run --out '{}'", db(), out.string()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("no-such-run"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
+}  // namespace mapsim
