@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "experiments/ReportCharts.hpp"
 #include "support/Error.hpp"
 
 namespace mapsim::exp {
@@ -79,17 +80,6 @@ Loads collect(const LinkLoadRun& run, const topo::Topology& machine) {
     loads.total += bytes;
   }
   return loads;
-}
-
-std::string sanitize(std::string_view text) {
-  std::string name;
-  for (const char c : text) {
-    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    const bool keep = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9') ||
-                      lower == '.' || lower == '_' || lower == '-';
-    name += keep ? lower : '_';
-  }
-  return name;
 }
 
 /// `text` in quotes `q`, a quote inside doubled: a gnuplot string ('), a CSV field (").
@@ -412,7 +402,7 @@ Chart heatmap_chart(const LinkLoadRun& run, const topo::Topology& machine,
   MAPSIM_EXPECTS(!colour_max || std::isfinite(*colour_max), "a finite colour scale");
   const auto loads = collect(run, machine);
   Chart chart;
-  chart.name = "heatmap-" + sanitize(run.name.empty() ? run.key : run.name);
+  chart.name = "heatmap-" + sanitize_name(run.name.empty() ? run.key : run.name);
   chart.kind = "heatmap";
   chart.title = fmt::format("link loads: {} on {}, {} ({}){}", run.workload, run.machine,
                             run.mapper, run.model, run.replayed ? "" : ", static routes");
