@@ -7,12 +7,24 @@
 // Bhatele's heuristics under a second each. Parallel parts run with 1 and 2 threads
 // (tbb::global_control), reported as /threads:1 and /threads:2.
 //
+// Today's machines (large/): `best`, and the mappers it starts from or that scale with the
+// machine (treematch, greedy, scotch, bisection, ohtma), at 4096 ranks on a 4096-node instance
+// of each new kind — a 3-level fat-tree of 16-port switches, a dragonfly of 32 groups of 16
+// routers with 8 hosts, a Cascade of 16 groups x 4 chassis x 16 blades x 4 nodes, and a Slurm
+// tree of 128 leaf switches of 32 nodes under 8 spines (written to a temporary file) — with the
+// LU-like wavefront on 64x64 ranks and an irregular random matrix (6 partners per rank). Target:
+// `best` under 10 s each with 2 threads. One iteration each (seconds per run).
+//
 //   build/release/bench/mappers_bench --benchmark_filter='map/'      mappers only
 //   build/release/bench/mappers_bench --benchmark_filter='metrics/'   metrics only
+//   build/release/bench/mappers_bench --benchmark_filter='large/best/.*threads:2'
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
+#include <unistd.h>
 
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
@@ -40,12 +52,52 @@ const traces::CommMatrix& matrix(const std::string& name) {
   static std::map<std::string, traces::CommMatrix> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    it = cache
-             .emplace(name, name == "lu-64x64" ? testing::lu_wavefront(64, 64)
-                                               : testing::stencil_3d(16, 16, 16, false))
-             .first;
+    auto built = name == "lu-64x64"      ? testing::lu_wavefront(64, 64)
+                 : name == "random-4096" ? testing::random_matrix(4096, 6, 1)
+                                         : testing::stencil_3d(16, 16, 16, false);
+    it = cache.emplace(name, std::move(built)).first;
   }
   return it->second;
+}
+
+// A Slurm topology file of 4096 nodes: 128 leaf switches of 32 nodes, 8 spines of 16 leaves, a
+// top switch; written once per run of the benchmark into the temporary directory, removed at exit.
+std::string slurm_4096() {
+  struct File {
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("mapsim-bench-slurm-" + std::to_string(::getpid()) + ".conf");
+    File() {
+      std::ofstream out(path);
+      for (int leaf = 0; leaf < 128; ++leaf) {
+        out << "SwitchName=leaf" << leaf << " Nodes=n[" << leaf * 32 << "-" << leaf * 32 + 31
+            << "]\n";
+      }
+      for (int spine = 0; spine < 8; ++spine) {
+        out << "SwitchName=spine" << spine << " Switches=leaf[" << spine * 16 << "-"
+            << spine * 16 + 15 << "]\n";
+      }
+      out << "SwitchName=top Switches=spine[0-7]\n";
+    }
+    ~File() {
+      std::error_code ignored;
+      std::filesystem::remove(path, ignored);
+    }
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+  };
+  static const File file;
+  return "slurm:" + file.path.string();
+}
+
+// 4096-node instances of the hierarchical kinds.
+std::vector<std::string> large_machines() {
+  return {"fattree:3;16,16,16;1,16,16;1,1,1", "dragonfly:32,16,8,2", "cascade:16,1;4,1;16,1;4",
+          slurm_4096()};
+}
+
+// The short name of a large machine for benchmark names (a Slurm spec holds a temporary path).
+std::string short_name(const std::string& spec) {
+  return spec.rfind("slurm:", 0) == 0 ? "slurm:4096" : spec;
 }
 
 void map_once(benchmark::State& state, std::string mapper, std::string matrix_name,
@@ -138,6 +190,21 @@ void register_all() {
       benchmark::RegisterBenchmark(("metrics/swap_delta" + suffix).c_str(), metrics_swap_delta,
                                    matrix_name, spec)
           ->Unit(benchmark::kNanosecond);
+    }
+  }
+  for (const auto& spec : large_machines()) {
+    for (const char* matrix_name : {"lu-64x64", "random-4096"}) {
+      for (const char* mapper : {"best", "treematch", "greedy", "scotch", "bisection", "ohtma"}) {
+        const auto name =
+            std::string("large/") + mapper + "/" + matrix_name + "/" + short_name(spec);
+        benchmark::RegisterBenchmark(name.c_str(), map_once, std::string(mapper), matrix_name, spec)
+            ->ArgName("threads")
+            ->Arg(1)
+            ->Arg(2)
+            ->Unit(benchmark::kSecond)
+            ->UseRealTime()
+            ->Iterations(1);
+      }
     }
   }
 }

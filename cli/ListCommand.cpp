@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -17,9 +18,12 @@ namespace mapsim::cli {
 namespace {
 
 void list_topologies() {
-  fmt::print("Topology kinds (spec KIND:SIZES[:cores=N]):\n");
+  fmt::print(
+      "Topology kinds (spec KIND:SHAPE[:cores=N][:routing=R][:allocation=LIST][:hosts=FILE]):\n");
+  std::size_t width = 0;
+  for (const auto& kind : topo::topology_kinds()) width = std::max(width, kind.example.size() + 2);
   for (const auto& kind : topo::topology_kinds()) {
-    fmt::print("  {:<9}{:<14}{}\n", kind.name, kind.example, kind.summary);
+    fmt::print("  {:<10}{:<{}}{}\n", kind.name, kind.example, width, kind.summary);
   }
 }
 
@@ -66,13 +70,15 @@ void list_metrics() {
 
 void list_mappers() {
   fmt::print("Mappers (mapsim map --mapper NAME [--param key=value]):\n");
+  std::size_t width = 0;
+  for (const auto& info : map::mapper_infos()) width = std::max(width, info.name.size() + 1);
   for (const auto& info : map::mapper_infos()) {
-    fmt::print("  {:<13}{}\n", info.name, info.description);
+    fmt::print("  {:<{}}{}\n", info.name, width, info.description);
     const auto params = map::describe_params(info.params);
     std::string_view rest = params;
     while (!rest.empty()) {
       const auto end = rest.find('\n');
-      fmt::print("  {:<13}  {}\n", "", rest.substr(0, end));
+      fmt::print("  {:<{}}  {}\n", "", width, rest.substr(0, end));
       rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
     }
   }

@@ -21,6 +21,7 @@
 #include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/Report.hpp"
 #include "mappers/Mapper.hpp"
@@ -56,11 +57,14 @@ struct Outcome {
 
 void check_fits(Rank ranks, const topo::Topology& topology, std::string_view source) {
   const std::int64_t capacity =
-      static_cast<std::int64_t>(topology.node_count()) * topology.cores_per_node();
+      static_cast<std::int64_t>(topology.usable_nodes()) * topology.cores_per_node();
   if (ranks > capacity) {
-    throw InputError(fmt::format("{} ranks do not fit on {} ({} nodes x {} cores); {} has {} ranks",
-                                 ranks, topology.spec(), topology.node_count(),
-                                 topology.cores_per_node(), source, ranks));
+    throw InputError(
+        fmt::format("{} ranks do not fit on {} ({} {}nodes x {} cores); {} has {} "
+                    "ranks",
+                    ranks, topology.spec(), topology.usable_nodes(),
+                    topology.allocation().empty() ? "" : "allocated ", topology.cores_per_node(),
+                    source, ranks));
   }
 }
 
@@ -199,6 +203,10 @@ std::string_view extension(map::MappingFormat format) {
       return ".rankfile";
     case map::MappingFormat::Hostlist:
       return ".hostlist";
+    case map::MappingFormat::Slurm:
+      return ".hostfile";
+    case map::MappingFormat::Mpich:
+      return ".MPICH_RANK_ORDER";
   }
   return ".map";
 }
@@ -233,20 +241,23 @@ int run_map(const std::vector<std::string>& args) {
       "map",
       "(--matrix CSV | --trace T|GENERATOR) --topology SPEC (--mapper NAME[,NAME...]|all | "
       "--mapping FILE) [--seed S] [--param [MAPPER.]key=value ...] [--out FILE|DIR] "
-      "[--mapping-format plain|rankfile|hostlist] [--format text|csv|json]",
+      "[--mapping-format plain|rankfile|hostlist|slurm|mpich] [--hosts FILE] [--allocation "
+      "LIST|@FILE] [--format text|csv|json]",
       "Maps the ranks of a communication matrix onto a machine and prints every metric:\n"
       "hop-bytes, hop-messages, dilation, intra/inter-node messages, dimension-order link loads\n"
       "and the busiest link's time, with the mapping time. '--mapper a,b,c' or '--mapper all'\n"
       "runs several mappers in parallel and prints one row each (times are measured while the\n"
       "others run); their parameters are MAPPER.key=value, all checked before any mapping\n"
-      "starts. '--mapping FILE' evaluates a given mapping ('rank node' lines) instead. 'mapsim\n"
+      "starts. '--mapping FILE' evaluates a given mapping (any --mapping-format) instead. 'mapsim\n"
       "list mappers' lists the mappers and their parameters. The input is a CSV matrix\n"
       "(src,dst,messages,bytes), an OTF2 trace (anchor file or archive directory) or a\n"
       "generator spec (--trace npb:lu:C:64; see 'mapsim generate --help'), whose matrix is\n"
       "computed without building the trace; point-to-point messages count. '--format csv|json'\n"
       "prints the settings and one record per mapper with units in the keys (_bytes, _s,\n"
-      "_hops). Mapping files record the settings in '#' header lines. Host names in rankfiles\n"
-      "and host lists are 'node' + the node id, zero-padded.");
+      "_hops). Mapping files record the settings in '#' header lines. Host names are the\n"
+      "machine's: a Slurm topology file's, --hosts FILE's, or 'node' + the node id, zero-\n"
+      "padded. --allocation restricts the mapping to the nodes a job got. Static metrics use\n"
+      "the machine's minimal routes whatever its routing= (which applies to replays).");
   line.options.add_options()("matrix", po::value<std::string>(), "CSV communication matrix")(
       "trace", po::value<std::string>(),
       "OTF2 trace (anchor file or directory) or generator spec (e.g. npb:lu:C:64)")(
@@ -258,11 +269,13 @@ int run_map(const std::vector<std::string>& args) {
       "mapper parameter key=value (MAPPER.key=value with several mappers); repeatable")(
       "out", po::value<std::string>(),
       "write the mapping to FILE ('-': standard output); with several mappers, one file per "
-      "mapper into DIR: DIR/MAPPER.map (.rankfile, .hostlist)")(
+      "mapper into DIR: DIR/MAPPER.map (.rankfile, .hostlist, .hostfile, .MPICH_RANK_ORDER)")(
       "mapping-format", po::value<std::string>()->default_value("plain"),
-      "mapping file format: plain ('rank node'), rankfile (Open MPI), hostlist (one host per "
-      "rank, Slurm/MPICH)")("format", po::value<std::string>()->default_value("text"),
-                            "report format: text, csv or json");
+      "mapping file format: plain ('rank node'), rankfile (Open MPI mpirun --rankfile), hostlist "
+      "(one host per rank), slurm (SLURM_HOSTFILE for srun --distribution=arbitrary), mpich "
+      "(Cray MPICH_RANK_ORDER)")("format", po::value<std::string>()->default_value("text"),
+                                 "report format: text, csv or json");
+  add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
 
@@ -274,7 +287,8 @@ int run_map(const std::vector<std::string>& args) {
     throw po::error("give exactly one of --mapper NAME|all and --mapping FILE");
   }
   const auto format_text = (*vm)["format"].as<std::string>();
-  if (format_text == "plain" || format_text == "rankfile" || format_text == "hostlist") {
+  if (format_text == "plain" || format_text == "rankfile" || format_text == "hostlist" ||
+      format_text == "slurm" || format_text == "mpich") {
     throw po::error(fmt::format(
         "--format {}: the mapping file's format is now --mapping-format {}; --format is the "
         "report's (text, csv or json)",
@@ -295,7 +309,7 @@ int run_map(const std::vector<std::string>& args) {
     mapper_list = (*vm)["mapper"].as<std::string>();
     chosen = with_params(choose_mappers(mapper_list, "--mapper"), given, mapper_list);
   }
-  const auto topology = topo::make_topology((*vm)["topology"].as<std::string>());
+  const auto topology = make_machine(*vm, (*vm)["topology"].as<std::string>(), "--topology");
 
   OutPlan out;
   if (vm->count("out") != 0) {
@@ -413,8 +427,15 @@ int run_map(const std::vector<std::string>& args) {
 
   fmt::print(report, "matrix         {} ranks, {} messages, {} bytes ({})\n", matrix.rank_count(),
              total.messages, total.bytes, source);
-  fmt::print(report, "topology       {} ({} nodes x {} cores)\n", topology->spec(),
-             topology->node_count(), topology->cores_per_node());
+  fmt::print(report, "topology       {} ({} {}nodes x {} cores)\n", topology->spec(),
+             topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
+             topology->cores_per_node());
+  if (topology->routing() != topo::Routing::Minimal) {
+    fmt::print(report,
+               "routing        {} applies to replays; the static metrics below use the "
+               "minimal routes\n",
+               topo::name(topology->routing()));
+  }
   if (evaluate_only) {
     fmt::print(report, "mapping        {}\n", (*vm)["mapping"].as<std::string>());
     print_metrics(report, outcomes[0].metrics);

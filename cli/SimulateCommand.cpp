@@ -24,6 +24,8 @@
 #include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/LinkOverrides.hpp"
+#include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/Report.hpp"
 #include "mappers/Mapper.hpp"
@@ -46,15 +48,6 @@
 
 namespace mapsim::cli {
 namespace {
-
-/// The link classes `topology` has, and the intra-node channel every machine has.
-std::array<bool, topo::kLinkClassCount> classes_of(const topo::Topology& topology) {
-  std::array<bool, topo::kLinkClassCount> has{};
-  const auto counts = topology.links_per_class();
-  for (std::size_t c = 0; c < has.size(); ++c) has[c] = counts[c] > 0;
-  has[static_cast<std::size_t>(topo::LinkClass::IntraNode)] = true;
-  return has;
-}
 
 /// How the trace's events reach the replays.
 enum class ReadMode { Auto, Memory, Stream };
@@ -141,39 +134,6 @@ class TraceInput {
   std::unique_ptr<traces::EventStreams> streams_;
   std::mutex mutex_;
 };
-
-// --link CLASS:GBPS:NS, e.g. grid:25:100, for a class the machine has.
-topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides,
-                                     const topo::Topology& topology) {
-  const auto has = classes_of(topology);
-  topo::LinkTable table;
-  for (const auto& text : overrides) {
-    const auto first = text.find(':');
-    const auto second = first == std::string::npos ? first : text.find(':', first + 1);
-    if (second == std::string::npos) {
-      throw InputError(fmt::format("--link '{}': expected CLASS:GBPS:NS, e.g. grid:25:100", text));
-    }
-    const auto link_class = topo::link_class_from_name(text.substr(0, first));
-    const auto what = fmt::format("--link '{}'", text);
-    if (!has[static_cast<std::size_t>(link_class)]) {
-      std::vector<std::string_view> names;
-      for (const auto& info : topo::link_classes()) {
-        if (has[static_cast<std::size_t>(info.id)]) names.push_back(info.name);
-      }
-      throw InputError(fmt::format("{}: {} has no {} links; its link classes: {}", what,
-                                   topology.spec(), topo::name(link_class),
-                                   fmt::join(names, ", ")));
-    }
-    const double gbps = parse_real(text.substr(first + 1, second - first - 1), what + " bandwidth");
-    const double ns = parse_real(text.substr(second + 1), what + " latency");
-    try {
-      table = table.with(link_class, {gbps * 1e9, ns * 1e-9});
-    } catch (const InputError& e) {
-      throw e.within(what);
-    }
-  }
-  return table;
-}
 
 std::string seconds(sim::Time t) {
   const double s = sim::to_seconds(t);
@@ -398,11 +358,14 @@ int run_simulate(const std::vector<std::string>& args) {
       "replay in windows per rank: memory independent of the trace's length), auto (memory up "
       "to 256 MiB of event files, else stream)")("topology", po::value<std::string>()->required(),
                                                  "machine spec, e.g. torus:4x4x4")(
-      "mapping", po::value<std::string>(), "mapping file: 'rank node' per line, '#' comments")(
+      "mapping", po::value<std::string>(),
+      "mapping file in any format 'mapsim map' writes (plain 'rank node' lines, an Open MPI "
+      "rankfile, a host list, a SLURM_HOSTFILE, an MPICH_RANK_ORDER), read by its content")(
       "mapper", po::value<std::string>(),
       "compute the mapping with this mapper (a comma list, or 'all') from the trace's "
       "point-to-point matrix ('mapsim list mappers')")(
-      "seed", po::value<std::string>()->default_value("0"), "random seed of the mappers")(
+      "seed", po::value<std::string>()->default_value("0"),
+      "random seed of the mappers and of per-message routes (routing=ecmp, valiant, ugal)")(
       "param", po::value<std::vector<std::string>>()->composing(),
       "mapper parameter key=value (MAPPER.key=value with several mappers); repeatable")(
       "model", po::value<std::string>()->default_value(defaults.model),
@@ -427,6 +390,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "write per-link bytes, busy time and utilisation to this CSV file ('-': standard output)")(
       "format", po::value<std::string>()->default_value("text"),
       "report format: text, csv or json");
+  add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
   const auto& options = *vm;
@@ -451,6 +415,8 @@ int run_simulate(const std::vector<std::string>& args) {
   }
 
   sim::SimConfig config;
+  config.seed = static_cast<std::uint64_t>(
+      parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   config.model = options["model"].as<std::string>();
   const auto models = sim::network_models();
   if (std::none_of(models.begin(), models.end(),
@@ -483,7 +449,7 @@ int run_simulate(const std::vector<std::string>& args) {
   config.model_options.cut_through = options.count("store-and-forward") == 0;
   config.init_to_finalize = options.count("whole-run") == 0;
 
-  const auto topology = topo::make_topology(options["topology"].as<std::string>());
+  const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
   const auto overrides = options.count("link") != 0 ? options["link"].as<std::vector<std::string>>()
                                                     : std::vector<std::string>{};
   config.links = apply_link_overrides(overrides, *topology);
@@ -496,12 +462,14 @@ int run_simulate(const std::vector<std::string>& args) {
                    read_mode_from_name(options["read"].as<std::string>()));
   const auto ranks = trace.ranks();
   const std::int64_t capacity =
-      static_cast<std::int64_t>(topology->node_count()) * topology->cores_per_node();
+      static_cast<std::int64_t>(topology->usable_nodes()) * topology->cores_per_node();
   if (ranks > capacity) {
-    throw InputError(fmt::format("{} ranks do not fit on {} ({} nodes x {} cores); {} has {} ranks",
-                                 ranks, topology->spec(), topology->node_count(),
-                                 topology->cores_per_node(), options["trace"].as<std::string>(),
-                                 ranks));
+    throw InputError(
+        fmt::format("{} ranks do not fit on {} ({} {}nodes x {} cores); {} has {} "
+                    "ranks",
+                    ranks, topology->spec(), topology->usable_nodes(),
+                    topology->allocation().empty() ? "" : "allocated ", topology->cores_per_node(),
+                    options["trace"].as<std::string>(), ranks));
   }
   std::vector<Replay> replays;
   std::vector<topo::Mapping> mappings;

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/Cli.hpp"
+#include "cli/MachineOptions.hpp"
 #include "cli/TopologyReport.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
@@ -36,11 +37,7 @@ std::array<topo::NodeId, 2> node_pair(const topo::Topology& topology,
 
 topo::NodeId parse_node(const topo::Topology& topology, std::string_view text,
                         std::string_view what) {
-  if (text.find(',') == std::string_view::npos) {
-    const auto node = parse_integer(text, what, 0, INT32_MAX);
-    topology.check_node(node, what);
-    return static_cast<topo::NodeId>(node);
-  }
+  if (text.find(',') == std::string_view::npos) return topology.node_named(text, what);
   std::vector<int> coords;
   std::size_t start = 0;
   for (;;) {
@@ -74,9 +71,9 @@ void print_topology(std::FILE* out, const topo::Topology& topology) {
   const auto routers = topology.nodes_are_routers()
                            ? topology.node_count()
                            : topology.vertex_count() - topology.node_count();
-  fmt::print(
-      out, "routers        {}{}\n", routers,
-      topology.nodes_are_routers() ? " (every node routes)" : " (side routers and switches)");
+  fmt::print(out, "routers        {}{}\n", routers,
+             topology.nodes_are_routers() ? " (every node routes)"
+                                          : " (routers and switches apart from the nodes)");
 
   const auto per_class = topology.links_per_class();
   fmt::print(out, "links          {} directed\n", topology.link_count());
@@ -92,6 +89,31 @@ void print_topology(std::FILE* out, const topo::Topology& topology) {
   fmt::print(out, "diameter       {} hops\n", stats.diameter);
   fmt::print(out, "avg distance   {:.4f} hops over {} ordered pairs of distinct nodes\n",
              stats.average, stats.pairs);
+  const auto levels = topology.levels();
+  if (!levels.empty()) {
+    std::vector<std::string> described_levels;
+    for (const auto& level : levels) {
+      described_levels.push_back(fmt::format("{} {}", level.groups, level.name));
+    }
+    fmt::print(out, "hierarchy      {}\n", fmt::join(described_levels, ", "));
+  }
+  if (topology.routings().size() > 1) {
+    std::vector<std::string_view> offered;
+    for (const auto r : topology.routings()) offered.push_back(topo::name(r));
+    fmt::print(out,
+               "routing        {} in replays (offered: {}); static metrics use the minimal "
+               "routes\n",
+               topo::name(topology.routing()), fmt::join(offered, ", "));
+  }
+  const auto& names = topology.host_names();
+  fmt::print(out, "hosts          {} .. {}{}\n", topology.host_name(0),
+             topology.host_name(topology.node_count() - 1),
+             names.is_default() ? " (default names)" : fmt::format(" ({})", names.source()));
+  if (!topology.allocation().empty()) {
+    fmt::print(out, "allocation     {} of {} nodes ({} ranks)\n", topology.allocation().size(),
+               topology.node_count(),
+               static_cast<std::int64_t>(topology.allocation().size()) * topology.cores_per_node());
+  }
 }
 
 void print_route(std::FILE* out, const topo::Topology& topology, topo::NodeId a, topo::NodeId b) {
@@ -106,22 +128,27 @@ void print_route(std::FILE* out, const topo::Topology& topology, topo::NodeId a,
 }
 
 int run_topo(const std::vector<std::string>& args) {
-  CommandLine line("topo", "SPEC [--hops A B] [--route A B] [--coords A]",
+  CommandLine line("topo",
+                   "SPEC [--hops A B] [--route A B] [--coords A] [--hosts FILE] [--allocation "
+                   "LIST|@FILE]",
                    "Describes a modelled machine: nodes, links per class, diameter and "
-                   "average distance.\nWith a query option, answers only that query. "
-                   "Nodes are ids or coordinates (1,2,0).\nSPEC is KIND:SIZES[:cores=N], "
-                   "e.g. torus:4x4x4, mesh:9x8, haec:4x4x4, tianhe3:4x4;\n'mapsim list "
+                   "average distance,\nhierarchy, routing, host names and allocation. With a "
+                   "query option, answers only that\nquery. Nodes are host names, ids or "
+                   "coordinates (1,2,0).\nSPEC is KIND:SHAPE[:OPTION=VALUE...], e.g. "
+                   "torus:4x4x4, mesh:9x8, haec:4x4x4, tianhe3:4x4,\n'fattree:2;4,4;1,2;1,2', "
+                   "dragonfly:9,4,2,2:routing=ugal, slurm:topology.conf;\n'mapsim list "
                    "topologies' lists the kinds.");
   line.options.add_options()("spec", po::value<std::string>()->required(), "topology spec")(
       "hops", po::value<std::vector<std::string>>()->multitoken(), "print hops from node A to B")(
       "route", po::value<std::vector<std::string>>()->multitoken(),
-      "print the dimension-order route from A to B")("coords", po::value<std::string>(),
-                                                     "print the coordinates of node A");
+      "print the (minimal) route from A to B")("coords", po::value<std::string>(),
+                                               "print the coordinates of node A");
+  add_machine_options(line.options);
   line.positional.add("spec", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
 
-  const auto topology = topo::make_topology((*vm)["spec"].as<std::string>());
+  const auto topology = make_machine(*vm, (*vm)["spec"].as<std::string>(), "SPEC");
   bool queried = false;
   if (vm->count("coords") != 0) {
     const auto node = parse_node(*topology, (*vm)["coords"].as<std::string>(), "--coords");

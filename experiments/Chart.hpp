@@ -10,6 +10,15 @@
 
 namespace mapsim::exp {
 
+/// A further table of a chart, shown in the index below the chart's own table under its caption
+/// and written as NAME.SUFFIX.csv (e.g. a heat map's link loads per class: NAME.classes.csv).
+struct ChartTable {
+  std::string suffix;   ///< [a-z0-9-]+, unique among the chart's tables, e.g. "classes"
+  std::string caption;  ///< a sentence above the table: what it lists
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
 struct Chart {
   std::string name;   ///< file stem: [a-z0-9._-]+, unique in a report, e.g. "bars-torus_4x4x4-flow"
   std::string kind;   ///< "bars", "scaling", "agreement" or "heatmap"
@@ -28,6 +37,8 @@ struct Chart {
   /// The table the index shows (markdown and HTML): header and rows of cells.
   std::vector<std::string> table_header;
   std::vector<std::vector<std::string>> table_rows;
+  /// Tables shown after it, in order.
+  std::vector<ChartTable> more_tables;
 };
 
 }  // namespace mapsim::exp

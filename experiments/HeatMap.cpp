@@ -12,10 +12,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "experiments/HeatMapDrawing.hpp"
 #include "experiments/ReportCharts.hpp"
 #include "support/Error.hpp"
 
 namespace mapsim::exp {
+
+using namespace heatmap;
+
 namespace {
 
 constexpr int kMaxPanels = 16;
@@ -23,19 +27,6 @@ constexpr std::size_t kTableRows = 10;
 // Grid panels, in node spacings: a segment runs from 0.15 to 0.85 of the way between its nodes,
 // its two directions 0.1 to either side; a wrap-around stub is 0.4 long from 0.15 off its node.
 constexpr double kStart = 0.15, kLength = 0.7, kStub = 0.4, kOffset = 0.1;
-// Page layout in pixels: left (tics, y label), right (colour box), bottom, top (title); between
-// panels (tics and x label below, panel title above). kMarginsX/Y are the sums.
-constexpr int kLeft = 90, kRight = 190, kBottom = 80, kTop = 100;
-constexpr int kPanelGapX = 90, kPanelGapY = 100;
-constexpr int kMarginsX = kLeft + kRight, kMarginsY = kBottom + kTop;
-
-/// The run's load per network link, checked against the machine.
-struct Loads {
-  std::vector<std::int64_t> bytes;      // per link id < link_count()
-  std::vector<const LinkLoad*> stored;  // the stored row, or nullptr (a link with no load)
-  std::int64_t busiest = 0;
-  std::int64_t total = 0;
-};
 
 std::string run_label(const LinkLoadRun& run) {
   return fmt::format("run '{}'", run.name.empty() ? run.key : run.name);
@@ -80,19 +71,6 @@ Loads collect(const LinkLoadRun& run, const topo::Topology& machine) {
     loads.total += bytes;
   }
   return loads;
-}
-
-/// `text` in quotes `q`, a quote inside doubled: a gnuplot string ('), a CSV field (").
-std::string quote(std::string_view text, char q) {
-  std::string out(1, q);
-  for (const char c : text) {
-    if (c == q) out += q;
-    out += c;
-  }
-  return out + q;
-}
-std::string gp_string(std::string_view text) {
-  return quote(text, '\'');
 }
 
 /// A node's coordinates ("1 2 0"); other vertices (Tianhe-3 routers, switches) by name.
@@ -154,26 +132,53 @@ std::vector<std::vector<std::string>> busiest_table(const topo::Topology& machin
   return rows;
 }
 
-/// The blocks of one gnuplot data file, addressed by `index`; an empty block is left out (gnuplot
-/// would not count it), so add() returns -1 for it.
-struct DataFile {
-  std::string text;
-  int blocks = 0;
-  int add(const std::string& rows) {
-    if (rows.empty()) return -1;
-    if (blocks > 0) text += "\n\n";
-    text += rows;
-    return blocks++;
+/// Per link class the machine has: its links, how many carried bytes, their bytes and share of
+/// all bytes, and its busiest link (ties: the lowest id).
+ChartTable class_table(const topo::Topology& machine, const Loads& loads) {
+  struct Sum {
+    std::int64_t loaded = 0, bytes = 0;
+    topo::LinkId busiest = -1;
+  };
+  std::array<Sum, topo::kLinkClassCount> sums{};
+  for (topo::LinkId id = 0; id < machine.link_count(); ++id) {
+    const auto bytes = loads.bytes[static_cast<std::size_t>(id)];
+    if (bytes == 0) continue;  // links_per_class counts it; it adds to nothing else
+    auto& sum = sums[static_cast<std::size_t>(machine.link(id).link_class)];
+    ++sum.loaded;
+    sum.bytes += bytes;
+    if (sum.busiest < 0 || bytes > loads.bytes[static_cast<std::size_t>(sum.busiest)])
+      sum.busiest = id;
   }
-};
-
-/// What a layout adds to the chart: its data file, its panels' commands and its reading.
-struct Drawing {
-  std::string data;
-  std::string plot;
-  std::string about;
-  int width = 960, height = 540;
-};
+  ChartTable table{"classes",
+                   "Link loads per class: the machine's links of each class, how many carried "
+                   "bytes, the bytes they carried and their share of all bytes on the network, "
+                   "and the busiest link of the class.",
+                   {"class", "links", "loaded links", "bytes", "share", "busiest link", "from",
+                    "to", "its bytes"},
+                   {}};
+  const auto counts = machine.links_per_class();
+  for (const auto& info : topo::link_classes()) {
+    const auto c = static_cast<std::size_t>(info.id);
+    if (counts[c] == 0) continue;
+    const auto& sum = sums[c];
+    const auto share = loads.total > 0
+                           ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(sum.bytes) /
+                                                        static_cast<double>(loads.total))
+                           : std::string("-");
+    std::vector<std::string> row{std::string(info.name), std::to_string(counts[c]),
+                                 std::to_string(sum.loaded), std::to_string(sum.bytes), share};
+    if (sum.busiest >= 0) {
+      const auto link = machine.link(sum.busiest);
+      row.insert(row.end(), {std::to_string(sum.busiest), machine.vertex_name(link.from),
+                             machine.vertex_name(link.to),
+                             std::to_string(loads.bytes[static_cast<std::size_t>(sum.busiest)])});
+    } else {
+      row.insert(row.end(), {"-", "-", "-", "0"});
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
 
 // Mesh, torus and HAEC Box: panels of the first two dimensions, one per plane of the others.
 
@@ -409,10 +414,16 @@ Chart heatmap_chart(const LinkLoadRun& run, const topo::Topology& machine,
   chart.csv = csv(run, machine, loads);
   chart.table_header = {"link", "from", "to", "class", "bytes", "share"};
   chart.table_rows = busiest_table(machine, loads);
+  chart.more_tables.push_back(class_table(machine, loads));
 
   const std::string file = chart.name + ".dat";
-  auto drawing = machine.kind() == "tianhe3" ? tianhe3_drawing(machine, loads, file)
-                                             : grid_drawing(machine, loads, file);
+  const auto kind = machine.kind();
+  const bool groups = kind == "dragonfly" || kind == "cascade";
+  const bool tree = kind == "fattree" || kind == "slurm";
+  auto drawing = kind == "tianhe3" ? tianhe3_drawing(machine, loads, file)
+                 : groups          ? group_drawing(machine, loads, file)
+                 : tree            ? tree_drawing(machine, loads, file)
+                                   : grid_drawing(machine, loads, file);
   // Margins and gaps in pixels, as fractions of the page: room for tics, labels and titles.
   const double w = drawing.width, h = drawing.height;
   const double bottom = kBottom / h, top = 1 - kTop / h;
@@ -439,7 +450,9 @@ Chart heatmap_chart(const LinkLoadRun& run, const topo::Topology& machine,
       "{} Colour: the bytes {} over the link (scale 0 to {} B); the table lists the busiest "
       "links and their share of all bytes on the network.",
       drawing.about,
-      run.replayed ? "the replay carried" : "of the run's static dimension-order routes",
+      run.replayed     ? "the replay carried"
+      : groups || tree ? "of the run's static minimal routes"
+                       : "of the run's static dimension-order routes",
       scale_max);
   return chart;
 }

@@ -13,8 +13,10 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "experiments/ChartText.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
+#include "support/Markup.hpp"
 #include "support/OutputFile.hpp"
 #include "support/Version.hpp"
 
@@ -102,29 +104,41 @@ std::string markdown_cell(std::string_view text) {
 }
 
 std::string html(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
+  return escape_markup(text);
+}
+
+/// The file a chart's further table is written to: NAME.SUFFIX.csv.
+std::string table_file(const Chart& chart, const ChartTable& table) {
+  return fmt::format("{}.{}.csv", chart.name, table.suffix);
+}
+
+std::string table_csv(const ChartTable& table) {
+  const auto line = [](const std::vector<std::string>& cells) {
+    std::vector<std::string> fields;
+    for (const auto& c : cells) fields.push_back(chart::csv_field(c));
+    return fmt::format("{}\n", fmt::join(fields, ","));
+  };
+  std::string text = line(table.header);
+  for (const auto& row : table.rows) text += line(row);
+  return text;
+}
+
+/// A markdown table after a blank line; nothing without a header.
+std::string markdown_table(const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& rows) {
+  if (header.empty()) return {};
+  std::vector<std::string> cells, rule;
+  for (const auto& h : header) {
+    cells.push_back(markdown_cell(h));
+    rule.emplace_back("---");
   }
-  return out;
+  std::string text = fmt::format("\n| {} |\n|{}|\n", fmt::join(cells, " | "), fmt::join(rule, "|"));
+  for (const auto& row : rows) {
+    cells.clear();
+    for (const auto& c : row) cells.push_back(markdown_cell(c));
+    text += fmt::format("| {} |\n", fmt::join(cells, " | "));
+  }
+  return text;
 }
 
 std::string markdown_index(const std::vector<Chart>& charts, const ReportOptions& options) {
@@ -143,20 +157,29 @@ std::string markdown_index(const std::vector<Chart>& charts, const ReportOptions
         "Data: [{0}.csv]({0}.csv) · image: [{0}.png]({0}.png) · script: [{0}.gp]({0}.gp) — "
         "regenerate with `gnuplot {0}.gp` in this directory.\n",
         chart.name);
-    if (chart.table_header.empty()) continue;
-    std::vector<std::string> header, rule;
-    for (const auto& h : chart.table_header) {
-      header.push_back(markdown_cell(h));
-      rule.emplace_back("---");
-    }
-    text += fmt::format("\n| {} |\n|{}|\n", fmt::join(header, " | "), fmt::join(rule, "|"));
-    for (const auto& row : chart.table_rows) {
-      std::vector<std::string> cells;
-      for (const auto& c : row) cells.push_back(markdown_cell(c));
-      text += fmt::format("| {} |\n", fmt::join(cells, " | "));
+    text += markdown_table(chart.table_header, chart.table_rows);
+    for (const auto& table : chart.more_tables) {
+      text += fmt::format("\n{0} Data: [{1}]({1}).\n", markdown_cell(table.caption),
+                          table_file(chart, table));
+      text += markdown_table(table.header, table.rows);
     }
   }
   return text;
+}
+
+/// An HTML table; nothing without a header.
+std::string html_table(const std::vector<std::string>& header,
+                       const std::vector<std::vector<std::string>>& rows) {
+  if (header.empty()) return {};
+  std::string text = "<table>\n<tr>";
+  for (const auto& h : header) text += fmt::format("<th>{}</th>", html(h));
+  text += "</tr>\n";
+  for (const auto& row : rows) {
+    text += "<tr>";
+    for (const auto& c : row) text += fmt::format("<td>{}</td>", html(c));
+    text += "</tr>\n";
+  }
+  return text + "</table>\n";
 }
 
 std::string html_index(const std::vector<Chart>& charts, const ReportOptions& options) {
@@ -184,16 +207,11 @@ std::string html_index(const std::vector<Chart>& charts, const ReportOptions& op
         "script: <a href=\"{0}.gp\">{0}.gp</a> — regenerate with <code>gnuplot {0}.gp</code> in "
         "this directory.</p>\n",
         chart.name, html(chart.title), html(chart.about));
-    if (!chart.table_header.empty()) {
-      text += "<table>\n<tr>";
-      for (const auto& h : chart.table_header) text += fmt::format("<th>{}</th>", html(h));
-      text += "</tr>\n";
-      for (const auto& row : chart.table_rows) {
-        text += "<tr>";
-        for (const auto& c : row) text += fmt::format("<td>{}</td>", html(c));
-        text += "</tr>\n";
-      }
-      text += "</table>\n";
+    text += html_table(chart.table_header, chart.table_rows);
+    for (const auto& table : chart.more_tables) {
+      text += fmt::format("<p>{0} Data: <a href=\"{1}\">{1}</a>.</p>\n", html(table.caption),
+                          table_file(chart, table));
+      text += html_table(table.header, table.rows);
     }
     text += "</section>\n";
   }
@@ -324,6 +342,7 @@ ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions
   ReportSummary summary;
   summary.out = options.out;
   summary.charts = charts.size();
+  std::set<std::string> written;  // a file name twice would overwrite another chart's file
   for (const auto& chart : charts) {
     std::vector<std::string> files{chart.name + ".svg", chart.name + ".png", chart.name + ".csv",
                                    chart.name + ".gp"};
@@ -333,7 +352,17 @@ ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions
       write_text(dir.path() / name, content);
       files.push_back(name);
     }
+    for (const auto& table : chart.more_tables) {
+      MAPSIM_EXPECTS(!table.suffix.empty() &&
+                         table.suffix.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") ==
+                             std::string::npos,
+                     "a table's suffix is [a-z0-9-]+");
+      files.push_back(table_file(chart, table));
+      write_text(dir.path() / files.back(), table_csv(table));
+    }
     write_text(dir.path() / (chart.name + ".gp"), chart_script(chart));
+    for (const auto& file : files)
+      MAPSIM_EXPECTS(written.insert(file).second, "the charts of a report write distinct files");
     summary.files.push_back(std::move(files));
   }
   log::info("drawing {} charts with gnuplot", charts.size());

@@ -463,6 +463,7 @@ class SweepRunner {
     config.eager_threshold = run.eager_threshold;
     config.init_to_finalize = !sweep_.config.whole_run;
     config.links = sweep_.machine(run).links;
+    config.seed = static_cast<std::uint64_t>(run.seed);
     config.stop.wall_seconds = time_limit_;
     config.stop.cancel = options_.interrupt;
     const auto start = Clock::now();

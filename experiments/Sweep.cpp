@@ -105,6 +105,17 @@ std::string links_line(const topo::Topology& topology, const topo::LinkTable& li
   return fmt::format("{}", fmt::join(parts, ","));
 }
 
+/// What a run's key says of its machine: the spec as written (the keys of every machine that
+/// names no file and no allocation are what they always were), else the canonical spec, whose
+/// allocation is the list of nodes whatever file it came from, and the content of the files the
+/// machine was read from.
+std::string machine_key(const topo::Topology& machine, const std::string& written) {
+  if (machine.allocation().empty() && machine.source_files().empty()) return written;
+  std::string key = machine.spec();
+  for (const auto& file : machine.source_files()) key += fmt::format(" {}", file_digest(file));
+  return key;
+}
+
 /// Fills the run's canonical configuration and keys.
 void identify(const Sweep& sweep, Run& run) {
   const auto& workload = sweep.workload(run);
@@ -118,7 +129,7 @@ void identify(const Sweep& sweep, Run& run) {
                   workload.kind == WorkloadKind::Matrix ? "as given"
                   : sweep.config.collectives            ? "point-to-point and collectives"
                                                         : "point-to-point",
-                  machine.topology);
+                  sweep.machine_keys[run.machine]);
   const std::string mapping =
       fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name, mapper.params, run.seed);
   std::string setting =
@@ -201,6 +212,7 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
   for (const auto& machine : cfg.machines) {
     try {
       sweep.machines.push_back(topo::make_topology(machine.topology));
+      sweep.machine_keys.push_back(machine_key(*sweep.machines.back(), machine.topology));
     } catch (const InputError& e) {
       throw InputError(
           fmt::format("{}: machine '{}': {}", machine.origin.str(), machine.label, e.what()));

@@ -61,6 +61,9 @@ struct Sweep {
   SweepConfig config;
   std::vector<WorkloadInfo> inputs;                             ///< per workload of the config
   std::vector<std::shared_ptr<const topo::Topology>> machines;  ///< per machine of the config
+  /// Per machine, what its runs' keys say of it: the spec as written, or for a machine with an
+  /// allocation or read from files, its canonical spec and the digests of those files.
+  std::vector<std::string> machine_keys;
   std::vector<Run> runs;
   std::size_t combinations = 0;  ///< before exclude, where and merging equal keys
   std::size_t excluded = 0;

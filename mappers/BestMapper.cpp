@@ -18,8 +18,19 @@ namespace {
 
 using topo::NodeId;
 
-// Search-based mappers are not starts: they cost too much for what they add.
-constexpr std::string_view kNotStarts[] = {"ohtma", "bokhari", "genetic", "sampling", "best"};
+// Search-based mappers are not starts: they cost too much for what they add. Nor are the job
+// placement policies: placements of a job rather than mappings of its traffic (contiguous is
+// in-order, random-node with one core per node random; random routers and striped groups are poor
+// places to search from).
+constexpr std::string_view kNotStarts[] = {"ohtma",       "bokhari",       "genetic",
+                                           "sampling",    "best",          "contiguous",
+                                           "random-node", "random-router", "group-striped"};
+
+// Starts only on machines whose hierarchy is their own shape (Topology::prefix_blocks: fat-trees,
+// dragonflies, Cascade, Slurm trees, some nodes of a machine), not on meshes, tori, the HAEC Box
+// and Tianhe-3, where the grid mappers and Scotch already cover the ground (and where adding a
+// start would change best's results on the machines it has always mapped).
+constexpr std::string_view kHierarchyStarts[] = {"treematch"};
 
 // Bhatele's heuristics for regular grids: on an irregular pattern they only repeat mht and
 // coce-mht (their fall-backs), so they are left out there.
@@ -140,6 +151,7 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
   std::vector<Job> jobs;
   for (const auto& info : mapper_infos()) {
     if (listed(kNotStarts, info.name)) continue;
+    if (!topology.prefix_blocks() && listed(kHierarchyStarts, info.name)) continue;
     if (!regular && listed(kGridHeuristics, info.name)) continue;
     if (sparse && listed(kNotOnDense, info.name)) continue;
     const bool whole_too = sparse && listed(kWholeOnDense, info.name);

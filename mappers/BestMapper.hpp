@@ -2,9 +2,12 @@
 // best — mapsim's own mapper, whose job is the lowest cost of all mappers:
 //   1. constructive starts: every registered mapper that is not search-based (in-order,
 //      round-robin, random, the space-filling curves, greedy, rcm, minmd, bisection, scotch, and
-//      any added later; `ohtma`, `bokhari`, `genetic`, `sampling` and `best` are left out)
-//      plus OHTMA's greedy phase, each with the problem's seed, in parallel; a start that cannot
-//      handle the input (InputError) is skipped, and so are Bhatele's grid heuristics when the
+//      any added later; `ohtma`, `bokhari`, `genetic`, `sampling` and `best` are left out, and so
+//      are the job placement policies contiguous, random-node, random-router and group-striped;
+//      treematch starts only on hierarchical machines: fat-trees, dragonflies, Cascade, Slurm
+//      trees and node subsets such as allocations) plus OHTMA's greedy phase, each with the
+//      problem's seed, in parallel; a start that cannot handle the input (InputError: a grid
+//      mapper on an allocation) is skipped, and so are Bhatele's grid heuristics when the
 //      pattern is not a regular grid (they would repeat their fall-backs mht and coce-mht);
 //      bisection also runs with orient=none. On a dense matrix (average degree above
 //      kDenseDegree = 64, e.g. FT's all-to-alls) the starts see a skeleton of it: every rank's

@@ -18,6 +18,11 @@
 //      grid is tried transposed.
 //   If the pattern is not regular (and no `grid` is given), coce falls back to coce-mht and the
 //   others to mht, the slides' heuristics for irregular graphs, and say so in the log.
+//   Machines without a grid (Topology::has_grid: an allocation or a small job's first nodes on a
+//   hierarchical machine, seen as a NodeSubset; a Slurm cluster) have no planes to lay slabs on:
+//   the heuristics refuse them, naming the mappers that take any set of nodes (mht and coce-mht
+//   among them). Fat-trees, dragonflies and Cascade machines are grids of their coordinates
+//   (MachineGrid.hpp): planes of hosts x routers, one per group on a dragonfly.
 //
 // Irregular graphs — bft, mht, coce-mht: IrregularMappers.hpp.
 
@@ -32,6 +37,7 @@
 #include "mappers/GridEmbedding.hpp"
 #include "mappers/IrregularMappers.hpp"
 #include "mappers/MachineGrid.hpp"
+#include "mappers/MachineView.hpp"
 #include "mappers/Metrics.hpp"
 #include "mappers/RegularPattern.hpp"
 #include "support/Error.hpp"
@@ -152,6 +158,10 @@ class GridMapper final : public Mapper {
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
+    if (!p.topology.has_grid()) {
+      refuse(name(heuristic_), "lays the process grid onto the planes of the machine's grid",
+             "grid", p.topology);
+    }
     const auto dims =
         grid_.empty() ? detect_pattern(p.graph)
                       : parse_grid(grid_, p.ranks(),

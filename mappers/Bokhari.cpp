@@ -11,10 +11,12 @@
 //     if |M| < |B|: done   else: B <- M; randomly interchange n pairs in M
 //   return B
 //
-// The objective is the cardinality |M| (SearchObjective.hpp), or hop-bytes with
+// On hierarchical machines two nodes are adjacent (hops <= 1) when they share a leaf switch or
+// router. The objective is the cardinality |M| (SearchObjective.hpp), or hop-bytes with
 // objective=hop-bytes (then "|M| < |B|" reads "M has more hop-bytes than B"). The initial mapping
-// is `sweep`, as in the thesis. n, the number of random interchanges of a jump, is the side of
-// Bokhari's n x n array: round(sqrt(ranks)) (jump-pairs overrides it).
+// is `sweep`, as in the thesis (in-order, the same order, on a machine without a grid: a Slurm
+// cluster). n, the number of random interchanges of a jump, is the side of Bokhari's n x n
+// array: round(sqrt(ranks)) (jump-pairs overrides it).
 //
 // Resolved here: ties go to the lowest slot (core) of the partner. When the machine has more
 // cores than ranks, idle cores take part as processes without traffic (the usual padding of
@@ -60,6 +62,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include "mappers/MachineView.hpp"
 #include "mappers/NearBlocks.hpp"
 #include "mappers/NodeNeighbors.hpp"
 #include "mappers/Placement.hpp"
@@ -447,7 +450,7 @@ class Bokhari final : public Mapper {
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
-    const auto start = make_mapper("sweep")->map(p.matrix, p.topology, p.seed);
+    const auto start = sweep_or_in_order(p.matrix, p.topology, p.seed);
     Search search(p, objective_, Placement(p.topology, start.nodes()), table_);
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(time_limit_));

@@ -14,6 +14,11 @@ std::unique_ptr<Mapper> make_in_order(const ParamValues& params);
 std::unique_ptr<Mapper> make_round_robin(const ParamValues& params);
 std::unique_ptr<Mapper> make_random(const ParamValues& params);
 std::unique_ptr<Mapper> make_curve(Curve curve);
+std::unique_ptr<Mapper> make_contiguous(const ParamValues& params);
+std::unique_ptr<Mapper> make_random_node(const ParamValues& params);
+std::unique_ptr<Mapper> make_random_router(const ParamValues& params);
+std::unique_ptr<Mapper> make_group_striped(const ParamValues& params);
+std::unique_ptr<Mapper> make_treematch(const ParamValues& params);
 
 std::span<const ParamSpec> greedy_params();
 std::unique_ptr<Mapper> make_greedy(const ParamValues& params);

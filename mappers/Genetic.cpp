@@ -6,6 +6,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "mappers/MachineView.hpp"
 #include "mappers/SearchFactories.hpp"
 #include "support/Error.hpp"
 
@@ -175,8 +176,9 @@ constexpr ParamSpec kGeneticParams[] = {
     {"generations", ParamType::Integer, "10", "generations bred after the initial one", 0, 1000000},
     {"mutation", ParamType::Real, "0.5", "probability that a child gets one swap mutation", 0, 1},
     {"initial", ParamType::Choice, "random",
-     "initial population: all random (thesis), or the sweep mapping and random ones", 0, 0,
-     "random|sweep"},
+     "initial population: all random (thesis), or the sweep mapping (in-order on a machine "
+     "without a grid) and random ones",
+     0, 0, "random|sweep"},
 };
 
 class Genetic final : public Mapper {
@@ -190,7 +192,7 @@ class Genetic final : public Mapper {
  protected:
   topo::Mapping compute(const Problem& p) const override {
     topo::Mapping first;
-    if (with_sweep_) first = make_mapper("sweep")->map(p.matrix, p.topology, p.seed);
+    if (with_sweep_) first = sweep_or_in_order(p.matrix, p.topology, p.seed);
     return topo::Mapping(run_genetic(p.graph, p.topology, options_, p.seed, first.nodes()).best);
   }
 

@@ -26,6 +26,11 @@
 // process-per-node limit when no node is free; here a node holds at most `cores` ranks and the
 // machine always has room (nodes * cores >= ranks). Ranks that communicate with nobody are
 // placed last, in rank order, nearest the start node.
+//
+// Both work on any machine through Topology::hops: fat-trees, dragonflies, Cascade, Slurm trees,
+// allocations. The "centre" of a machine without a grid of its own (an allocation or a small
+// job's first nodes, seen as a NodeSubset; a Slurm cluster) is its middle node in natural order
+// (coordinate floor(n / 2) of its one dimension); on a hierarchy every node is as central.
 
 #include <algorithm>
 #include <queue>

@@ -19,7 +19,10 @@ using topo::NodeId;
 
 SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
                          std::size_t partners, std::size_t near)
-    : graph_(graph), topology_(topology), neighbors_(topology, near) {
+    : graph_(graph),
+      topology_(topology),
+      neighbors_(topology, near),
+      router_hops_(RouterHops::of(topology)) {
   partner_start_.assign(static_cast<std::size_t>(graph.rank_count()) + 1, 0);
   std::vector<Neighbor> sorted;
   for (Rank r = 0; r < graph.rank_count(); ++r) {
@@ -75,12 +78,17 @@ class HopBytesCost {
     const Rank j = p.occupant(b);
     const auto& g = space_.graph();
     std::int64_t delta = 0;
-    if (j == -1) {
-      work += static_cast<std::uint64_t>(g.degree(i)) + 1;
-      delta = metrics::move_delta(g, space_.topology(), p.nodes(), i, p.node_of_slot(b));
+    const auto& t = space_.topology();
+    auto change = [&](const auto& hops) {
+      if (j == -1) return metrics::move_delta_by(g, hops, p.nodes(), i, p.node_of_slot(b));
+      return metrics::swap_delta_by(g, hops, p.nodes(), i, j);
+    };
+    work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
+            (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
+    if (const RouterHops* table = space_.router_hops()) {
+      delta = change(*table);
     } else {
-      work += static_cast<std::uint64_t>(g.degree(i) + g.degree(j)) + 1;
-      delta = metrics::swap_delta(g, space_.topology(), p.nodes(), i, j);
+      delta = change([&](NodeId x, NodeId y) { return static_cast<std::int64_t>(t.hops(x, y)); });
     }
     return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
   }

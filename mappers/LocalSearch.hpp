@@ -32,6 +32,9 @@
 // every partner k of i and axis d with a_d != b_d: O(deg x sum of the sides). Every node is then
 // a target of every examined rank.
 //
+// On hierarchical machines the hops of a move's delta come from a table of router pairs equal to
+// Topology::hops (RouterHops.hpp): the same moves, faster.
+//
 // Budget: work units, a deterministic measure of time: evaluating a move of rank i costs
 // deg(i) + 1, a swap of i and j deg(i) + deg(j) + 1 (the neighbour terms of the delta), and under
 // congestion the route links updated; in the dense mode an evaluation costs 1 + axes and a move
@@ -39,12 +42,14 @@
 // depend on the machine's speed and load.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "mappers/CommGraph.hpp"
 #include "mappers/NodeNeighbors.hpp"
 #include "mappers/Random.hpp"
+#include "mappers/RouterHops.hpp"
 #include "topologies/Topology.hpp"
 
 namespace mapsim::map {
@@ -87,6 +92,10 @@ class SearchSpace {
   }
   /// Average degree above kDenseDegree.
   [[nodiscard]] bool dense() const { return dense_; }
+  /// Hierarchical machines: the hops of their routers from a table (RouterHops.hpp), or null.
+  [[nodiscard]] const RouterHops* router_hops() const {
+    return router_hops_ ? &*router_hops_ : nullptr;
+  }
   /// True when hops add up over the axes (meshes and tori): the dense mode's tables apply.
   [[nodiscard]] bool separable() const { return !sides_.empty(); }
   /// Separable machines: the side of every axis, whether it is periodic, and every node's
@@ -101,6 +110,7 @@ class SearchSpace {
   const CommGraph& graph_;
   const topo::Topology& topology_;
   NodeNeighbors neighbors_;
+  std::optional<RouterHops> router_hops_;
   bool dense_ = false;
   std::vector<int> sides_;
   std::vector<char> periodic_;

@@ -2,11 +2,15 @@
 // The machine as a grid of cells, for the mappers that think in grids (space-filling curves,
 // round-robin, Bhatele's heuristics). A cell is a block of nodes that are consecutive in the
 // machine's natural order:
-//   mesh, torus  a cell is a node; the grid is the machine's own (any number of dimensions)
-//   HAEC Box     a cell is a node; the grid is X x Y x Z (boards are planes z)
 //   Tianhe-3     a cell is a chip (its nodes, left half then right half); the grid is the chip
 //                grid, columns x rows (x = chip column, fastest, as in the node order)
-// Cell ids run x fastest: cell = x + e0 * (y + e1 * (z + ...)).
+//   every other  a cell is a node; the grid is the machine's own dimensions, ordered so that the
+//   kind         node ids run x fastest: as given on meshes, tori, the HAEC Box (boards are
+//                planes z) and fat-trees (port, leaf, subtree, ...); reversed on dragonflies and
+//                Cascade, whose coordinates put the group first but whose nodes fill a router,
+//                then a group (grid host x router x group; node x blade x chassis x group)
+// Cell ids run x fastest: cell = x + e0 * (y + e1 * (z + ...)), and cell k holds nodes
+// k * nodes_per_cell ... Machines without a grid (Topology::has_grid) are one line of cells.
 
 #include <span>
 #include <vector>
@@ -17,6 +21,8 @@ namespace mapsim::map {
 
 class MachineGrid {
  public:
+  /// Throws InputError if the machine's node ids do not run through its grid in some order of
+  /// its dimensions (no kind mapsim models).
   explicit MachineGrid(const topo::Topology& topology);
 
   [[nodiscard]] std::span<const int> extents() const { return extents_; }

@@ -7,39 +7,62 @@
 #include "support/Error.hpp"
 #include "support/Suggest.hpp"
 #include "topologies/Block.hpp"
+#include "topologies/NodeSubset.hpp"
 
 namespace mapsim::map {
 
 topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology& topology,
                           Seed seed) const {
   const std::int64_t capacity =
-      static_cast<std::int64_t>(topology.node_count()) * topology.cores_per_node();
+      static_cast<std::int64_t>(topology.usable_nodes()) * topology.cores_per_node();
   if (matrix.rank_count() == 0) throw InputError("the communication matrix has no ranks");
   if (matrix.rank_count() > capacity) {
+    if (!topology.allocation().empty()) {
+      throw InputError(
+          fmt::format("{} ranks do not fit on the {} allocated nodes of {} ({} nodes "
+                      "x {} cores)",
+                      matrix.rank_count(), topology.usable_nodes(), topology.spec(),
+                      topology.usable_nodes(), topology.cores_per_node()));
+    }
     throw InputError(fmt::format("{} ranks do not fit on {} ({} nodes x {} cores)",
                                  matrix.rank_count(), topology.spec(), topology.node_count(),
                                  topology.cores_per_node()));
   }
   metrics::check_summable(matrix, topology);  // hop-weighted sums stay exact
   const CommGraph graph(matrix);
+  if (!topology.allocation().empty()) {
+    // The mapper computes on the allocated nodes as a machine of their own (NodeSubset.hpp).
+    const auto allocation = topology.allocation();
+    const topo::NodeSubset allocated(
+        topology, std::vector<topo::NodeId>(allocation.begin(), allocation.end()));
+    return checked(on_machine(place(matrix, allocated, graph, seed), allocated.nodes()), matrix,
+                   topology);
+  }
+  return checked(place(matrix, topology, graph, seed), matrix, topology);
+}
+
+topo::Mapping Mapper::place(const traces::CommMatrix& matrix, const topo::Topology& topology,
+                            const CommGraph& graph, Seed seed) const {
   const auto needed = static_cast<topo::NodeId>(
       (matrix.rank_count() + topology.cores_per_node() - 1) / topology.cores_per_node());
   if (scope() == Scope::CompactBlock && needed < topology.node_count()) {
     const auto block = topo::compact_block(topology, needed);
     if (block.machine->node_count() < topology.node_count()) {
-      const auto local = compute(Problem{matrix, *block.machine, graph, seed});
-      MAPSIM_EXPECTS(local.rank_count() == matrix.rank_count(), "a mapper lost ranks");
-      std::vector<topo::NodeId> node_of_rank;
-      node_of_rank.reserve(static_cast<std::size_t>(local.rank_count()));
-      for (const auto node : local.nodes()) {
-        MAPSIM_EXPECTS(node >= 0 && node < block.machine->node_count(),
-                       "a mapper placed a rank outside its block");
-        node_of_rank.push_back(block.nodes[static_cast<std::size_t>(node)]);
-      }
-      return checked(topo::Mapping(std::move(node_of_rank)), matrix, topology);
+      return on_machine(compute(Problem{matrix, *block.machine, graph, seed}), block.nodes);
     }
   }
-  return checked(compute(Problem{matrix, topology, graph, seed}), matrix, topology);
+  return compute(Problem{matrix, topology, graph, seed});
+}
+
+topo::Mapping Mapper::on_machine(const topo::Mapping& local, std::span<const topo::NodeId> nodes) {
+  std::vector<topo::NodeId> node_of_rank;
+  node_of_rank.reserve(static_cast<std::size_t>(local.rank_count()));
+  for (const auto node : local.nodes()) {
+    MAPSIM_EXPECTS(node >= 0 && node < static_cast<topo::NodeId>(nodes.size()),
+                   "a mapper placed a rank outside its block or allocation");
+    node_of_rank.push_back(nodes[static_cast<std::size_t>(node)]);
+  }
+  return topo::Mapping(std::move(node_of_rank));
 }
 
 topo::Mapping Mapper::checked(topo::Mapping mapping, const traces::CommMatrix& matrix,

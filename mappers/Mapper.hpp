@@ -16,6 +16,16 @@
 // round-robin (Slurm's cyclic distribution, spread over the machine's groups by definition) and
 // random (a uniformly random placement over the whole machine: the "no mapping" baseline).
 //
+// Allocations: on a machine with an allocation (Topology::allocation), every mapper computes on
+// the allocated nodes as a machine of their own (topologies/NodeSubset.hpp: the machine's hops and
+// routes, one dimension, no grid), WholeMachine mappers included — the allocation is the machine
+// the job has — and a small job on it takes its compact block there: a prefix of the allocation.
+// Mappers that walk a grid see through the subset (MachineView.hpp): the space-filling curves
+// walk the grid of the machine under it and take its nodes in that order; Bhatele's heuristics
+// for regular grids, which lay slabs on planes, refuse it, and every grid mapper refuses a
+// machine without any grid (a Slurm cluster), naming the mappers that take any set of nodes. The
+// job placement policies random-router and group-striped refuse a machine without levels.
+//
 // Adding a mapper: declare its ParamSpec table and a factory, and add one line to the table in
 // Registry.cpp (name, one-line description, parameters, factory).
 
@@ -70,6 +80,12 @@ class Mapper {
   [[nodiscard]] virtual topo::Mapping compute(const Problem& problem) const = 0;
 
  private:
+  /// compute() on the compact block of `topology` for the ranks, or on all of it.
+  [[nodiscard]] topo::Mapping place(const traces::CommMatrix& matrix,
+                                    const topo::Topology& topology, const CommGraph& graph,
+                                    Seed seed) const;
+  /// A mapping onto a part of a machine (node k = nodes[k]) as a mapping onto the machine.
+  static topo::Mapping on_machine(const topo::Mapping& local, std::span<const topo::NodeId> nodes);
   /// `mapping` after checking it is a valid mapping of every rank (a bug otherwise).
   static topo::Mapping checked(topo::Mapping mapping, const traces::CommMatrix& matrix,
                                const topo::Topology& topology);

@@ -1,14 +1,18 @@
 #include "mappers/MappingFile.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <span>
 #include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "support/Error.hpp"
+#include "support/Hostlist.hpp"
 #include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
+#include "support/Suggest.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::map {
@@ -20,7 +24,9 @@ struct FormatName {
 };
 constexpr FormatName kFormats[] = {{MappingFormat::Plain, "plain"},
                                    {MappingFormat::Rankfile, "rankfile"},
-                                   {MappingFormat::Hostlist, "hostlist"}};
+                                   {MappingFormat::Hostlist, "hostlist"},
+                                   {MappingFormat::Slurm, "slurm"},
+                                   {MappingFormat::Mpich, "mpich"}};
 
 std::vector<std::string_view> fields(std::string_view line) {
   std::vector<std::string_view> out;
@@ -36,6 +42,7 @@ std::vector<std::string_view> fields(std::string_view line) {
 }
 
 constexpr std::string_view kHeader = "# mapsim mapping: ";
+constexpr std::string_view kMpichNote = "# mapsim: ";
 
 /// Checks the header line "# mapsim mapping: N ranks on SPEC" against the machine and the rank
 /// count wanted; other comment lines pass.
@@ -69,14 +76,293 @@ void check_header(std::string_view line, std::string_view where, const topo::Top
   }
 }
 
+/// A line of a mapping file: its number, its text without comment, and the whole line.
+struct Line {
+  int number = 0;
+  std::string_view text;
+  std::string_view raw;
+  std::string where;  // "FILE:LINE", for messages
+};
+
+/// Ranks placed one by one, with every check a mapping file needs.
+class Placement {
+ public:
+  Placement(const topo::Topology& topology, std::optional<Rank> ranks, std::string_view name)
+      : topology_(topology),
+        ranks_(ranks),
+        name_(name),
+        load_(static_cast<std::size_t>(topology.node_count()), 0),
+        // Without an expected count, no more ranks than the machine has cores can be placed:
+        // larger rank numbers are errors, not tables to grow.
+        max_rank_(
+            (ranks ? *ranks
+                   : static_cast<std::int64_t>(topology.node_count()) * topology.cores_per_node()) -
+            1) {}
+
+  [[nodiscard]] std::int64_t max_rank() const { return max_rank_; }
+
+  std::int64_t parse_rank(std::string_view text, std::string_view where) const {
+    return parse_integer(text, fmt::format("{}: rank", where), 0, max_rank_);
+  }
+  topo::NodeId parse_node(std::string_view text, std::string_view where, std::int64_t rank) const {
+    return topology_.node_named(text, fmt::format("{}: rank {}", where, rank));
+  }
+
+  void place(std::int64_t rank, topo::NodeId node, std::string_view where, int number) {
+    const auto r = static_cast<std::size_t>(rank);
+    if (r >= node_of_rank_.size()) {
+      node_of_rank_.resize(r + 1, -1);
+      line_of_rank_.resize(r + 1, 0);
+    }
+    if (node_of_rank_[r] != -1) {
+      throw InputError(fmt::format("{}: rank {} is mapped twice (first on line {})", where, rank,
+                                   line_of_rank_[r]));
+    }
+    if (!topology_.allocated(node)) {
+      throw InputError(fmt::format("{}: rank {} is on node {} ({}), outside the allocation of {}",
+                                   where, rank, node, topology_.host_name(node), topology_.spec()));
+    }
+    if (++load_[static_cast<std::size_t>(node)] > topology_.cores_per_node()) {
+      throw InputError(
+          fmt::format("{}: node {} would hold more than {} rank(s) ({} has {} "
+                      "core(s) per node)",
+                      where, node_label(node), topology_.cores_per_node(), topology_.spec(),
+                      topology_.cores_per_node()));
+    }
+    node_of_rank_[r] = node;
+    line_of_rank_[r] = number;
+  }
+
+  topo::Mapping finish() {
+    const auto expected = static_cast<std::size_t>(ranks_ ? *ranks_ : node_of_rank_.size());
+    node_of_rank_.resize(expected, -1);
+    for (std::size_t r = 0; r < expected; ++r) {
+      if (node_of_rank_[r] == -1) {
+        throw InputError(
+            fmt::format("{}: rank {} is missing (the mapping must place ranks 0 to {})", name_, r,
+                        expected - 1));
+      }
+    }
+    if (expected == 0) throw InputError(fmt::format("{}: the mapping is empty", name_));
+    return topo::Mapping(std::move(node_of_rank_));
+  }
+
+ private:
+  [[nodiscard]] std::string node_label(topo::NodeId node) const {
+    return topology_.host_names().is_default()
+               ? fmt::format("{}", node)
+               : fmt::format("{} ({})", topology_.host_name(node), node);
+  }
+
+  const topo::Topology& topology_;
+  std::optional<Rank> ranks_;
+  std::string_view name_;
+  std::vector<topo::NodeId> node_of_rank_;
+  std::vector<int> line_of_rank_;
+  std::vector<std::int64_t> load_;
+  std::int64_t max_rank_;
+};
+
+bool mpich_list(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789,- \t") == std::string_view::npos &&
+         (text.find(',') != std::string_view::npos || text.find('-') != std::string_view::npos ||
+          fields(text).size() == 1);
+}
+
+MappingFormat detect(std::span<const Line> lines) {
+  for (const auto& line : lines) {
+    const auto parts = fields(line.text);
+    if (parts.empty()) continue;
+    if (parts[0] == "rank") return MappingFormat::Rankfile;
+    if (parts.size() >= 2) return MappingFormat::Plain;
+    if (mpich_list(parts[0]) && parts[0].find_first_not_of("0123456789") != std::string_view::npos)
+      return MappingFormat::Mpich;
+    // One field: a host name (never all digits) or a single rank of an mpich order.
+    return parts[0].find_first_not_of("0123456789") == std::string_view::npos
+               ? MappingFormat::Mpich
+               : MappingFormat::Hostlist;
+  }
+  return MappingFormat::Plain;
+}
+
+void read_plain(std::span<const Line> lines, Placement& placement) {
+  for (const auto& line : lines) {
+    const auto parts = fields(line.text);
+    if (parts.empty()) continue;
+    const auto& where = line.where;
+    if (parts.size() != 2) {
+      throw InputError(fmt::format("{}: expected 'rank node', got {} field(s) '{}'", where,
+                                   parts.size(), line.text));
+    }
+    const auto rank = placement.parse_rank(parts[0], where);
+    placement.place(rank, placement.parse_node(parts[1], where, rank), where, line.number);
+  }
+}
+
+void read_rankfile(std::span<const Line> lines, Placement& placement) {
+  for (const auto& line : lines) {
+    const auto parts = fields(line.text);
+    if (parts.empty()) continue;
+    const auto& where = line.where;
+    const auto eq = parts.size() >= 2 ? parts[1].find('=') : std::string_view::npos;
+    if (parts[0] != "rank" || eq == std::string_view::npos || parts.size() > 3 ||
+        (parts.size() == 3 && !parts[2].starts_with("slot="))) {
+      throw InputError(
+          fmt::format("{}: expected an Open MPI rankfile line 'rank R=HOST slot=S', got '{}'",
+                      where, line.text));
+    }
+    const auto rank = placement.parse_rank(parts[1].substr(0, eq), where);
+    const auto host = parts[1].substr(eq + 1);
+    if (host.starts_with('+')) {
+      throw InputError(
+          fmt::format("{}: relative host '{}' (Open MPI's +nN) is not read; name the "
+                      "host",
+                      where, host));
+    }
+    placement.place(rank, placement.parse_node(host, where, rank), where, line.number);
+  }
+}
+
+void read_hostlist(std::span<const Line> lines, Placement& placement) {
+  std::int64_t rank = 0;
+  for (const auto& line : lines) {
+    const auto parts = fields(line.text);
+    if (parts.empty()) continue;
+    const auto& where = line.where;
+    if (parts.size() != 1) {
+      throw InputError(
+          fmt::format("{}: expected one host name per line (line r for rank r), got "
+                      "'{}'",
+                      where, line.text));
+    }
+    if (rank > placement.max_rank()) {
+      throw InputError(fmt::format("{}: names a host for rank {}, past the last rank {}", where,
+                                   rank, placement.max_rank()));
+    }
+    placement.place(rank, placement.parse_node(parts[0], where, rank), where, line.number);
+    ++rank;
+  }
+}
+
+/// The nodes and ranks per node of an MPICH_RANK_ORDER file: its "# mapsim:" note, else the
+/// allocation (or the machine) in natural order with cores_per_node ranks each.
+void read_mpich(std::span<const Line> lines, const topo::Topology& topology, Placement& placement) {
+  std::vector<topo::NodeId> nodes;
+  std::int64_t per_node = topology.cores_per_node();
+  for (const auto& line : lines) {
+    if (!line.raw.starts_with(kMpichNote)) continue;
+    const auto& where = line.where;
+    for (const auto part : fields(line.raw.substr(kMpichNote.size()))) {
+      if (part.starts_with("nodes=")) {
+        for (const auto& host : expand_hostlist(part.substr(6), where)) {
+          nodes.push_back(topology.node_named(host, fmt::format("{}: nodes", where)));
+        }
+      } else if (part.starts_with("ranks-per-node=")) {
+        per_node = parse_integer(part.substr(15), fmt::format("{}: ranks-per-node", where), 1,
+                                 topology.cores_per_node());
+      }
+    }
+  }
+  if (nodes.empty()) {
+    const auto allocation = topology.allocation();
+    if (allocation.empty()) {
+      nodes.resize(static_cast<std::size_t>(topology.node_count()));
+      for (topo::NodeId n = 0; n < topology.node_count(); ++n)
+        nodes[static_cast<std::size_t>(n)] = n;
+    } else {
+      nodes.assign(allocation.begin(), allocation.end());
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());
+  std::int64_t position = 0;
+  for (const auto& line : lines) {
+    const auto& where = line.where;
+    for (const auto item : fields(line.text)) {
+      std::size_t at = 0;
+      while (at <= item.size()) {
+        const auto comma = item.find(',', at);
+        const auto entry = item.substr(at, comma == std::string_view::npos ? comma : comma - at);
+        at = comma == std::string_view::npos ? item.size() + 1 : comma + 1;
+        if (entry.empty()) continue;  // "0,1," and ",0": Cray's reader skips empty entries
+        const auto dash = entry.find('-');
+        const auto first = placement.parse_rank(entry.substr(0, dash), where);
+        const auto last = dash == std::string_view::npos
+                              ? first
+                              : placement.parse_rank(entry.substr(dash + 1), where);
+        if (last < first) {
+          throw InputError(
+              fmt::format("{}: the rank range '{}' ends below its start", where, entry));
+        }
+        for (auto rank = first; rank <= last; ++rank, ++position) {
+          const auto k = static_cast<std::size_t>(position / per_node);
+          if (k >= nodes.size()) {
+            throw InputError(fmt::format(
+                "{}: rank {} is the {}th listed, past the {} nodes x {} ranks the order fills",
+                where, rank, position + 1, nodes.size(), per_node));
+          }
+          placement.place(rank, nodes[k], where, line.number);
+        }
+      }
+    }
+  }
+}
+
+/// "0-3,8,10-11": ranks in the order given, runs of consecutive ranks as ranges.
+std::string rank_ranges(std::span<const Rank> ranks) {
+  std::string text;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!text.empty()) text += ',';
+    text += j > i ? fmt::format("{}-{}", ranks[i], ranks[j]) : fmt::format("{}", ranks[i]);
+    i = j + 1;
+  }
+  return text;
+}
+
+void write_mpich(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology) {
+  std::vector<std::vector<Rank>> on_node(static_cast<std::size_t>(topology.node_count()));
+  for (Rank r = 0; r < mapping.rank_count(); ++r)
+    on_node[static_cast<std::size_t>(mapping.node(r))].push_back(r);
+  std::vector<topo::NodeId> nodes;
+  std::size_t per_node = 0;
+  for (topo::NodeId n = 0; n < topology.node_count(); ++n) {
+    const auto count = on_node[static_cast<std::size_t>(n)].size();
+    if (count == 0) continue;
+    nodes.push_back(n);
+    per_node = std::max(per_node, count);
+  }
+  std::vector<Rank> order;
+  std::vector<std::string> hosts;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const auto& ranks = on_node[static_cast<std::size_t>(nodes[k])];
+    if (ranks.size() != per_node && k + 1 < nodes.size()) {
+      throw InputError(fmt::format(
+          "an MPICH_RANK_ORDER file deals the same number of ranks onto every node, but this "
+          "mapping puts {} on {} and {} on another; write it as a rankfile or for slurm instead",
+          ranks.size(), topology.host_name(nodes[k]), per_node));
+    }
+    order.insert(order.end(), ranks.begin(), ranks.end());
+    hosts.push_back(topology.host_name(nodes[k]));
+  }
+  fmt::print(out,
+             "# MPICH_RANK_ORDER written by mapsim for {} ranks on {}: set "
+             "MPICH_RANK_REORDER_METHOD=3 and launch on these {} nodes, {} ranks per node\n",
+             mapping.rank_count(), topology.spec(), nodes.size(), per_node);
+  fmt::print(out, "{}nodes={} ranks-per-node={}\n", kMpichNote, compress_hostlist(hosts), per_node);
+  fmt::print(out, "{}\n", rank_ranges(order));
+}
+
 }  // namespace
 
 MappingFormat mapping_format_from_name(std::string_view text) {
   for (const auto& f : kFormats) {
     if (f.name == text) return f.format;
   }
-  throw InputError(
-      fmt::format("unknown mapping format '{}'; valid: plain, rankfile, hostlist", text));
+  std::vector<std::string_view> names;
+  for (const auto& f : kFormats) names.push_back(f.name);
+  throw InputError(fmt::format("unknown mapping format '{}'; valid: {}{}", text,
+                               mapping_format_names(), suggest_suffix(text, names)));
 }
 
 std::string_view name(MappingFormat format) {
@@ -86,80 +372,60 @@ std::string_view name(MappingFormat format) {
   return "?";
 }
 
-std::string host_name(const topo::Topology& topology, topo::NodeId node) {
-  const auto width = fmt::formatted_size("{}", std::max(topology.node_count() - 1, 0));
-  return fmt::format("node{:0{}}", node, width);
+std::string_view mapping_format_names() {
+  return "plain, rankfile, hostlist, slurm, mpich";
 }
 
 topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topology& topology,
-                           std::optional<Rank> ranks) {
+                           std::optional<Rank> ranks, std::optional<MappingFormat> format) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(fmt::format("{}: is a directory, not a mapping file", path.string()));
+  }
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open the mapping file", path.string()));
-  return read_mapping(in, path.string(), topology, ranks);
+  return read_mapping(in, path.string(), topology, ranks, format);
 }
 
 topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::Topology& topology,
-                           std::optional<Rank> ranks) {
-  const std::int64_t capacity = topology.cores_per_node();
-  std::vector<topo::NodeId> node_of_rank;
-  std::vector<int> line_of_rank;
-  std::vector<std::int64_t> load(static_cast<std::size_t>(topology.node_count()), 0);
-  // Without an expected count, no more ranks than the machine has cores can be placed: larger
-  // rank numbers are errors, not tables to grow.
-  const std::int64_t max_rank =
-      (ranks ? *ranks : static_cast<std::int64_t>(topology.node_count()) * capacity) - 1;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const auto where = fmt::format("{}:{}", name, number);
-    std::string_view text = line;
-    check_header(text, where, topology, ranks);
-    if (const auto hash = text.find('#'); hash != std::string_view::npos) {
-      text = text.substr(0, hash);
-    }
-    const auto parts = fields(text);
-    if (parts.empty()) continue;
-    if (parts.size() != 2) {
-      throw InputError(
-          fmt::format("{}: expected 'rank node', got {} field(s) '{}'", where, parts.size(), text));
-    }
-    const auto rank = parse_integer(parts[0], fmt::format("{}: rank", where), 0, max_rank);
-    const auto node = parse_integer(parts[1], fmt::format("{}: node", where), 0, INT32_MAX);
-    topology.check_node(node, fmt::format("{}: rank {}", where, rank));
-    const auto r = static_cast<std::size_t>(rank);
-    if (r >= node_of_rank.size()) {
-      node_of_rank.resize(r + 1, -1);
-      line_of_rank.resize(r + 1, 0);
-    }
-    if (node_of_rank[r] != -1) {
-      throw InputError(fmt::format("{}: rank {} is mapped twice (first on line {})", where, rank,
-                                   line_of_rank[r]));
-    }
-    if (++load[static_cast<std::size_t>(node)] > capacity) {
-      throw InputError(
-          fmt::format("{}: node {} would hold more than {} rank(s) ({} has {} "
-                      "core(s) per node)",
-                      where, node, capacity, topology.spec(), capacity));
-    }
-    node_of_rank[r] = static_cast<topo::NodeId>(node);
-    line_of_rank[r] = number;
-  }
+                           std::optional<Rank> ranks, std::optional<MappingFormat> format) {
+  std::vector<std::string> text;
+  for (std::string line; std::getline(in, line);) text.push_back(std::move(line));
   if (in.bad()) throw InputError(fmt::format("{}: read error", name));
-  const auto expected = static_cast<std::size_t>(ranks ? *ranks : node_of_rank.size());
-  node_of_rank.resize(expected, -1);
-  for (std::size_t r = 0; r < expected; ++r) {
-    if (node_of_rank[r] == -1) {
-      throw InputError(fmt::format("{}: rank {} is missing (the mapping must place ranks 0 to {})",
-                                   name, r, expected - 1));
+  std::vector<Line> lines;
+  lines.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    std::string_view raw = text[i];
+    const int number = static_cast<int>(i + 1);
+    check_header(raw, fmt::format("{}:{}", name, number), topology, ranks);
+    std::string_view content = raw;
+    if (const auto hash = content.find('#'); hash != std::string_view::npos) {
+      content = content.substr(0, hash);
     }
+    lines.push_back({number, content, raw, fmt::format("{}:{}", name, number)});
   }
-  if (expected == 0) throw InputError(fmt::format("{}: the mapping is empty", name));
-  return topo::Mapping(std::move(node_of_rank));
+  Placement placement(topology, ranks, name);
+  switch (format ? *format : detect(lines)) {
+    case MappingFormat::Plain:
+      read_plain(lines, placement);
+      break;
+    case MappingFormat::Rankfile:
+      read_rankfile(lines, placement);
+      break;
+    case MappingFormat::Hostlist:
+    case MappingFormat::Slurm:
+      read_hostlist(lines, placement);
+      break;
+    case MappingFormat::Mpich:
+      read_mpich(lines, topology, placement);
+      break;
+  }
+  return placement.finish();
 }
 
 void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,
                    MappingFormat format, const MappingSettings& settings) {
+  const bool names = !topology.host_names().is_default();
   switch (format) {
     case MappingFormat::Plain:
       fmt::print(out, "{}{} ranks on {}\n", kHeader, mapping.rank_count(), topology.spec());
@@ -167,23 +433,32 @@ void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::
         MAPSIM_EXPECTS(value.find('\n') == std::string::npos, "a mapping setting spans lines");
         fmt::print(out, "# {}: {}\n", key, value);
       }
-      fmt::print(out, "# rank node\n");
-      for (Rank r = 0; r < mapping.rank_count(); ++r)
-        fmt::print(out, "{} {}\n", r, mapping.node(r));
+      fmt::print(out, "# rank {}\n", names ? "host" : "node");
+      for (Rank r = 0; r < mapping.rank_count(); ++r) {
+        if (names) {
+          fmt::print(out, "{} {}\n", r, topology.host_name(mapping.node(r)));
+        } else {
+          fmt::print(out, "{} {}\n", r, mapping.node(r));
+        }
+      }
       return;
     case MappingFormat::Rankfile: {
       std::vector<int> next_slot(static_cast<std::size_t>(topology.node_count()), 0);
       for (Rank r = 0; r < mapping.rank_count(); ++r) {
         const auto node = mapping.node(r);
-        fmt::print(out, "rank {}={} slot={}\n", r, host_name(topology, node),
+        fmt::print(out, "rank {}={} slot={}\n", r, topology.host_name(node),
                    next_slot[static_cast<std::size_t>(node)]++);
       }
       return;
     }
     case MappingFormat::Hostlist:
+    case MappingFormat::Slurm:
       for (Rank r = 0; r < mapping.rank_count(); ++r) {
-        fmt::print(out, "{}\n", host_name(topology, mapping.node(r)));
+        fmt::print(out, "{}\n", topology.host_name(mapping.node(r)));
       }
+      return;
+    case MappingFormat::Mpich:
+      write_mpich(out, mapping, topology);
       return;
   }
 }

@@ -1,11 +1,30 @@
 #pragma once
-// Mapping files: read `rank node` lines; write them back, or as an Open MPI rankfile, or as a
-// host list in rank order (Slurm's arbitrary distribution, MPICH/Hydra machine files).
+// Mapping files: what a launcher reads to place ranks, and what mapsim reads back as a mapping.
 //
-// Host names are derived from the node id alone, so that every tool agrees on them: node n is
-// host "node" followed by n in decimal, zero-padded to the number of digits of the machine's
-// largest node id (torus:4x4x4 has hosts node00 .. node63; a 4096-node machine node0000 ..
-// node4095). A launcher on a real machine maps these names to its own with a sed script.
+//   plain     mapsim's own: a header "# mapsim mapping: N ranks on SPEC" and "# key: value"
+//             settings, then "rank node" per line, ranks in order; the node is its id, or its host
+//             name on a machine with real names (a Slurm topology file, a hosts file)
+//   rankfile  Open MPI (mpirun --rankfile): "rank R=HOST slot=S", S the rank's core on its node
+//             (the node's ranks in rank order take slots 0, 1, ...)
+//   hostlist  one host name per line, line r for rank r (MPICH/Hydra machine files in rank order)
+//   slurm     SLURM_HOSTFILE for `srun --distribution=arbitrary`: one host name per line, line r
+//             for rank r (the same lines as hostlist, under the name Slurm users look for)
+//   mpich     Cray MPICH's MPICH_RANK_ORDER (MPICH_RANK_REORDER_METHOD=3): the ranks, comma-
+//             separated with ranges A-B, in the order the launcher deals them onto the job's
+//             nodes, R per node (R = ranks per node the job is launched with, -N/--ntasks-per-
+//             node). The nodes are the mapping's nodes in natural order; each but the last must
+//             hold exactly R ranks (otherwise the file cannot say the mapping, and writing it
+//             fails naming the node). Comment lines "# mapsim: nodes=HOSTLIST ranks-per-node=R"
+//             record both for reading back.
+// Host names are the machine's (Topology::host_name; topologies/HostNames.hpp): "node" + id by
+// default, the file's names on a Slurm machine or with a hosts file.
+//
+// Reading: read_mapping detects the format from the file's first line that is not blank or a
+// comment ("rank ..." a rankfile; two fields plain; one field of digits, commas and dashes
+// mpich; one host name a host list) unless told. Every reader takes host names or node ids
+// where a node is named, and throws InputError naming file:line for a malformed line, an unknown
+// host, a rank out of range or mapped twice, a node over capacity or outside the machine's
+// allocation; and naming the file for a missing rank or a plain header for another machine.
 
 #include <cstdint>
 #include <filesystem>
@@ -23,36 +42,30 @@
 
 namespace mapsim::map {
 
-enum class MappingFormat : std::uint8_t {
-  Plain,     ///< "# comment" header, then "rank node" per line, ranks in order
-  Rankfile,  ///< Open MPI: "rank R=HOST slot=S", S the core of the node, by rank order on it
-  Hostlist,  ///< one host name per line, line r for rank r
-};
+enum class MappingFormat : std::uint8_t { Plain, Rankfile, Hostlist, Slurm, Mpich };
 
-/// "plain", "rankfile" or "hostlist"; throws InputError listing the valid names.
+/// "plain", "rankfile", "hostlist", "slurm" or "mpich"; throws InputError listing the valid names.
 MappingFormat mapping_format_from_name(std::string_view name);
 std::string_view name(MappingFormat format);
-
-/// The host name of `node` on `topology` (see the file comment).
-std::string host_name(const topo::Topology& topology, topo::NodeId node);
+/// Every format's name, comma-separated, for help texts.
+std::string_view mapping_format_names();
 
 /// What made a mapping, for the header of a plain file: key and value pairs in order ("mapper",
 /// "greedy"). Keys are words; values one line each.
 using MappingSettings = std::vector<std::pair<std::string, std::string>>;
 
-/// Reads `rank node` lines: blank lines and text after '#' are ignored; fields are separated by
-/// spaces or tabs. The rank count is `ranks` if given, else the largest rank + 1. Throws
-/// InputError naming file:line for: a missing file, a header "# mapsim mapping: N ranks on SPEC"
-/// whose spec is not the topology's or whose N is not `ranks`, a malformed line, a rank out of
-/// range, a duplicate rank, a node the topology does not have, a node over capacity; and naming
-/// the file for a missing rank.
+/// Reads a mapping in `format`, or the format its content shows (see the file comment). The rank
+/// count is `ranks` if given, else the largest rank + 1.
 topo::Mapping read_mapping(const std::filesystem::path& path, const topo::Topology& topology,
-                           std::optional<Rank> ranks = {});
+                           std::optional<Rank> ranks = {},
+                           std::optional<MappingFormat> format = {});
 /// The same from a stream; `name` stands for the file in error messages.
 topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::Topology& topology,
-                           std::optional<Rank> ranks = {});
+                           std::optional<Rank> ranks = {},
+                           std::optional<MappingFormat> format = {});
 
-/// `settings` go into the header of the plain format (rankfiles and host lists have none).
+/// `settings` go into the header of the plain format (the others have none). Throws InputError if
+/// the format cannot express the mapping (mpich: see the file comment).
 void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,
                    MappingFormat format, const MappingSettings& settings = {});
 /// Writes to a file, all or nothing ("-": standard output); throws InputError if it cannot be

@@ -236,41 +236,16 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
 
 std::int64_t swap_delta(const CommGraph& graph, const topo::Topology& topology,
                         std::span<const NodeId> node_of_rank, Rank i, Rank j) {
-  const NodeId fi = node_of_rank[static_cast<std::size_t>(i)];
-  const NodeId fj = node_of_rank[static_cast<std::size_t>(j)];
-  if (fi == fj) return 0;
-  auto h = [&](NodeId a, NodeId b) { return static_cast<std::int64_t>(topology.hops(a, b)); };
-  std::int64_t delta = 0;
-  // Rank `r` leaves node `from` for node `to`; its partners other than `other` stay put.
-  auto side = [&](Rank r, Rank other, NodeId from, NodeId to) {
-    for (const auto& nb : graph.neighbors(r)) {
-      if (nb.rank == other) {
-        // The pair itself: i and j exchange places, so only asymmetric hops change it.
-        delta += static_cast<std::int64_t>(nb.bytes_out) * (h(to, from) - h(from, to));
-        continue;
-      }
-      const NodeId fl = node_of_rank[static_cast<std::size_t>(nb.rank)];
-      delta += static_cast<std::int64_t>(nb.bytes_out) * (h(to, fl) - h(from, fl)) +
-               static_cast<std::int64_t>(nb.bytes_in) * (h(fl, to) - h(fl, from));
-    }
-  };
-  side(i, j, fi, fj);
-  side(j, i, fj, fi);
-  return delta;
+  return swap_delta_by(
+      graph, [&](NodeId a, NodeId b) { return static_cast<std::int64_t>(topology.hops(a, b)); },
+      node_of_rank, i, j);
 }
 
 std::int64_t move_delta(const CommGraph& graph, const topo::Topology& topology,
                         std::span<const NodeId> node_of_rank, Rank i, NodeId to) {
-  const NodeId from = node_of_rank[static_cast<std::size_t>(i)];
-  if (from == to) return 0;
-  auto h = [&](NodeId a, NodeId b) { return static_cast<std::int64_t>(topology.hops(a, b)); };
-  std::int64_t delta = 0;
-  for (const auto& nb : graph.neighbors(i)) {
-    const NodeId fl = node_of_rank[static_cast<std::size_t>(nb.rank)];
-    delta += static_cast<std::int64_t>(nb.bytes_out) * (h(to, fl) - h(from, fl)) +
-             static_cast<std::int64_t>(nb.bytes_in) * (h(fl, to) - h(fl, from));
-  }
-  return delta;
+  return move_delta_by(
+      graph, [&](NodeId a, NodeId b) { return static_cast<std::int64_t>(topology.hops(a, b)); },
+      node_of_rank, i, to);
 }
 
 }  // namespace mapsim::map::metrics

@@ -4,7 +4,8 @@
 //   process graph  ranks, an edge where any message goes either way
 //   machine graph  every vertex of the topology (nodes, and on Tianhe-3 its routers and
 //                  switches), an edge per pair of vertices joined by a link; the order is then
-//                  restricted to the compute nodes
+//                  restricted to the compute nodes; on an allocation (a NodeSubset), the
+//                  whole machine's graph, restricted to the allocated nodes
 // Orders come from Boost.Graph's cuthill_mckee_ordering (a pseudo-peripheral start vertex per
 // connected component, neighbours by increasing degree), reversed. Deterministic; no seed.
 

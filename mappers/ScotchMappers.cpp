@@ -2,15 +2,17 @@
 //
 // scotch — Scotch's static mapping (dual recursive bipartitioning) of the process graph (edge
 // weight: bytes both ways) onto the machine's target architecture (ScotchSupport.hpp: mesh or
-// torus with exact hop distances; HAEC Box and Tianhe-3 from their link graphs). Scotch balances
-// load only up to a tolerance — its default strategy allows a few percent, which puts two ranks
-// on one node where the machine has one core per node — so the strategy is built with
-// SCOTCH_STRATBALANCE and the `imbalance` parameter (0 by default), and whatever imbalance Scotch
-// still leaves is repaired exactly: ranks beyond a node's capacity move to the nearest free node
-// (repair_capacity). With one core per node and as many nodes as ranks the result is one-to-one.
-// Scotch's result depends on its random seed, sometimes much (an 8x8 stencil on an 8x8 torus
-// gets dilation 1 or 3), and on a torus its recursive bipartitioning often misaligns the halves
-// of a graph without wrap-around edges, which it places well on the mesh of the same size (a
+// torus with exact hop distances; a tree of Tianhe-3 and of the levels of fat-trees, dragonflies,
+// Cascade and Slurm trees; the HAEC Box from its link graph; on an allocation or a small job's
+// first nodes of a hierarchical machine, the whole machine's target restricted to those nodes).
+// Scotch balances load only up to a tolerance — its default strategy allows a few percent, which
+// puts two ranks on one node where the machine has one core per node — so the strategy is built
+// with SCOTCH_STRATBALANCE and the `imbalance` parameter (0 by default), and whatever imbalance
+// Scotch still leaves is repaired exactly: ranks beyond a node's capacity move to the nearest free
+// node (repair_capacity). With one core per node and as many nodes as ranks the result is
+// one-to-one. Scotch's result depends on its random seed, sometimes much (an 8x8 stencil on an 8x8
+// torus gets dilation 1 or 3), and on a torus its recursive bipartitioning often misaligns the
+// halves of a graph without wrap-around edges, which it places well on the mesh of the same size (a
 // sub-graph of the torus: a mesh placement is at least as good on the torus). So the mapper
 // runs Scotch `runs` times with seeds derived from the mapper's seed, on a torus alternately
 // with the torus and the mesh architecture, and keeps the repaired mapping of least hop-bytes
@@ -19,7 +21,9 @@
 // bisection — recursive bisection of graph and machine (Hoefler & Snir 2011; Tuncer et al.
 // 2015's RGrB), with Scotch's graph partitioning: the machine is halved by Scotch's own
 // recursive bipartitioning of the target architecture (SCOTCH_archDomBipart: the longest
-// dimension of a mesh or torus; a graph bipartition of the HAEC Box and Tianhe-3 link graphs);
+// dimension of a mesh or torus; the tree of Tianhe-3 and of hierarchical machines' levels; a
+// graph bipartition of the HAEC Box's link graph; a sub-architecture's own halves on an
+// allocation);
 // the ranks are split by a Scotch bipartition of the process graph into two parts sized to the
 // halves' capacities (a weighted complete graph of two vertices, SCOTCH_archCmpltw), made exact
 // by moving the vertices with the best cut gain; then both halves recurse, level by level. Each
@@ -111,10 +115,10 @@ class ScotchMapper final : public Mapper {
     scotch::Context context(seed);
     const auto data = scotch::process_graph(p.graph);
     scotch::Graph graph(data, &context);
-    scotch::Arch arch;
-    scotch::build_target(arch, p.topology, context, torus_as_mesh);
+    scotch::Target target;
+    scotch::build_target(target, p.topology, context, torus_as_mesh);
     scotch::Strategy strategy(flags_, p.topology.node_count(), imbalance_);
-    const auto terminal = scotch::map_graph(graph, arch, strategy, data.vertex_count());
+    const auto terminal = scotch::map_graph(graph, target.get(), strategy, data.vertex_count());
     return {terminal.begin(), terminal.end()};
   }
 
@@ -132,7 +136,7 @@ class Bisection final : public Mapper {
     std::vector<NodeId> node_of(static_cast<std::size_t>(p.ranks()), -1);
     const auto guard = scotch::lock();
     scotch::Context context(p.seed);
-    scotch::Arch arch;
+    scotch::Target arch;
     scotch::build_target(arch, p.topology, context);
     scotch::Strategy halves(SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE, 2, 0.0);
     Recursion c{p, context, arch, halves, node_of, {}, {}, {}, {}};
@@ -157,7 +161,7 @@ class Bisection final : public Mapper {
   struct Recursion {
     const Problem& problem;
     scotch::Context& context;
-    scotch::Arch& arch;
+    scotch::Target& arch;
     scotch::Strategy& halves;
     std::vector<NodeId>& node_of;
     std::vector<SCOTCH_ArchDom> domains;  // every domain handed out so far
@@ -253,7 +257,7 @@ class Bisection final : public Mapper {
       const scotch::Num weights[2] = {static_cast<scotch::Num>(first),
                                       static_cast<scotch::Num>(n - first)};
       MAPSIM_EXPECTS(SCOTCH_archCmpltw(two.get(), 2, weights) == 0, "SCOTCH_archCmpltw failed");
-      const auto part = scotch::map_graph(graph, two, c.halves, data.vertex_count());
+      const auto part = scotch::map_graph(graph, two.get(), c.halves, data.vertex_count());
       side.assign(part.begin(), part.end());
       balance(data, side, first);
     }

@@ -84,15 +84,38 @@ class Arch {
   SCOTCH_Arch arch_;
 };
 
-/// The target architecture of a machine, terminal t being compute node t: Scotch's mesh or
-/// torus for grids (exact hop distances); for the HAEC Box and Tianhe-3 up to 2048 nodes a
-/// decomposition-defined architecture with exact distances in the graph of all vertices and
-/// links (SCOTCH_archBuild0), restricted to the compute nodes; above (where that table would
-/// take hundreds of MB and Scotch's estimated variant maps slowly) a Tianhe-3 is a tree
-/// (rows 5, columns 3, sides 2, nodes 1 hop apart) and a HAEC Box a 3-D torus.
-/// Every node weighs the same; capacity is enforced after. With `torus_as_mesh`, a 2-D or 3-D
-/// torus is described as the mesh of the same size (a sub-graph of it: every mesh distance is
-/// at least the torus distance).
+/// The target architecture of a machine, terminal t being compute node t (built by
+/// build_target): the architecture of the whole machine and, when the mapper computes on some
+/// of its nodes or the machine's tree is uneven, Scotch's sub-architecture of those terminals.
+class Target {
+ public:
+  SCOTCH_Arch* get() { return restricted_ ? sub_.get() : whole_.get(); }
+
+ private:
+  friend void build_target(Target& target, const topo::Topology& topology, Context& context,
+                           bool torus_as_mesh);
+  Arch whole_;
+  Arch sub_;  // initialised always, built only if restricted_
+  bool restricted_ = false;
+};
+
+/// Builds the target of `topology`: Scotch's mesh or torus for grids (exact hop distances); for
+/// Tianhe-3 a tree (rows, columns, sides, nodes) and for hierarchical machines (fat-trees,
+/// dragonflies, Cascade, Slurm trees) a tree-leaf architecture of their levels (Hierarchy.hpp;
+/// each level's distance the mean hops between nodes that part there, uneven trees padded to
+/// their widest vertex per level and restricted to the real nodes); for the HAEC Box up to 2048
+/// nodes a decomposition-defined architecture with exact distances in the graph of all vertices
+/// and links (SCOTCH_archBuild0), restricted to the compute nodes; above (where that table would
+/// take hundreds of MB and Scotch's estimated variant maps slowly) a 3-D torus. On some nodes of a
+/// machine (a NodeSubset: an allocation, a small job's first nodes) the whole machine's target
+/// restricted to them (SCOTCH_archSub), or, for a HAEC Box up to 2048 nodes, the decomposition of
+/// the link graph with those nodes as terminals. Every node weighs the same; capacity is enforced
+/// after. With `torus_as_mesh`, a 2-D or 3-D torus is described as the mesh of the same size (a
+/// sub-graph of it: every mesh distance is at least the torus distance).
+void build_target(Target& target, const topo::Topology& topology, Context& context,
+                  bool torus_as_mesh = false);
+/// The target of a whole machine in one architecture: as above where that needs no restriction,
+/// else the decomposition of its link graph.
 void build_target(Arch& arch, const topo::Topology& topology, Context& context,
                   bool torus_as_mesh = false);
 
@@ -110,6 +133,6 @@ class Strategy {
 };
 
 /// SCOTCH_graphMap: the terminal of every vertex.
-std::vector<Num> map_graph(Graph& graph, Arch& arch, Strategy& strategy, Num vertices);
+std::vector<Num> map_graph(Graph& graph, SCOTCH_Arch* arch, Strategy& strategy, Num vertices);
 
 }  // namespace mapsim::map::scotch

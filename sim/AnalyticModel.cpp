@@ -3,13 +3,14 @@
 namespace mapsim::sim {
 
 void AnalyticModel::start(const Transfer& transfer) {
-  const Route route = network_->route(transfer.src, transfer.dst);
+  const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
   engine_->schedule(
       add_time(engine_->now(),
                add_time(route.latency,
                         transfer_time(static_cast<double>(transfer.bytes), route.bandwidth))),
       kDelivery, transfer.id);
+  network_->release(route);
 }
 
 void AnalyticModel::handle(const QueuedEvent& /*event*/) {

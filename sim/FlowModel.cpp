@@ -14,13 +14,16 @@ constexpr std::uint32_t kFlowJoins = kModelEvents + 2;
 }  // namespace
 
 FlowModel::FlowModel(Engine& engine, Network& network)
-    : NetworkModel(engine, network), links_(static_cast<std::size_t>(network.resource_count())) {}
+    : NetworkModel(engine, network),
+      links_(static_cast<std::size_t>(network.resource_count())),
+      route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links()))) {}
 
 void FlowModel::start(const Transfer& transfer) {
-  const Route route = network_->route(transfer.src, transfer.dst);
+  const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
   if (transfer.bytes == 0) {
     engine_->schedule(add_time(engine_->now(), route.latency), kDelivery, transfer.id);
+    network_->release(route);
     return;
   }
   const std::uint32_t id = flows_.acquire();
@@ -37,8 +40,13 @@ void FlowModel::start(const Transfer& transfer) {
 void FlowModel::join(std::uint32_t id) {
   Flow& flow = flows_[id];
   flow.updated = engine_->now();
-  for (const auto r : network_->resources(flow.route))
-    links_[static_cast<std::size_t>(r)].flows.push_back(id);
+  const auto route = network_->resources(flow.route);
+  if (places_.size() < (id + 1) * route_block_) places_.resize((id + 1) * route_block_);
+  for (std::size_t k = 0; k < route.size(); ++k) {
+    auto& list = links_[static_cast<std::size_t>(route[k])].flows;
+    places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
+    list.push_back(id);
+  }
   touch(flow.route);
 }
 
@@ -80,15 +88,29 @@ void FlowModel::drain_due() {
     heap_erase(id);
     const Route route = flows_[id].route;
     engine_->schedule(now, kDelivery, flows_[id].transfer);
-    for (const auto r : network_->resources(route)) {
-      auto& list = links_[static_cast<std::size_t>(r)].flows;
-      const auto it = std::find(list.begin(), list.end(), id);
-      MAPSIM_EXPECTS(it != list.end(), "a drained flow was not on its link");
-      *it = list.back();
+    const auto resources = network_->resources(route);
+    for (std::size_t k = 0; k < resources.size(); ++k) {
+      // Off the link's list in O(1): the last entry takes its place, and its place is updated.
+      auto& list = links_[static_cast<std::size_t>(resources[k])].flows;
+      const std::uint32_t at = places_[id * route_block_ + k];
+      MAPSIM_EXPECTS(at < list.size() && list[at] == id, "a drained flow was not on its link");
+      const auto last = static_cast<std::uint32_t>(list.size() - 1);
+      const std::uint32_t moved = list[last];
+      list[at] = moved;
       list.pop_back();
+      if (at == last) continue;
+      const auto moved_route = network_->resources(flows_[moved].route);
+      for (std::size_t j = 0; j < moved_route.size(); ++j) {
+        auto& place = places_[moved * route_block_ + j];
+        if (moved_route[j] == resources[k] && place == last) {
+          place = at;
+          break;
+        }
+      }
     }
     flows_.release(id);
     touch(route);
+    network_->release(route);
   }
 }
 
@@ -107,15 +129,22 @@ void FlowModel::resolve() {
     }
   }
   dirty_.clear();
-  // The connected components of the dirty links in the flow/link sharing graph.
+  // The connected components of the dirty links in the flow/link sharing graph; each link is
+  // reset for the solve as it is reached (its weights summed over its flows in list order).
   while (!stack_.empty()) {
     const ResourceId r = stack_.back();
     stack_.pop_back();
     component_links_.push_back(r);
-    for (const auto f : links_[static_cast<std::size_t>(r)].flows) {
+    auto& link = links_[static_cast<std::size_t>(r)];
+    link.residual = network_->bandwidth(r);
+    link.unfixed = static_cast<std::uint32_t>(link.flows.size());
+    double weights = 0;
+    for (const auto f : link.flows) {
       Flow& flow = flows_[f];
+      weights += flow.weight;
       if (flow.mark == epoch_) continue;
       flow.mark = epoch_;
+      flow.fixed = false;
       component_flows_.push_back(f);
       for (const auto r2 : network_->resources(flow.route)) {
         auto& link2 = links_[static_cast<std::size_t>(r2)];
@@ -125,17 +154,7 @@ void FlowModel::resolve() {
         }
       }
     }
-  }
-  for (const auto f : component_flows_) {
-    Flow& flow = flows_[f];
-    flow.fixed = false;
-  }
-  for (const auto r : component_links_) {
-    auto& link = links_[static_cast<std::size_t>(r)];
-    link.residual = network_->bandwidth(r);
-    link.unfixed = static_cast<std::uint32_t>(link.flows.size());
-    link.weights = 0;
-    for (const auto f : link.flows) link.weights += flows_[f].weight;
+    link.weights = weights;
   }
   // Progressive filling: each round saturates the link with the smallest share per weight.
   std::size_t unfixed_flows = component_flows_.size();

@@ -31,6 +31,9 @@
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
 //   flow/link sharing graph; the re-solve covers the components of the dirty links, every other
 //   flow keeps its rate and its drain time.
+// - Solving touches each flow once per link of its route: the component search resets each link
+//   as it reaches it, and a drained flow leaves its links' lists in O(1) (each flow knows its
+//   place in them).
 // - Drain times are kept in the model's own indexed heap, not as engine events: a rate change
 //   updates the flow's entry (its remaining bytes advanced at the old rate), and the engine holds
 //   one event, at the earliest drain. Flows that drain at the same picosecond are delivered by
@@ -54,6 +57,10 @@ class FlowModel final : public NetworkModel {
 
   void start(const Transfer& transfer) override;
   void handle(const QueuedEvent& event) override;
+  /// UGAL's load: the flows streaming on the link now.
+  [[nodiscard]] double link_load(ResourceId link) const override {
+    return static_cast<double>(links_[static_cast<std::size_t>(link)].flows.size());
+  }
 
  private:
   static constexpr std::uint32_t kNotQueued = UINT32_MAX;
@@ -110,6 +117,10 @@ class FlowModel final : public NetworkModel {
   std::vector<ResourceId> stack_;
   std::vector<ResourceId> component_links_;
   std::vector<std::uint32_t> component_flows_;
+  // Where each flow sits in the flow lists of its route's links: places_[id * route_block_ + k]
+  // is flow id's index in the list of its route's k-th link (drains remove flows in O(1)).
+  std::size_t route_block_ = 1;
+  std::vector<std::uint32_t> places_;
 };
 
 }  // namespace mapsim::sim

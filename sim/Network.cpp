@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "support/Error.hpp"
+
 namespace mapsim::sim {
 namespace {
 
@@ -12,8 +14,12 @@ constexpr topo::NodeId kDenseNodes = 1024;
 
 }  // namespace
 
-Network::Network(const topo::Topology& topology, const topo::LinkTable& links)
-    : topology_(&topology), link_count_(topology.link_count()) {
+Network::Network(const topo::Topology& topology, const topo::LinkTable& links, std::uint64_t seed)
+    : topology_(&topology),
+      link_count_(topology.link_count()),
+      routing_(topology.routing()),
+      seed_(seed),
+      block_(static_cast<std::uint32_t>(std::max(1, topology.max_route_links()))) {
   const auto resources = static_cast<std::size_t>(link_count_ + topology.node_count());
   bw_.resize(resources);
   lat_.resize(resources);
@@ -32,6 +38,7 @@ Network::Network(const topo::Topology& topology, const topo::LinkTable& links)
     dense_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes), kUnknown);
   }
   buffer_.reserve(static_cast<std::size_t>(topology.max_route_links()));
+  other_.reserve(static_cast<std::size_t>(topology.max_route_links()));
 }
 
 const Route& Network::route(topo::NodeId a, topo::NodeId b) {
@@ -72,6 +79,72 @@ const Route& Network::compute(topo::NodeId a, topo::NodeId b) {
   }
   routes_.push_back(route);
   return routes_.back();
+}
+
+namespace {
+
+/// SplitMix64's finaliser: a 64-bit mix with full avalanche.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Route Network::message_route(topo::NodeId a, topo::NodeId b, std::uint64_t ordinal,
+                             const LinkLoads& loads) {
+  if (routing_ == topo::Routing::Minimal || a == b) return route(a, b);
+  const std::uint64_t choice = mix(seed_ ^ mix(ordinal));
+  topology_->alternative_route_into(a, b, choice, other_);
+  if (routing_ == topo::Routing::Ugal) {
+    const Route& minimal = route(a, b);
+    const auto path = resources(minimal);
+    const double q_min = first_router_load(path, loads) * static_cast<double>(path.size());
+    const double q_val = first_router_load(other_, loads) * static_cast<double>(other_.size());
+    if (q_min <= q_val) return minimal;
+  }
+  return transient(a, other_);
+}
+
+double Network::first_router_load(std::span<const topo::LinkId> path,
+                                  const LinkLoads& loads) const {
+  for (const auto id : path) {
+    if (topology_->is_router(topology_->link(id).from)) return loads.link_load(id);
+  }
+  return 0;
+}
+
+Route Network::transient(topo::NodeId a, std::span<const topo::LinkId> path) {
+  std::uint32_t block = 0;
+  if (free_blocks_.empty()) {
+    block = static_cast<std::uint32_t>(transient_.size());
+    MAPSIM_EXPECTS(block + block_ < Route::kTransient, "too many routes in flight");
+    transient_.resize(transient_.size() + block_);
+  } else {
+    block = free_blocks_.back();
+    free_blocks_.pop_back();
+  }
+  Route r;
+  r.offset = block | Route::kTransient;
+  MAPSIM_EXPECTS(path.size() <= block_, "a route longer than the machine's longest");
+  std::copy(path.begin(), path.end(), transient_.begin() + block);
+  r.length = static_cast<std::uint32_t>(path.size());
+  if (path.empty()) {
+    transient_[block] = intra_node_channel(a);
+    r.length = 1;
+  }
+  r.bandwidth = std::numeric_limits<double>::infinity();
+  for (const auto res : resources(r)) {
+    r.latency = add_time(r.latency, lat_[static_cast<std::size_t>(res)]);
+    r.bandwidth = std::min(r.bandwidth, bw_[static_cast<std::size_t>(res)]);
+  }
+  return r;
+}
+
+void Network::release(const Route& r) {
+  if (r.transient()) free_blocks_.push_back(r.offset & ~Route::kTransient);
 }
 
 Time Network::free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes) {

@@ -38,7 +38,7 @@ struct ModelOptions {
   bool cut_through = true;
 };
 
-class NetworkModel {
+class NetworkModel : public LinkLoads {
  public:
   NetworkModel(Engine& engine, Network& network)
       : engine_(&engine),
@@ -54,7 +54,16 @@ class NetworkModel {
   /// Bytes that crossed each resource (see Network.hpp for resource ids).
   [[nodiscard]] std::span<const std::int64_t> resource_bytes() const { return bytes_; }
 
+  /// The load on a link now, as UGAL routing sees it (Network.hpp); none by default.
+  [[nodiscard]] double link_load(ResourceId /*link*/) const override { return 0; }
+
  protected:
+  /// The route of a transfer the model starts now, under the machine's routing; a transient
+  /// route goes back to the network with network_->release() when the transfer is done with it.
+  Route route_of(const Transfer& transfer) {
+    return network_->message_route(transfer.src, transfer.dst, started_transfers_++, *this);
+  }
+
   void count_bytes(const Route& route, std::int64_t bytes) {
     for (const auto r : network_->resources(route)) {
       auto& total = bytes_[static_cast<std::size_t>(r)];
@@ -69,6 +78,7 @@ class NetworkModel {
   Engine* engine_;
   Network* network_;
   std::vector<std::int64_t> bytes_;
+  std::uint64_t started_transfers_ = 0;
 };
 
 struct NetworkModelInfo {

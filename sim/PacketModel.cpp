@@ -22,7 +22,7 @@ PacketModel::PacketModel(Engine& engine, Network& network, const ModelOptions& o
 }
 
 void PacketModel::start(const Transfer& transfer) {
-  const Route route = network_->route(transfer.src, transfer.dst);
+  const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
   // ceil(bytes / P) without the overflow of bytes + P - 1.
   const std::int64_t count = std::max<std::int64_t>(
@@ -83,6 +83,7 @@ void PacketModel::forward(std::uint32_t p, Time head) {
     packets_.release(p);
     if (--message.packets_left == 0) {
       engine_->schedule(message.delivered, kDelivery, message.transfer);
+      network_->release(message.route);
       messages_.release(packet.message);
     }
     return;

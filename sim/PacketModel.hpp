@@ -36,6 +36,12 @@ class PacketModel final : public NetworkModel {
 
   void start(const Transfer& transfer) override;
   void handle(const QueuedEvent& event) override;
+  /// UGAL's load: how long the link's output port is busy from now with the packets already
+  /// queued on it, in ps (its backlog).
+  [[nodiscard]] double link_load(ResourceId link) const override {
+    const Time free = free_at_[static_cast<std::size_t>(link)];
+    return free > engine_->now() ? static_cast<double>(free - engine_->now()) : 0.0;
+  }
 
  private:
   struct Message {

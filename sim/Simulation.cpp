@@ -55,7 +55,7 @@ Result simulate(traces::EventStreams& streams, const topo::Topology& topology,
       }
     }
   }
-  Network network(topology, config.links);
+  Network network(topology, config.links, config.seed);
   Replay replay(streams, mapping, network, config);
   return replay.run();
 }

@@ -70,6 +70,9 @@ struct SimConfig {
   bool init_to_finalize = true;
   /// Bandwidth and latency per link class (defaults in topologies/LinkClass.cpp).
   topo::LinkTable links;
+  /// Draws the per-message routes of the machine's routing when it is ecmp, valiant or ugal
+  /// (Network.hpp); no effect under minimal routing.
+  std::uint64_t seed = 0;
   ModelOptions model_options;
   StopCondition stop;
 };

@@ -1,9 +1,11 @@
 #include "topologies/Block.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 #include "support/Error.hpp"
+#include "topologies/NodeSubset.hpp"
 
 namespace mapsim::topo {
 namespace {
@@ -83,6 +85,7 @@ class Search {
 Block compact_block_shape(const Topology& topology, NodeId nodes) {
   MAPSIM_EXPECTS(nodes >= 1 && nodes <= topology.node_count(),
                  "a compact block of between 1 node and the whole machine");
+  MAPSIM_EXPECTS(!topology.prefix_blocks(), "a hierarchical machine's blocks are prefixes");
   const auto found = Search(topology, nodes).run();
   // The whole machine is always a candidate (the last dimension whole, the others too).
   MAPSIM_EXPECTS(found.has_value(), "the whole machine is a block");
@@ -93,6 +96,13 @@ Block compact_block_shape(const Topology& topology, NodeId nodes) {
 }
 
 Block compact_block(const Topology& topology, NodeId nodes) {
+  if (topology.prefix_blocks()) {
+    Block block;
+    block.nodes.resize(static_cast<std::size_t>(nodes));
+    std::iota(block.nodes.begin(), block.nodes.end(), NodeId{0});
+    block.machine = std::make_unique<NodeSubset>(topology, block.nodes);
+    return block;
+  }
   Block block = compact_block_shape(topology, nodes);
   block.machine = topology.block(block.extents);
   block.nodes.reserve(static_cast<std::size_t>(block.machine->node_count()));

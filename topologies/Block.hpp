@@ -24,6 +24,10 @@
 // Why the origin: every kind looks the same from each of its boxes (tori and the HAEC boards are
 // vertex-transitive, a box's distances on a mesh do not depend on where it sits, Tianhe-3's chips
 // are all alike), so the box at the origin is as good as any and the first in natural order.
+// Hierarchical machines (Topology::prefix_blocks: fat-trees, dragonflies, Slurm trees, subsets
+// of a machine) fill a leaf switch or router, then a group, before the next in natural order:
+// their compact block for n nodes is the first n nodes (a NodeSubset), which spans the fewest
+// switches and groups; it has no extents.
 // Cost: the candidates are the extents of every dimension but the last, which takes the least
 // extent that reaches n nodes: at most prod over d < D - 1 of min(k_d, n) closed-form
 // evaluations of O(D), and a machine of the block's size: independent of the machine's size.
@@ -43,7 +47,7 @@ struct Block {
 };
 
 /// The extents and stats of the compact block for `nodes` nodes, without building it.
-/// Precondition: 1 <= nodes <= topology.node_count().
+/// Preconditions: 1 <= nodes <= topology.node_count(); not topology.prefix_blocks().
 Block compact_block_shape(const Topology& topology, NodeId nodes);
 
 /// The compact block for `nodes` nodes, built. Precondition: 1 <= nodes <= node_count().

@@ -106,7 +106,7 @@ GridTopology::GridTopology(std::vector<int> extents, std::vector<bool> periodic,
   }
 }
 
-std::string GridTopology::spec() const {
+std::string GridTopology::machine_spec() const {
   std::string text = fmt::format("{}:{}", kind(), fmt::join(dimensions(), "x"));
   if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
   if (torus_) {
@@ -125,6 +125,26 @@ std::string_view GridTopology::dimension_name(int dim) const {
                                                            "d6",  "d7",  "d8",  "d9", "d10", "d11",
                                                            "d12", "d13", "d14", "d15"};
   return kNames[static_cast<std::size_t>(dim)];
+}
+
+std::vector<NodeLevel> GridTopology::levels() const {
+  static constexpr std::array<std::string_view, 3> kShapes{"line", "plane", "block"};
+  std::vector<NodeLevel> result;
+  std::string names;
+  NodeId size = 1;  // nodes per group: k0 ... k(k-1)
+  for (int k = 1; k < ndims_; ++k) {
+    names += dimension_name(k - 1);
+    const NodeId extent = dimensions()[static_cast<std::size_t>(k - 1)];
+    size *= extent;
+    if (extent == 1 || size == node_count()) continue;
+    NodeLevel level;
+    level.name = fmt::format("{} {}", names, kShapes[static_cast<std::size_t>(std::min(k, 3) - 1)]);
+    level.groups = node_count() / size;
+    level.group.resize(static_cast<std::size_t>(node_count()));
+    for (NodeId n = 0; n < node_count(); ++n) level.group[static_cast<std::size_t>(n)] = n / size;
+    result.push_back(std::move(level));
+  }
+  return result;
 }
 
 std::vector<int> GridTopology::coordinates(NodeId node) const {

@@ -7,6 +7,11 @@
 // Routing: dimension order x, y, z, ...; on a torus each dimension takes the shorter way round,
 // and a tie (exactly half the ring) goes the positive way.
 // hops(a, b) = sum over d of |c_d(b) - c_d(a)| on a mesh, min(delta, k_d - delta) on a torus.
+// levels(): nested blocks of the slowest dimensions, as launchers fill the machine: level k
+// (k = 1 .. n - 1) groups the nodes that share coordinates k .. n - 1 ("x line", "xy plane",
+// "xyz block", ...; group = node / (k0 ... k(k-1))); levels of one group (the whole machine) or
+// equal to the level below (a dimension of extent 1) are left out. For the tree mappers and
+// for the placements that deal over groups (round-robin on an allocation).
 //
 // A block of a torus (Block.hpp) may wrap around in some dimensions and not in others: the
 // internal constructor takes the wrap-around per dimension; such a machine is of kind "torus"
@@ -23,7 +28,7 @@ class GridTopology final : public Topology {
   /// Wrap-around in dimension d iff periodic[d] (same size as extents).
   GridTopology(std::vector<int> extents, std::vector<bool> periodic, int cores_per_node);
 
-  [[nodiscard]] std::string spec() const override;
+  [[nodiscard]] std::string machine_spec() const override;
   [[nodiscard]] std::string_view kind() const override { return torus_ ? "torus" : "mesh"; }
 
   [[nodiscard]] std::string_view dimension_name(int dim) const override;
@@ -47,6 +52,7 @@ class GridTopology final : public Topology {
   [[nodiscard]] Link link(LinkId id) const override { return links_[static_cast<std::size_t>(id)]; }
 
   [[nodiscard]] HopHistogram hop_histogram() const override;
+  [[nodiscard]] std::vector<NodeLevel> levels() const override;
 
   [[nodiscard]] std::optional<BlockStats> block_stats(std::span<const int> extents) const override;
   [[nodiscard]] std::unique_ptr<Topology> block(std::span<const int> extents) const override;

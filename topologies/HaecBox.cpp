@@ -18,7 +18,7 @@ HaecBox::HaecBox(int x, int y, int z, int cores_per_node, std::array<bool, 2> bo
       board_nodes_(x * y),
       board_links_(board_.link_count()) {}
 
-std::string HaecBox::spec() const {
+std::string HaecBox::machine_spec() const {
   const auto dims = dimensions();
   std::string text = fmt::format("haec:{}x{}x{}", dims[0], dims[1], dims[2]);
   if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
@@ -32,6 +32,15 @@ std::string HaecBox::spec() const {
 std::string_view HaecBox::dimension_name(int dim) const {
   static constexpr std::array<std::string_view, 3> kNames{"x", "y", "z"};
   return kNames[static_cast<std::size_t>(dim)];
+}
+
+std::vector<NodeLevel> HaecBox::levels() const {
+  if (boards_ < 2) return {};
+  NodeLevel level{"board", boards_,
+                  std::vector<std::int32_t>(static_cast<std::size_t>(node_count()))};
+  for (NodeId n = 0; n < node_count(); ++n)
+    level.group[static_cast<std::size_t>(n)] = n / board_nodes_;
+  return {std::move(level)};
 }
 
 std::vector<int> HaecBox::coordinates(NodeId node) const {

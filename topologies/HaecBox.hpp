@@ -8,6 +8,7 @@
 // the first lands directly on the destination's (x, y) column of the next board, the others go
 // straight up or down that column.
 // hops(a, b) = 2-D torus distance if z(a) == z(b), else |z(b) - z(a)|.
+// levels(): the boards (group = z), when there are several.
 // A block of the box (Block.hpp) has boards that may be cut in x or y: the internal constructor
 // takes the boards' wrap-around per dimension (a cut board is a 2-D mesh there).
 
@@ -24,7 +25,7 @@ class HaecBox final : public Topology {
   /// Boards wrap around in x iff board_wraps[0], in y iff board_wraps[1].
   HaecBox(int x, int y, int z, int cores_per_node, std::array<bool, 2> board_wraps);
 
-  [[nodiscard]] std::string spec() const override;
+  [[nodiscard]] std::string machine_spec() const override;
   [[nodiscard]] std::string_view kind() const override { return "haec"; }
 
   [[nodiscard]] std::string_view dimension_name(int dim) const override;
@@ -45,6 +46,7 @@ class HaecBox final : public Topology {
   [[nodiscard]] Link link(LinkId id) const override;
 
   [[nodiscard]] HopHistogram hop_histogram() const override;
+  [[nodiscard]] std::vector<NodeLevel> levels() const override;
   [[nodiscard]] std::array<std::int64_t, kLinkClassCount> links_per_class() const override;
 
   [[nodiscard]] std::optional<BlockStats> block_stats(std::span<const int> extents) const override;

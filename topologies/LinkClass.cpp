@@ -22,6 +22,19 @@ constexpr double ns = 1e-9;   // seconds
 // - Tianhe-3 prototype: 200 Gb/s node links to the router chip; the cross link between a chip's
 //   two halves is on-package, twice as fast; router-to-switch links are cables, with more latency.
 // - intra-node: an MPI shared-memory channel (single-copy), about 20 GB/s and 200 ns.
+// - fat-trees and Slurm trees (InfiniBand HDR as modelled): 200 Gb/s links (25 GB/s); a link's
+//   latency is the switch it enters (about 130 ns port to port on an HDR switch) plus its cable:
+//   130 ns into a leaf switch, 150 ns between switch levels (longer cables). Every level has the
+//   same bandwidth (a full-bisection tree); a tapered tree has fewer up-links (its W parameters)
+//   or slower classes (--link ft-2:...).
+// - dragonflies (HPE Slingshot as modelled: De Sensi et al., SC 2020): 200 Gb/s links (25 GB/s)
+//   and about 300 ns per Rosetta switch; global (optical, inter-group) cables are longer:
+//   350 ns.
+// - Cray Cascade / XC (Aries, Alverson et al. 2012): green backplane links of three 14 Gb/s lanes
+//   (5.25 GB/s), black copper cables of the same, blue optical links of three 12.5 Gb/s lanes
+//   (4.7 GB/s); about 100 ns per Aries router. Parallel links (GL, CL, RL) are separate links.
+//   The host link is df-host, shared with the dragonfly (set --link df-host:10:... for an Aries
+//   NIC's PCIe 3 x16).
 constexpr std::array<LinkClassInfo, kLinkClassCount> kLinkClasses{{
     {LinkClass::Grid, "grid", "mesh or torus link", {25 * GBps, 100 * ns}},
     {LinkClass::HaecOptical,
@@ -45,12 +58,74 @@ constexpr std::array<LinkClassInfo, kLinkClassCount> kLinkClasses{{
      "intra-node",
      "shared-memory channel between ranks on one node",
      {20 * GBps, 200 * ns}},
+    {LinkClass::FtHost,
+     "ft-host",
+     "fat-tree or Slurm tree: node to its leaf switch",
+     {25 * GBps, 130 * ns}},
+    {LinkClass::Ft1,
+     "ft-1",
+     "fat-tree or Slurm tree: level-1 to level-2 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::Ft2,
+     "ft-2",
+     "fat-tree or Slurm tree: level-2 to level-3 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::Ft3,
+     "ft-3",
+     "fat-tree or Slurm tree: level-3 to level-4 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::Ft4,
+     "ft-4",
+     "fat-tree or Slurm tree: level-4 to level-5 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::Ft5,
+     "ft-5",
+     "fat-tree or Slurm tree: level-5 to level-6 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::Ft6,
+     "ft-6",
+     "fat-tree or Slurm tree: level-6 to level-7 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::Ft7,
+     "ft-7",
+     "fat-tree or Slurm tree: level-7 to level-8 switch",
+     {25 * GBps, 150 * ns}},
+    {LinkClass::DfHost,
+     "df-host",
+     "dragonfly or Cascade: node to its router",
+     {25 * GBps, 300 * ns}},
+    {LinkClass::DfLocal,
+     "df-local",
+     "dragonfly: router to router in a group",
+     {25 * GBps, 300 * ns}},
+    {LinkClass::DfGlobal,
+     "df-global",
+     "dragonfly: router to router between groups",
+     {25 * GBps, 350 * ns}},
+    {LinkClass::DfGreen,
+     "df-green",
+     "Cascade: router to router in a chassis (backplane)",
+     {5.25 * GBps, 100 * ns}},
+    {LinkClass::DfBlack,
+     "df-black",
+     "Cascade: router to router between chassis of a group",
+     {5.25 * GBps, 100 * ns}},
+    {LinkClass::DfBlue,
+     "df-blue",
+     "Cascade: router to router between groups (optical)",
+     {4.7 * GBps, 100 * ns}},
 }};
 
 }  // namespace
 
 std::span<const LinkClassInfo> link_classes() {
   return kLinkClasses;
+}
+
+LinkClass tree_link_class(int level) {
+  MAPSIM_EXPECTS(level >= 0 && level < kMaxTreeLevels, "a tree level from 0 to 7");
+  return level == 0 ? LinkClass::FtHost
+                    : static_cast<LinkClass>(static_cast<int>(LinkClass::Ft1) + level - 1);
 }
 
 std::string_view name(LinkClass link_class) {

@@ -18,8 +18,28 @@ enum class LinkClass : std::uint8_t {
   Th3Cross,      ///< Tianhe-3 cross link between the left and right router of one chip
   Th3Switch,     ///< Tianhe-3 side router to row or column switch
   IntraNode,     ///< shared-memory channel between ranks on the same node (not a network link)
+  FtHost,        ///< fat-tree or Slurm tree: node to its leaf switch
+  Ft1,           ///< fat-tree or Slurm tree: level-1 switch to level-2 switch
+  Ft2,           ///< ... level 2 to level 3
+  Ft3,
+  Ft4,
+  Ft5,
+  Ft6,
+  Ft7,       ///< level 7 to level 8, the highest a tree may have
+  DfHost,    ///< dragonfly or Cascade: node to its router
+  DfLocal,   ///< dragonfly: router to router within a group
+  DfGlobal,  ///< dragonfly: router to router between groups
+  DfGreen,   ///< Cascade: router to router within a chassis (backplane)
+  DfBlack,   ///< Cascade: router to router between chassis of a group (copper)
+  DfBlue,    ///< Cascade: router to router between groups (optical)
 };
-inline constexpr int kLinkClassCount = 7;
+inline constexpr int kLinkClassCount = 21;
+/// Switch levels of a tree (fat-tree, Slurm tree): ft-1 .. ft-(kMaxTreeLevels - 1) join them.
+inline constexpr int kMaxTreeLevels = 8;
+
+/// The class of the links from tree switch level `level` (1 .. kMaxTreeLevels - 1) to the next;
+/// level 0 is the nodes' links (ft-host).
+LinkClass tree_link_class(int level);
 
 /// The accepted ranges (LinkTable::with): bandwidth 1 kB/s to 1 PB/s (1e-6 to 1e6 GB/s), latency
 /// 0 to 1 s per link. Beyond them a link is no machine's, and the replay's picosecond times would

@@ -8,10 +8,10 @@ namespace mapsim::topo {
 
 void validate(const Mapping& mapping, const Topology& topology) {
   const std::int64_t capacity =
-      static_cast<std::int64_t>(topology.node_count()) * topology.cores_per_node();
+      static_cast<std::int64_t>(topology.usable_nodes()) * topology.cores_per_node();
   if (mapping.rank_count() > capacity) {
     throw InputError(fmt::format("{} ranks do not fit on {} ({} nodes x {} cores)",
-                                 mapping.rank_count(), topology.spec(), topology.node_count(),
+                                 mapping.rank_count(), topology.spec(), topology.usable_nodes(),
                                  topology.cores_per_node()));
   }
   std::vector<int> load(static_cast<std::size_t>(topology.node_count()), 0);
@@ -23,6 +23,11 @@ void validate(const Mapping& mapping, const Topology& topology) {
                       "to {})",
                       rank, node, topology.spec(), topology.node_count() - 1));
     }
+    if (!topology.allocated(node)) {
+      throw InputError(
+          fmt::format("rank {} is mapped to node {} ({}), which is not in the allocation of {}",
+                      rank, node, topology.host_name(node), topology.spec()));
+    }
     if (++load[static_cast<std::size_t>(node)] > topology.cores_per_node()) {
       throw InputError(fmt::format("node {} holds more than {} rank(s) (rank {} is one too many)",
                                    node, topology.cores_per_node(), rank));
@@ -32,8 +37,14 @@ void validate(const Mapping& mapping, const Topology& topology) {
 
 Mapping in_order_mapping(Rank ranks, const Topology& topology) {
   std::vector<NodeId> nodes(static_cast<std::size_t>(ranks));
-  for (Rank r = 0; r < ranks; ++r)
-    nodes[static_cast<std::size_t>(r)] = r / topology.cores_per_node();
+  const auto allocation = topology.allocation();
+  for (Rank r = 0; r < ranks; ++r) {
+    const NodeId k = r / topology.cores_per_node();
+    nodes[static_cast<std::size_t>(r)] =
+        allocation.empty() || k >= static_cast<NodeId>(allocation.size())
+            ? k
+            : allocation[static_cast<std::size_t>(k)];
+  }
   Mapping mapping(std::move(nodes));
   validate(mapping, topology);
   return mapping;

@@ -28,11 +28,13 @@ class Mapping {
 };
 
 /// Throws InputError (naming the rank or node) unless every rank sits on an existing node of
-/// `topology` and no node holds more than cores_per_node() ranks.
+/// `topology`, in its allocation if it has one, and no node holds more than cores_per_node()
+/// ranks.
 void validate(const Mapping& mapping, const Topology& topology);
 
-/// The identity placement in the machine's natural order: rank r on node r / cores_per_node.
-/// Throws InputError if the machine has fewer cores than `ranks`.
+/// The identity placement in the machine's natural order: rank r on node r / cores_per_node, or
+/// on the (r / cores_per_node)-th node of the allocation. Throws InputError if the machine (or
+/// the allocation) has fewer cores than `ranks`.
 Mapping in_order_mapping(Rank ranks, const Topology& topology);
 
 }  // namespace mapsim::topo

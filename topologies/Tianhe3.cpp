@@ -29,7 +29,7 @@ Tianhe3::Tianhe3(int rows, int columns, int nodes_per_chip, int cores_per_node, 
   }
 }
 
-std::string Tianhe3::spec() const {
+std::string Tianhe3::machine_spec() const {
   std::string text = fmt::format("tianhe3:{}x{}", rows_, columns_);
   if (sides_ == 2 && half_ * 2 != 96) text += fmt::format(":nodes={}", half_ * 2);
   if (cores_per_node() > 1) text += fmt::format(":cores={}", cores_per_node());
@@ -44,6 +44,20 @@ VertexId Tianhe3::vertex_count() const {
 std::string_view Tianhe3::dimension_name(int dim) const {
   static constexpr std::array<std::string_view, 4> kNames{"row", "column", "side", "slot"};
   return kNames[static_cast<std::size_t>(dim)];
+}
+
+std::vector<NodeLevel> Tianhe3::levels() const {
+  std::vector<NodeLevel> result;
+  for (const auto& [name, size] :
+       {std::pair{"side router", half_}, std::pair{"chip", sides_ * half_}}) {
+    const NodeId groups = node_count() / size;
+    if (groups < 2 || (!result.empty() && result.back().groups == groups)) continue;
+    NodeLevel level{name, groups,
+                    std::vector<std::int32_t>(static_cast<std::size_t>(node_count()))};
+    for (NodeId n = 0; n < node_count(); ++n) level.group[static_cast<std::size_t>(n)] = n / size;
+    result.push_back(std::move(level));
+  }
+  return result;
 }
 
 std::vector<int> Tianhe3::coordinates(NodeId node) const {

@@ -15,6 +15,8 @@
 //   same row or same column                3              4
 //   different row and different column     5              6
 //
+// levels(): the side routers (group = node / (P / 2)), then the chips (node / (S P / 2)); a
+// level of one group, or equal to the one below (one side per chip), is left out.
 // Node order: chip-major (chip (r, c) row by row), left half before right half within a chip:
 // node = ((r * C + c) * 2 + side) * (P / 2) + slot.
 // Vertices after the nodes: side routers (chip * 2 + side), then R row switches, then C column
@@ -35,7 +37,7 @@ class Tianhe3 final : public Topology {
   /// Chips of `sides` sides (1 or 2) of nodes_per_chip / sides nodes each.
   Tianhe3(int rows, int columns, int nodes_per_chip, int cores_per_node, int sides);
 
-  [[nodiscard]] std::string spec() const override;
+  [[nodiscard]] std::string machine_spec() const override;
   [[nodiscard]] std::string_view kind() const override { return "tianhe3"; }
   [[nodiscard]] VertexId vertex_count() const override;
   [[nodiscard]] bool nodes_are_routers() const override { return false; }
@@ -64,6 +66,7 @@ class Tianhe3 final : public Topology {
   [[nodiscard]] std::string vertex_name(VertexId v) const override;
 
   [[nodiscard]] HopHistogram hop_histogram() const override;
+  [[nodiscard]] std::vector<NodeLevel> levels() const override;
 
   [[nodiscard]] std::optional<BlockStats> block_stats(std::span<const int> extents) const override;
   [[nodiscard]] std::unique_ptr<Topology> block(std::span<const int> extents) const override;

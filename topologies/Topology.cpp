@@ -9,6 +9,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include "support/Error.hpp"
+#include "support/Hostlist.hpp"
 
 namespace mapsim::topo {
 
@@ -25,9 +26,129 @@ DistanceStats distance_stats(const HopHistogram& histogram) {
   return stats;
 }
 
+namespace {
+
+constexpr std::array<Routing, 1> kMinimalOnly{Routing::Minimal};
+
+}  // namespace
+
+std::string_view name(Routing routing) {
+  switch (routing) {
+    case Routing::Minimal:
+      return "minimal";
+    case Routing::Ecmp:
+      return "ecmp";
+    case Routing::Valiant:
+      return "valiant";
+    case Routing::Ugal:
+      return "ugal";
+  }
+  return "?";
+}
+
 Topology::Topology(std::vector<int> extents, NodeId node_count, int cores_per_node)
-    : extents_(std::move(extents)), node_count_(node_count), cores_per_node_(cores_per_node) {
+    : extents_(std::move(extents)),
+      node_count_(node_count),
+      cores_per_node_(cores_per_node),
+      names_(std::make_shared<const HostNames>(node_count)) {
   MAPSIM_EXPECTS(node_count_ > 0 && cores_per_node_ > 0, "a topology needs nodes and cores");
+}
+
+std::string Topology::spec() const {
+  std::string text = machine_spec();
+  if (routing_ != Routing::Minimal) text += fmt::format(":routing={}", name(routing_));
+  if (!allocation_.empty()) {
+    std::vector<std::string> hosts;
+    hosts.reserve(allocation_.size());
+    for (const NodeId node : allocation_) hosts.push_back(names_->name(node));
+    text += fmt::format(":allocation={}", compress_hostlist(hosts));
+  }
+  if (!hosts_file_.empty()) text += fmt::format(":hosts={}", hosts_file_);
+  return text;
+}
+
+std::span<const Routing> Topology::routings() const {
+  return kMinimalOnly;
+}
+
+void Topology::alternative_route_into(NodeId a, NodeId b, std::uint64_t /*choice*/,
+                                      std::vector<LinkId>& path) const {
+  route_into(a, b, path);
+}
+
+NodeId Topology::node_named(std::string_view text, std::string_view what) const {
+  if (const auto node = names_->find(text)) return *node;
+  if (!text.empty() && text.size() <= 10 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const auto node = std::stoll(std::string(text));
+    check_node(node, what);
+    return static_cast<NodeId>(node);
+  }
+  throw InputError(
+      fmt::format("{}: '{}' is neither a host of {} ({} to {}) nor a node id (0 to {})", what, text,
+                  spec(), names_->name(0), names_->name(node_count_ - 1), node_count_ - 1));
+}
+
+bool Topology::allocated(NodeId node) const {
+  if (allocation_.empty()) return true;
+  const auto n = static_cast<std::size_t>(node);
+  return ((in_allocation_[n / 64] >> (n % 64)) & 1) != 0;
+}
+
+NodeId Topology::usable_nodes() const {
+  return allocation_.empty() ? node_count_ : static_cast<NodeId>(allocation_.size());
+}
+
+void Topology::set_routing(Routing routing) {
+  const auto offered = routings();
+  MAPSIM_EXPECTS(std::find(offered.begin(), offered.end(), routing) != offered.end(),
+                 "a routing the machine does not offer");
+  routing_ = routing;
+}
+
+void Topology::set_host_names(std::shared_ptr<const HostNames> names, std::string file) {
+  MAPSIM_EXPECTS(names != nullptr && names->size() == node_count_, "a name for every node");
+  names_ = std::move(names);
+  hosts_file_ = std::move(file);
+}
+
+void Topology::set_allocation(std::vector<NodeId> allocation) {
+  MAPSIM_EXPECTS(std::is_sorted(allocation.begin(), allocation.end()) &&
+                     std::adjacent_find(allocation.begin(), allocation.end()) == allocation.end(),
+                 "an allocation is sorted without duplicates");
+  MAPSIM_EXPECTS(allocation.empty() || (allocation.front() >= 0 && allocation.back() < node_count_),
+                 "allocated nodes exist");
+  allocation_ = std::move(allocation);
+  in_allocation_.assign(allocation_.empty() ? 0 : (static_cast<std::size_t>(node_count_) + 63) / 64,
+                        0);
+  for (const NodeId node : allocation_) {
+    const auto n = static_cast<std::size_t>(node);
+    in_allocation_[n / 64] |= std::uint64_t{1} << (n % 64);
+  }
+}
+
+std::vector<NodeLevel> restrict_levels(std::vector<NodeLevel> levels,
+                                       std::span<const NodeId> nodes) {
+  for (auto& level : levels) {
+    std::vector<std::int32_t> renumber(static_cast<std::size_t>(level.groups), -1);
+    std::vector<std::int32_t> group;
+    group.reserve(nodes.size());
+    std::int32_t groups = 0;
+    for (const NodeId node : nodes) {
+      auto& g = renumber[static_cast<std::size_t>(level.group[static_cast<std::size_t>(node)])];
+      if (g < 0) g = groups++;
+      group.push_back(g);
+    }
+    level.group = std::move(group);
+    level.groups = groups;
+  }
+  return levels;
+}
+
+void MachineSetup::apply(Topology& machine) const {
+  machine.set_routing(routing);
+  if (names) machine.set_host_names(names, hosts_file);
+  machine.set_allocation(allocation);
 }
 
 std::vector<LinkId> Topology::route(NodeId a, NodeId b) const {

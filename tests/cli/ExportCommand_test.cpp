@@ -1,8 +1,12 @@
 // `mapsim export`: writes the SimGrid time-independent files of a generated trace and reports
 // them; a bad format, a missing trace or a non-positive host speed ends in a message and exit 1.
+// With --topology also the SimGrid platform and the host file of the placement, and the smpirun
+// command line (the platform's content is tested in tests/topologies/SimgridPlatform_test.cpp).
 
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -105,6 +109,122 @@ TEST(ExportCommand, UnwritableOutputIsNamed) {
       run_mapsim("export " + trace.string() + " --format simgrid-ti --out " + out.string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr(out.string()));
+}
+
+/// The lines of a file.
+std::vector<std::string> lines_of(const fs::path& file) {
+  std::istringstream in(read_file(file));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(ExportCommand, WithoutTopologyWritesNoPlatform) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  const auto r =
+      run_mapsim("export " + trace.string() + " --format simgrid-ti --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(out / "platform.xml"));
+  EXPECT_FALSE(fs::exists(out / "hostfile"));
+  EXPECT_THAT(r.out, Not(HasSubstr("smpirun")));
+}
+
+TEST(ExportCommand, TopologyWritesPlatformHostfileAndCommandLine) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  // torus:2x2 at one link setting routes as SimGrid's TORUS: the native cluster, hosts node0 ...
+  const auto r =
+      run_mapsim("export " + trace.string() + " --format simgrid-ti --no-compute --out " +
+                 out.string() + " --topology torus:2x2 --link grid:25:100");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto platform = read_file(out / "platform.xml");
+  EXPECT_THAT(platform, AllOf(HasSubstr("<platform version=\"4.1\">"),
+                              HasSubstr("topology=\"TORUS\" topo_parameters=\"2,2\""),
+                              HasSubstr("bw=\"25000000000Bps\" lat=\"1e-07s\"")));
+  EXPECT_EQ(lines_of(out / "hostfile"),
+            (std::vector<std::string>{"node0", "node1", "node2", "node3"}));
+  EXPECT_THAT(r.out, AllOf(HasSubstr("platform.xml: SimGrid TORUS cluster 2,2"),
+                           HasSubstr("hostfile: 4 ranks on 4 hosts"),
+                           HasSubstr("smpirun -np 4 -platform " + (out / "platform.xml").string() +
+                                     " -hostfile " + (out / "hostfile").string()),
+                           HasSubstr("--cfg=smpi/async-small-thresh:65537"),
+                           HasSubstr("-replay " + (out / "index.txt").string())));
+}
+
+TEST(ExportCommand, HostfileFollowsTheMapping) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  const auto map = dir.write("reversed.map", "0 7\n1 5\n2 3\n3 1\n");
+  // The default link classes differ (ft-host, ft-1): explicit routes, the machine's host names.
+  const auto r =
+      run_mapsim("export " + trace.string() + " --format simgrid-ti --out " + out.string() +
+                 " --topology 'fattree:2;4,2;1,2;1,1' --mapping " + map.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(out / "hostfile"),
+            (std::vector<std::string>{"node7", "node5", "node3", "node1"}));
+  EXPECT_THAT(r.out, AllOf(HasSubstr("explicit routes between 4 hosts"),
+                           HasSubstr("note: its link classes differ")));
+  EXPECT_THAT(read_file(out / "platform.xml"),
+              AllOf(HasSubstr("<zone id=\"fattree:2;4,2;1,2;1,1\" routing=\"Full\">"),
+                    HasSubstr("<route src=\"node7\" dst=\"node5\" symmetrical=\"NO\">")));
+}
+
+TEST(ExportCommand, HostsFileNamesTheHostfile) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  const auto hosts = dir.write("hosts", "alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\n");
+  const auto r = run_mapsim("export " + trace.string() + " --format simgrid-ti --out " +
+                            out.string() + " --topology mesh:3x2 --hosts " + hosts.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(out / "hostfile"),
+            (std::vector<std::string>{"alpha", "beta", "gamma", "delta"}));
+  EXPECT_THAT(read_file(out / "platform.xml"), HasSubstr("<host id=\"zeta\""));
+}
+
+TEST(ExportCommand, MapperPlacesTheRanks) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  const auto r = run_mapsim("export " + trace.string() + " --format simgrid-ti --out " +
+                            out.string() + " --topology torus:3x3 --mapper greedy --seed 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(out / "hostfile");
+  ASSERT_EQ(lines.size(), 4u);
+  for (const auto& host : lines) EXPECT_THAT(host, ::testing::MatchesRegex("node[0-8]"));
+}
+
+TEST(ExportCommand, MachineOptionsNeedTopology) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  for (const std::string option :
+       {"--mapping m", "--mapper greedy", "--link grid:25:100", "--platform native"}) {
+    const auto r = run_mapsim("export " + trace.string() + " --format simgrid-ti --out " +
+                              out.string() + " " + option);
+    EXPECT_EQ(r.exit_code, 2) << option;
+    EXPECT_THAT(r.err, HasSubstr("needs --topology")) << option;
+  }
+  EXPECT_FALSE(fs::exists(out / "index.txt"));
+}
+
+TEST(ExportCommand, ImpossiblePlatformWritesNothing) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto out = dir.path() / "ti";
+  const auto r = run_mapsim("export " + trace.string() + " --format simgrid-ti --out " +
+                            out.string() + " --topology dragonfly:3,2,1,1 --platform native");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("no native SimGrid cluster"), HasSubstr("dragonfly")));
+  EXPECT_FALSE(fs::exists(out / "index.txt"));
+  const auto unknown = run_mapsim("export " + trace.string() + " --format simgrid-ti --out " +
+                                  out.string() + " --topology torus:2x2 --platform cluster");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, AllOf(HasSubstr("--platform"), HasSubstr("auto, native, explicit")));
 }
 
 }  // namespace

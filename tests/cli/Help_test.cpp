@@ -75,8 +75,8 @@ TEST(DidYouMean, AbbreviatedOptionsAreRejected) {
 TEST(DidYouMean, UnknownNames) {
   const auto kind = run_mapsim("topo tours:4x4");
   EXPECT_EQ(kind.exit_code, 1);
-  EXPECT_THAT(kind.err, HasSubstr("unknown kind 'tours'; valid kinds: mesh, torus, haec, tianhe3; "
-                                  "did you mean 'torus'?"));
+  EXPECT_THAT(kind.err, HasSubstr("unknown kind 'tours'; valid kinds: mesh, torus, haec, tianhe3, "
+                                  "fattree, dragonfly, cascade, slurm; did you mean 'torus'?"));
   const auto mapper = run_mapsim("map --trace " + kLu + " --topology torus:4x2 --mapper hilbrt");
   EXPECT_EQ(mapper.exit_code, 1);
   EXPECT_THAT(mapper.err, HasSubstr("did you mean 'hilbert'?"));

@@ -197,9 +197,9 @@ TEST(MapCommand, RejectsTooSmallMachineAndBadFormat) {
   EXPECT_EQ(small.exit_code, 1);
   EXPECT_THAT(small.err, HasSubstr("4 ranks do not fit on mesh:3"));
   const auto format = run_mapsim("map --matrix " + ring_csv(dir) +
-                                 " --topology mesh:4 --mapper scan --mapping-format slurm");
+                                 " --topology mesh:4 --mapper scan --mapping-format slurmm");
   EXPECT_EQ(format.exit_code, 1);
-  EXPECT_THAT(format.err, HasSubstr("unknown mapping format 'slurm'"));
+  EXPECT_THAT(format.err, HasSubstr("unknown mapping format 'slurmm'"));
   const auto seed =
       run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:4 --mapper random --seed -1");
   EXPECT_EQ(seed.exit_code, 1);

@@ -49,7 +49,7 @@ TEST(SimulateCommand, MappingFileErrorsNameTheLine) {
   const auto r =
       run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --mapping " + mapping.string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("bad.map:2: node"));
+  EXPECT_THAT(r.err, HasSubstr("bad.map:2: rank 1: 'x' is neither a host of torus:4x2"));
 }
 
 TEST(SimulateCommand, MissingRankInMappingFile) {

@@ -64,7 +64,9 @@ TEST(TopoCommand, RejectsNodeOutsideTheMachine) {
   EXPECT_THAT(coords.err, HasSubstr("coordinate y = 7 is outside torus:4x4"));
   const auto garbage = run_mapsim("topo torus:4x4 --coords one");
   EXPECT_EQ(garbage.exit_code, 1);
-  EXPECT_THAT(garbage.err, HasSubstr("'one' is not an integer"));
+  EXPECT_THAT(garbage.err,
+              HasSubstr("--coords: 'one' is neither a host of torus:4x4 (node00 to node15) nor a "
+                        "node id (0 to 15)"));
 }
 
 TEST(TopoCommand, RejectsWrongNumberOfQueryNodes) {

@@ -1,0 +1,24 @@
+#pragma once
+// `--link CLASS:GBPS:NS`, the same in every command that models a machine's links (`simulate`,
+// and `export` writing a SimGrid platform): one link class's bandwidth and latency overridden,
+// for a class the machine has.
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "topologies/LinkClass.hpp"
+#include "topologies/Topology.hpp"
+
+namespace mapsim::cli {
+
+/// The link classes `topology` has, and the intra-node channel every machine has.
+std::array<bool, topo::kLinkClassCount> classes_of(const topo::Topology& topology);
+
+/// The default link table with `overrides` (each CLASS:GBPS:NS, e.g. grid:25:100) applied.
+/// Throws InputError naming the override for a malformed one, a value out of range or a class
+/// `topology` does not have (listing those it has).
+topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides,
+                                     const topo::Topology& topology);
+
+}  // namespace mapsim::cli
