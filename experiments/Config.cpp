@@ -206,7 +206,8 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       has_machines = true;
       const auto items = reader.elements(node, section);
       for (std::size_t i = 0; i < items.size(); ++i) {
-        config.machines.push_back(parse_machine(reader, items[i], fmt::format("machines[{}]", i)));
+        config.machines.push_back(
+            parse_machine(reader, items[i], fmt::format("machines[{}]", i), base));
         machine_nodes.push_back(items[i]);
       }
     } else if (section == "mappers") {

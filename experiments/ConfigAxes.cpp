@@ -196,7 +196,7 @@ WorkloadValue parse_workload(const YamlReader& reader, const YAML::Node& node,
 // ---- machines -----------------------------------------------------------------------------------
 
 MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
-                           const std::string& path) {
+                           const std::string& path, const std::filesystem::path& base) {
   MachineValue value;
   value.origin = reader.origin(node);
   YAML::Node spec_node = node;
@@ -237,8 +237,20 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
     if (!has_topology) throw reader.error(node, path, "a machine needs topology: SPEC");
   }
   const auto spec = reader.scalar(spec_node, path);
+  std::string written;  // the canonical spec as written, for the default label
   try {
-    value.topology = topo::to_string(topo::parse_topology_spec(spec));
+    auto parsed = topo::parse_topology_spec(spec);
+    written = topo::to_string(parsed);
+    // Files the spec names, relative to the config's folder as traces are.
+    const auto resolve = [&](const std::string& file) {
+      return std::filesystem::path(file).is_absolute() ? file : (base / file).string();
+    };
+    if (parsed.kind == "slurm") parsed.shape = resolve(parsed.shape);
+    if (parsed.allocation.starts_with('@')) {
+      parsed.allocation = "@" + resolve(parsed.allocation.substr(1));
+    }
+    if (!parsed.hosts.empty()) parsed.hosts = resolve(parsed.hosts);
+    value.topology = topo::to_string(parsed);
   } catch (const InputError& e) {
     throw reader.error(spec_node, path, e.what());
   }
@@ -254,8 +266,7 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
   }
   value.overrides = fmt::format("{}", fmt::join(overrides, ","));
   value.label = label ? *label
-                      : (value.overrides.empty() ? value.topology
-                                                 : value.topology + "[" + value.overrides + "]");
+                      : (value.overrides.empty() ? written : written + "[" + value.overrides + "]");
   return value;
 }
 

@@ -17,9 +17,11 @@ namespace mapsim::exp {
 WorkloadValue parse_workload(const YamlReader& reader, const YAML::Node& node,
                              const std::string& path, const std::filesystem::path& base);
 
-/// One machine entry: a topology spec, with a label and link overrides in the long form.
+/// One machine entry: a topology spec, with a label and link overrides in the long form; the
+/// files a spec names (a Slurm topology file, an allocation file, a hosts file) resolve against
+/// `base` when relative.
 MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
-                           const std::string& path);
+                           const std::string& path, const std::filesystem::path& base);
 
 /// One mapper entry: one value per combination of its parameter lists, appended to `out`
 /// (`nodes` gets the entry's node once per value).

@@ -106,14 +106,32 @@ std::string links_line(const topo::Topology& topology, const topo::LinkTable& li
 }
 
 /// What a run's key says of its machine: the spec as written (the keys of every machine that
-/// names no file and no allocation are what they always were), else the canonical spec, whose
-/// allocation is the list of nodes whatever file it came from, and the content of the files the
-/// machine was read from.
+/// names no file and no allocation are what they always were); else its canonical spec with the
+/// allocation as node ids (whatever names or file gave it), no hosts file (names change no
+/// result), and in place of a Slurm topology file's path the digest of its content (and of the
+/// files it includes): moving the files re-runs nothing, changing a byte of them does.
 std::string machine_key(const topo::Topology& machine, const std::string& written) {
   if (machine.allocation().empty() && machine.source_files().empty()) return written;
-  std::string key = machine.spec();
-  for (const auto& file : machine.source_files()) key += fmt::format(" {}", file_digest(file));
-  return key;
+  auto spec = topo::parse_topology_spec(machine.spec());
+  spec.hosts.clear();
+  if (!machine.allocation().empty()) {
+    std::string ids;
+    const auto nodes = machine.allocation();
+    for (std::size_t i = 0; i < nodes.size();) {
+      std::size_t j = i;
+      while (j + 1 < nodes.size() && nodes[j + 1] == nodes[j] + 1) ++j;
+      ids += fmt::format("{}{}", ids.empty() ? "" : ",", nodes[i]);
+      if (j > i) ids += fmt::format("-{}", nodes[j]);
+      i = j + 1;
+    }
+    spec.allocation = ids;
+  }
+  if (!machine.source_files().empty()) {
+    Sha256 content;
+    for (const auto& file : machine.source_files()) content.update(file_digest(file));
+    spec.shape = "sha256-" + content.hex();
+  }
+  return topo::to_string(spec);
 }
 
 /// Fills the run's canonical configuration and keys.

@@ -5,7 +5,8 @@
 // Links: one per direction between neighbours; on a torus also the wrap-around links. A torus
 // dimension of size 2 has a single link each way between its two nodes.
 // Routing: dimension order x, y, z, ...; on a torus each dimension takes the shorter way round,
-// and a tie (exactly half the ring) goes the positive way.
+// and a tie (exactly half the ring) goes the positive way (SimGrid's TORUS cluster goes the
+// negative way on the tie from coordinate k/2 to 0, its only difference from these routes).
 // hops(a, b) = sum over d of |c_d(b) - c_d(a)| on a mesh, min(delta, k_d - delta) on a torus.
 // levels(): nested blocks of the slowest dimensions, as launchers fill the machine: level k
 // (k = 1 .. n - 1) groups the nodes that share coordinates k .. n - 1 ("x line", "xy plane",

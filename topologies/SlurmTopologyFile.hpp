@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -95,11 +96,50 @@ struct SlurmTreeStructure {
   }
 };
 
-/// Reads the file (and the files it includes) and builds the tree; throws InputError naming the
-/// file, line and bad value.
+/// Where a line or value was read.
+struct SlurmLocation {
+  std::string file;
+  int line = 0;
+};
+
+/// KEY=VALUE as the file gives it.
+struct SlurmPair {
+  std::string key;
+  std::string value;
+  int line = 0;
+};
+
+/// One SwitchName line.
+struct SlurmSwitchLine {
+  SlurmLocation at;
+  std::string name;
+  std::optional<SlurmPair> nodes;
+  std::optional<SlurmPair> switches;
+  std::uint32_t link_speed = 1;  // Slurm's default
+};
+
+/// The SwitchName lines of a file and the files it includes, in order, and those files.
+struct SlurmConf {
+  std::vector<SlurmSwitchLine> switches;
+  std::vector<std::string> sources;
+};
+
+/// Reads the file as Slurm's parse_config.c does (SlurmTopologyFile.cpp); throws InputError
+/// naming the file, line and bad value.
+SlurmConf read_slurm_conf(const std::filesystem::path& path);
+
+/// The tree of the lines (SlurmTreeBuilder.cpp); throws InputError for an unknown switch, a node
+/// under two leaf switches, a cycle, several roots... (`top`: the file, for messages).
+std::unique_ptr<SlurmTreeStructure> build_slurm_tree(SlurmConf conf, std::string_view top);
+
+/// read_slurm_conf, then build_slurm_tree.
 std::unique_ptr<SlurmTreeStructure> read_slurm_topology(const std::filesystem::path& path);
 
-/// Throws InputError "Slurm topology file FILE: WHAT".
+/// Throw InputError "Slurm topology file FILE: WHAT" and "... FILE:LINE: WHAT".
 [[noreturn]] void fail_slurm_file(std::string_view file, std::string_view what);
+[[noreturn]] void fail_slurm_at(const SlurmLocation& at, std::string_view what);
+
+/// Blanks as Slurm's parser takes them.
+bool is_slurm_blank(char c);
 
 }  // namespace mapsim::topo

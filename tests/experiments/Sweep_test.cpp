@@ -564,6 +564,43 @@ TEST(SweepKeys, UnchangedWhenAxesGrowReorderOrRelabel) {
   }
 }
 
+TEST(SweepKeys, AllocationsAndClusterFilesCountByContent) {
+  const testing::TempDir dir;
+  const std::string conf =
+      "SwitchName=s1 Nodes=cn[1-4]\nSwitchName=s2 Nodes=cn[5-8]\nSwitchName=top Switches=s[1-2]\n";
+  fs::create_directories(dir.path() / "a");
+  fs::create_directories(dir.path() / "b");
+  dir.write("a/topology.conf", conf);
+  dir.write("b/cluster.conf", conf);
+  dir.write("c.conf", conf + "# one byte more changes the machine's content\n");
+  dir.write("job.txt", "# the job's nodes\nnode[00-03]\n7\n");
+  dir.write("hosts", "h[01-16]\n");
+  const auto key_of = [&](const std::string& machine) {
+    const auto sweep = expand_text("workloads: [npb:lu:S:4]\nmachines: [\"" + machine +
+                                       "\"]\nmappers: [in-order]\nmodels: [flow]\n",
+                                   {}, dir.path());
+    EXPECT_EQ(sweep.runs.size(), 1U) << machine;
+    return sweep.runs.empty() ? std::string() : sweep.runs[0].key;
+  };
+  // An allocation is the nodes, however given: ids, host names, a file (relative to the config).
+  const auto listed = key_of("torus:4x4:allocation=0-3,7");
+  EXPECT_EQ(key_of("torus:4x4:allocation=node[00-03],node07"), listed);
+  EXPECT_EQ(key_of("torus:4x4:allocation=@job.txt"), listed);
+  // Host names name the same nodes differently: the same run.
+  EXPECT_EQ(key_of("torus:4x4:hosts=hosts:allocation=h[01-04],h08"), listed);
+  EXPECT_NE(key_of("torus:4x4:allocation=0-4,7"), listed);
+  EXPECT_NE(key_of("torus:4x4"), listed);
+  // A Slurm machine is its file's content, wherever the file is.
+  const auto cluster = key_of("slurm:a/topology.conf");
+  EXPECT_EQ(key_of("slurm:b/cluster.conf"), cluster);
+  EXPECT_EQ(key_of("slurm:" + (dir.path() / "a/topology.conf").string()), cluster);
+  EXPECT_NE(key_of("slurm:c.conf"), cluster);
+  EXPECT_NE(key_of("slurm:a/topology.conf:routing=ecmp"), cluster);
+  // Today's kinds name their routing; minimal is the default.
+  EXPECT_NE(key_of("dragonfly:4,2,2,2:routing=ugal"), key_of("dragonfly:4,2,2,2"));
+  EXPECT_EQ(key_of("fattree:2;4,4;1,2;1,2:routing=dmodk"), key_of("fattree:2;4,4;1,2;1,2"));
+}
+
 TEST(SweepKeys, ShuffledListsGiveTheSameKeys) {
   const auto one = expand_text(kCross);
   const auto other = expand_text(
