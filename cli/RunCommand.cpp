@@ -107,7 +107,8 @@ int run_run(const std::vector<std::string>& args) {
   line.options.add_options()("config", po::value<std::string>(), "the config file (YAML)")(
       "quick", "run the config's quick variant (its `quick:` sections replace the top-level ones)")(
       "db", po::value<std::string>()->default_value("results.db"), "results database")(
-      "jobs,j", po::value<std::string>(), "runs in parallel (default: one per core)")(
+      "jobs,j", po::value<std::string>(),
+      "runs in parallel (default: one per core this process may use)")(
       "where", po::value<std::string>(),
       "only runs for which this SQL condition holds, e.g. \"mapper = 'scotch' AND ranks <= 64\"")(
       "rerun-failed", "run failed runs again")(

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -809,6 +810,52 @@ TEST(StoreWriter, WriteErrorReachesTheCommitAndFinish) {
   Store store(path, Store::Access::Read);
   EXPECT_EQ(store.state("a").status, RunStatus::Running);
   EXPECT_EQ(store.connection().query_integer("SELECT COUNT(*) FROM links"), 0);
+}
+
+TEST(StoreWriter, AClaimQueuedBehindAFailedWriteIsAnswered) {
+  // A claim waits for its answer. One queued behind a write that failed used to be dropped
+  // unanswered while the claim itself kept its promise alive: the worker waited forever (a
+  // sweep on a read-only database hung). It must get the write's error.
+  const TempDir dir;
+  const auto path = dir.path() / "r.db";
+  auto writer = std::make_unique<StoreWriter>(path, this_process("writer"));
+  const std::vector<RunIdentity> runs{fake_identity("a"), fake_identity("b")};
+  ASSERT_EQ(writer->claim(runs, false), (std::vector<bool>{true, true}));
+  // Another connection holds the write lock: the writer waits in the failing commit until the
+  // claim is queued behind it.
+  sql::Connection blocker(path, sql::Connection::Mode::ReadWrite);
+  blocker.execute("BEGIN IMMEDIATE");
+  auto record = done_record("a");  // two rows for one link break the links table's primary key
+  record.links = {{1, 0, 1, "torus", 10, {}, {}, {}}, {1, 0, 1, "torus", 20, {}, {}, {}}};
+  auto failed = writer->commit(record);
+  std::promise<std::string> claim_answer;
+  auto claimed = claim_answer.get_future();
+  std::thread worker([&] {
+    try {
+      (void)writer->claim({fake_identity("c")}, false);
+      claim_answer.set_value("claimed");
+    } catch (const InputError& e) {
+      claim_answer.set_value(std::string("InputError: ") + e.what());
+    } catch (const std::exception& e) {
+      claim_answer.set_value(std::string("other error: ") + e.what());
+    }
+  });
+  for (int i = 0; i < 60'000 && writer->queued() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(writer->queued(), 1U) << "the claim was not queued";
+  blocker.execute("ROLLBACK");
+  EXPECT_THROW((void)failed.get(), InputError);
+  if (claimed.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    ADD_FAILURE() << "the queued claim got no answer";
+    worker.detach();  // it waits forever: leave it, and the writer it uses, to the process
+    (void)writer.release();
+    return;
+  }
+  worker.join();
+  EXPECT_THAT(claimed.get(), AllOf(HasSubstr("InputError"), HasSubstr("UNIQUE constraint")));
+  EXPECT_THROW(writer->finish(), InputError);
+  // Nothing was written after the failure: c was never claimed.
+  EXPECT_EQ(count(path, "SELECT COUNT(*) FROM runs WHERE run_key = 'c'"), 0);
 }
 
 TEST(StoreWriter, ReleasesAndHeartbeats) {
