@@ -50,7 +50,7 @@ MergeReport merge(const std::filesystem::path& output,
   for (const auto& c : results) differences += fmt::format(", s.{0} IS NOT o.{0}", c);
 
   for (const auto& input : inputs) {
-    db.prepare("ATTACH DATABASE ? AS src").bind(1, input.string()).run();
+    db.prepare("ATTACH DATABASE ? AS src").bind(1, sql::plain_path(input)).run();
     try {
       sql::Transaction transaction(db);
       auto rows = db.prepare(

@@ -9,7 +9,7 @@ namespace mapsim::exp {
 
 std::vector<bool> where_holds(std::string_view expression, std::span<const schema::Row> rows,
                               std::string_view origin) {
-  sql::Connection db(":memory:", sql::Connection::Mode::Create);
+  auto db = sql::Connection::in_memory();
   std::vector<std::string> names;
   std::string columns;
   std::string slots;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ using testing::run_mapsim;
 using testing::sh;
 using testing::TempDir;
 using Connection = exp::sql::Connection;
+
+/// `mapsim ARGS` in `dir` with a file size limit of 1 KiB: every write beyond it fails with
+/// EFBIG, as on a full disk.
+testing::RunResult run_mapsim_with_limit(const fs::path& dir, const std::string& args) {
+  return testing::run_mapsim_with("ulimit -f 1; ", args, dir);
+}
 
 /// A directory with the config, and a database of its 4 in-order runs.
 struct Sweep {
@@ -66,6 +73,169 @@ TEST(DatabaseFaults, AFailedClaimStopsEveryJobInsteadOfHanging) {
   EXPECT_THAT(read_file(err), HasSubstr("claims refused by the test"));
   EXPECT_EQ(count_rows(sweep.db, "status = 'done'"), 4);
   EXPECT_EQ(count_rows(sweep.db), 4);
+}
+
+/// Every file in `dir` (not below) with its content.
+std::map<std::string, std::string> files_in(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    files[entry.path().filename().string()] =
+        entry.is_regular_file() ? read_file(entry.path()) : std::string("<dir>");
+  }
+  return files;
+}
+
+TEST(DatabaseFaults, AnotherApplicationsDatabaseStaysByteForByte) {
+  // `run --db`, `merge OUT` and `upgrade` refused another application's database only after
+  // switching it to WAL: its header bytes changed and -wal and -shm files appeared.
+  const Sweep sweep;
+  const auto other = sweep.dir.path() / "other.db";
+  {
+    Connection db(other, Connection::Mode::Create);
+    db.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')");
+  }
+  const auto before = files_in(sweep.dir.path());
+  for (const std::string& args :
+       {"run " + sh(sweep.config) + " --db " + sh(other), "merge " + sh(other) + " " + sh(sweep.db),
+        "upgrade " + sh(other), "results " + sh(other),
+        "run " + sh(sweep.config) + " --db " + sh(other) + " --dry-run"}) {
+    const auto r = run_mapsim(args);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_THAT(r.err, HasSubstr(other.string())) << args;
+    EXPECT_THAT(r.err, HasSubstr("an SQLite database of another application")) << args;
+    EXPECT_EQ(files_in(sweep.dir.path()), before) << args;
+  }
+}
+
+TEST(DatabaseFaults, DbIsAPlainPathNeverAnSqliteUri) {
+  // SQLite reads "file:x.db" as a URI and ":memory:" as a private in-memory database: `run --db
+  // file:x.db` ran the sweep into x.db and then said file:x.db did not exist, and `--db :memory:`
+  // ran the whole sweep and threw the results away. --db names a file, whatever its name.
+  const Sweep sweep;
+  const auto& dir = sweep.dir.path();
+  for (const std::string name : {"file:x.db", ":memory:", "file:y.db?mode=memory"}) {
+    const auto r = run_mapsim("-q run " + sh(sweep.config) + " --db " + sh(name), dir);
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_EQ(count_rows(dir / name, "status = 'done'"), testing::kSmallRuns) << name;
+    const auto results = run_mapsim("results " + sh(name) + " --format csv", dir);
+    EXPECT_EQ(results.exit_code, 0) << name << ": " << results.err;
+    EXPECT_THAT(results.out, HasSubstr("greedy")) << name;
+  }
+  EXPECT_FALSE(fs::exists(dir / "x.db"));
+  EXPECT_FALSE(fs::exists(dir / "y.db"));
+  // The same for merge's output and inputs.
+  const auto merged = run_mapsim("merge " + sh("file:merged.db") + " " + sh("file:x.db"), dir);
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(count_rows(dir / "file:merged.db"), testing::kSmallRuns);
+  EXPECT_FALSE(fs::exists(dir / "merged.db"));
+  // An empty path is no file.
+  const auto empty = run_mapsim("run " + sh(sweep.config) + " --db ''", dir);
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_THAT(empty.err, HasSubstr("the database path is empty"));
+}
+
+TEST(DatabaseFaults, CleanExitsLeaveNoWalOrShmFiles) {
+  // The last connection to close used to be a read-only one (the summary, `results`), which
+  // may not checkpoint: results.db-wal and results.db-shm stayed beside every database.
+  const Sweep sweep;
+  const auto names = [&] {
+    std::vector<std::string> list;
+    for (const auto& [name, content] : files_in(sweep.dir.path())) list.push_back(name);
+    return list;
+  };
+  const std::vector<std::string> expected{"results.db", "sweep.yaml"};
+  EXPECT_EQ(names(), expected);
+  for (const std::string& args :
+       {"run " + sh(sweep.config) + " --db " + sh(sweep.db), "results " + sh(sweep.db),
+        "run " + sh(sweep.config) + " --db " + sh(sweep.db) + " --dry-run"}) {
+    const auto r = run_mapsim(args);
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_EQ(names(), expected) << args;
+  }
+}
+
+TEST(DatabaseFaults, ADatabaseNobodyMayWriteIsStillRead) {
+  // On read-only media (here: a folder and a file this user may not write) a WAL database
+  // could not even be read: SQLite needs its -shm file. What only reads works.
+  const Sweep sweep;
+  const auto folder = sweep.dir.path() / "readonly";
+  fs::create_directory(folder);
+  fs::copy_file(sweep.db, folder / "results.db");
+  fs::permissions(folder, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  const auto db = folder / "results.db";
+  const auto before = files_in(folder);
+  const auto results = testing::run_mapsim_unprivileged("results " + sh(db) + " --format csv");
+  EXPECT_EQ(results.exit_code, 0) << results.err;
+  EXPECT_THAT(results.out, HasSubstr("in-order"));
+  const auto dry = testing::run_mapsim_unprivileged("run " + sh(sweep.config) + " --db " + sh(db) +
+                                                    " --dry-run");
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_THAT(dry.out, HasSubstr("20 runs: 16 new, 4 done"));
+  // Writing is refused at once, naming the file and why.
+  const auto run = testing::run_mapsim_unprivileged("run " + sh(sweep.config) + " --db " + sh(db));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.err, HasSubstr("cannot write database '" + db.string() + "'"));
+  EXPECT_EQ(files_in(folder), before);
+}
+
+TEST(DatabaseFaults, AnUnwritableDatabaseInAWritableFolderFailsAtOnce) {
+  // Runs still to do and a database file this user may not write, in a folder that takes -wal
+  // and -shm files: `run` said "16 of 20 runs to do" and then failed (or hung) on the first
+  // claim. It fails before it starts, naming the file and why.
+  const Sweep sweep;
+  const auto folder = sweep.dir.path() / "shared";
+  fs::create_directory(folder);
+  fs::permissions(folder, fs::perms::all);
+  const auto db = folder / "results.db";
+  fs::copy_file(sweep.db, db);
+  for (const std::string jobs : {"1", "2"}) {
+    const auto r = testing::run_mapsim_unprivileged("run " + sh(sweep.config) + " --db " + sh(db) +
+                                                    " --jobs " + jobs);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("cannot write database '" + db.string() + "': permission denied"));
+    EXPECT_THAT(r.err, Not(HasSubstr("runs to do")));
+  }
+  EXPECT_EQ(count_rows(db), 4);
+}
+
+TEST(DatabaseFaults, AFullDiskDuringCreationLeavesNoDatabase) {
+  // A file size limit stands in for a full disk. Creation used to leave a 0-byte database
+  // (that `results` and `report` then refused) and say "disk I/O error (in: PRAGMA
+  // application_id)". Now the database is made beside and linked into place whole, so nothing
+  // is left, and the message says what the system said.
+  const Sweep sweep;
+  const auto& dir = sweep.dir.path();
+  const auto before = files_in(dir);
+  const auto r = run_mapsim_with_limit(dir, "run " + sh(sweep.config) + " --db new.db");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("cannot create database 'new.db'"));
+  EXPECT_THAT(r.err, HasSubstr("the file size limit of this process (ulimit -f) is"));
+  EXPECT_EQ(files_in(dir), before);
+  // Without the limit the same command works.
+  EXPECT_EQ(run_mapsim("-q run " + sh(sweep.config) + " --db new.db", dir).exit_code, 0);
+  EXPECT_EQ(count_rows(dir / "new.db"), testing::kSmallRuns);
+}
+
+TEST(DatabaseFaults, DirectoriesAndUnreadableFilesSaySo) {
+  const Sweep sweep;
+  const auto& dir = sweep.dir.path();
+  fs::create_directory(dir / "folder.db");
+  for (const char* args :
+       {"run sweep.yaml --db folder.db", "results folder.db", "merge out.db folder.db",
+        "merge folder.db results.db", "upgrade folder.db", "report folder.db --out report"}) {
+    const auto r = run_mapsim(args, dir);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_THAT(r.err, HasSubstr("database 'folder.db' is a directory")) << args;
+  }
+  fs::permissions(sweep.db, fs::perms::owner_read | fs::perms::owner_write);
+  for (const char* args : {"results results.db", "merge out.db results.db"}) {
+    const auto r = testing::run_mapsim_unprivileged(args, dir);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_THAT(r.err, HasSubstr("cannot read database 'results.db': permission denied")) << args;
+  }
+  EXPECT_FALSE(fs::exists(dir / "out.db"));
+  EXPECT_FALSE(fs::exists(dir / "report"));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -201,6 +202,17 @@ TEST(Store, RefusesOlderSchemaTellingToUpgrade) {
   EXPECT_EQ(pragma(path, "user_version"), schema::kVersion - 1);
 }
 
+/// Every file in `dir` with its content.
+std::map<std::string, std::string> directory_files(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[entry.path().filename().string()] = {std::istreambuf_iterator<char>(in),
+                                               std::istreambuf_iterator<char>()};
+  }
+  return files;
+}
+
 TEST(Store, RefusesDatabasesOfOtherApplications) {
   const TempDir dir;
   // Tables, no application id.
@@ -209,10 +221,18 @@ TEST(Store, RefusesDatabasesOfOtherApplications) {
     sql::Connection db(tables, sql::Connection::Mode::Create);
     db.execute("CREATE TABLE notes (text TEXT)");
   }
+  // Refused before anything is written: the file keeps every byte (it used to be switched to
+  // WAL first: its header changed and -wal and -shm files appeared beside it).
+  const auto files = [&] { return directory_files(dir.path()); };
+  const auto before = files();
   for (const auto access : {Store::Access::Read, Store::Access::Write}) {
     EXPECT_THAT(error_of([&] { (void)Store(tables, access); }),
                 AllOf(HasSubstr(tables.string()), HasSubstr("another application")));
+    EXPECT_EQ(files(), before);
   }
+  EXPECT_THAT(error_of([&] { (void)Store::upgrade(tables); }),
+              AllOf(HasSubstr(tables.string()), HasSubstr("another application")));
+  EXPECT_EQ(files(), before);
   EXPECT_EQ(count(tables, "SELECT COUNT(*) FROM sqlite_schema"), 1);  // nothing added
 
   // Another application's id.
@@ -221,9 +241,13 @@ TEST(Store, RefusesDatabasesOfOtherApplications) {
     sql::Connection db(other, sql::Connection::Mode::Create);
     db.execute("PRAGMA application_id = 42; CREATE TABLE t (x INTEGER)");
   }
+  const auto with_other = files();
   EXPECT_THAT(error_of([&] { (void)Store(other, Store::Access::Write); }),
               AllOf(HasSubstr(other.string()), HasSubstr("not a mapsim results database"),
                     HasSubstr("0x2a")));
+  EXPECT_THAT(error_of([&] { (void)Store::upgrade(other); }),
+              AllOf(HasSubstr(other.string()), HasSubstr("0x2a")));
+  EXPECT_EQ(files(), with_other);
 
   // An empty database is not one to read.
   const auto empty = dir.path() / "empty.db";
@@ -372,7 +396,7 @@ TEST(StoreUpgrade, CurrentVersionIsLeftAloneAndOthersRefused) {
     db.execute("CREATE TABLE t (x INTEGER)");
   }
   EXPECT_THAT(error_of([&] { (void)Store::upgrade(other); }),
-              AllOf(HasSubstr(other.string()), HasSubstr("not a mapsim results database")));
+              AllOf(HasSubstr(other.string()), HasSubstr("another application")));
   EXPECT_THAT(error_of([&] { (void)Store::upgrade(dir.path() / "missing.db"); }),
               HasSubstr("does not exist"));
 }
