@@ -164,6 +164,17 @@ void Connection::use_wal() {
   }
 }
 
+void Connection::set_interrupt(const std::atomic<bool>* flag) {
+  if (flag == nullptr) {
+    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    return;
+  }
+  sqlite3_progress_handler(
+      db_, 1000,
+      [](void* data) -> int { return static_cast<const std::atomic<bool>*>(data)->load() ? 1 : 0; },
+      const_cast<std::atomic<bool>*>(flag));  // NOLINT: SQLite's callback data is not const
+}
+
 std::string Connection::error_message(int code) const {
   std::string text = sqlite3_errmsg(db_);
   switch (code & 0xff) {

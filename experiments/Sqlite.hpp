@@ -9,6 +9,7 @@
 // a database to WAL (use_wal()) only once it knows the file is its own. Paths are plain file
 // paths, never URIs: "file:x.db" and ":memory:" name files of those names.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -59,6 +60,10 @@ class Connection {
   /// Switches the database to WAL journal mode (waiting while another connection holds the lock,
   /// up to the busy timeout): the first write to a file.
   void use_wal();
+
+  /// While `*flag` is set, statements stop within a few thousand steps with SQLite's
+  /// "interrupted" (nullptr: never). For Ctrl-C during long statements.
+  void set_interrupt(const std::atomic<bool>* flag);
 
   /// Runs one or more statements without results.
   void execute(std::string_view sql);

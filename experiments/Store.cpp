@@ -98,14 +98,7 @@ bool create_schema(Connection& db) {
 /// theirs is kept.
 void create_database(const std::filesystem::path& path) {
   const auto temporary = temporary_sibling(path);
-  const auto remove_temporary = [&] {
-    std::error_code ignored;
-    for (const auto* suffix : {"", "-wal", "-shm", "-journal"}) {
-      auto file = temporary;
-      file += suffix;
-      std::filesystem::remove(file, ignored);
-    }
-  };
+  const auto remove_temporary = [&] { remove_database_files(temporary); };
   try {
     {
       Connection db(temporary, Connection::Mode::Create);
@@ -479,14 +472,36 @@ std::optional<StoredMapping> Store::mapping(std::string_view key) {
   return m;
 }
 
-std::string Store::integrity_check() {
-  auto check = db_.prepare("PRAGMA integrity_check");
+namespace {
+
+/// The rows of PRAGMA integrity_check or quick_check, joined: "ok" or the problems.
+std::string check_pages(Connection& db, std::string_view pragma) {
+  auto check = db.prepare(fmt::format("PRAGMA {}", pragma));
   std::string text;
   while (check.step()) {
     if (!text.empty()) text += "; ";
     text += check.text(0);
   }
   return text;
+}
+
+}  // namespace
+
+std::string Store::integrity_check() {
+  return check_pages(db_, "integrity_check");
+}
+
+std::string Store::quick_check() {
+  return check_pages(db_, "quick_check");
+}
+
+void remove_database_files(const std::filesystem::path& path) noexcept {
+  std::error_code ignored;
+  for (const auto* suffix : {"", "-wal", "-shm", "-journal"}) {
+    auto file = path;
+    file += suffix;
+    std::filesystem::remove(file, ignored);
+  }
 }
 
 std::int64_t Store::upgrade(const std::filesystem::path& path,

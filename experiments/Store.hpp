@@ -133,6 +133,9 @@ class Store {
 
   /// Runs PRAGMA integrity_check; returns "ok" or the problems.
   [[nodiscard]] std::string integrity_check();
+  /// Runs PRAGMA quick_check (the pages and records, without matching indexes to tables);
+  /// returns "ok" or the problems.
+  [[nodiscard]] std::string quick_check();
 
   /// Upgrades an older schema to the current one with `steps` (default: schema::migrations()),
   /// in one transaction, after copying the file to PATH.bak. Returns the version it found.
@@ -144,6 +147,9 @@ class Store {
   std::filesystem::path path_;
   sql::Connection db_;
 };
+
+/// Removes a database file with its -wal, -shm and -journal files, if there (errors ignored).
+void remove_database_files(const std::filesystem::path& path) noexcept;
 
 /// Mapping blobs: node of rank r as 4 bytes little-endian at offset 4r.
 std::string encode_mapping(const topo::Mapping& mapping);

@@ -3,15 +3,18 @@
 // and leaves what is stored (and a file that is not ours) exactly as it was.
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "experiments/Sqlite.hpp"
+#include "experiments/Store.hpp"
 #include "tests/cli/SmallSweep.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
@@ -30,10 +33,21 @@ using testing::sh;
 using testing::TempDir;
 using Connection = exp::sql::Connection;
 
-/// `mapsim ARGS` in `dir` with a file size limit of 1 KiB: every write beyond it fails with
-/// EFBIG, as on a full disk.
-testing::RunResult run_mapsim_with_limit(const fs::path& dir, const std::string& args) {
-  return testing::run_mapsim_with("ulimit -f 1; ", args, dir);
+/// `mapsim ARGS` in `dir` with a file size limit of `blocks` blocks (512 or 1024 bytes, as the
+/// shell counts): every write beyond it fails with EFBIG, as on a full disk.
+testing::RunResult run_mapsim_with_limit(const fs::path& dir, const std::string& args,
+                                         int blocks = 1) {
+  return testing::run_mapsim_with("ulimit -f " + std::to_string(blocks) + "; ", args, dir);
+}
+
+/// Adds `count` link rows to the first run of `db`: a large input to merge.
+void add_links(const fs::path& db, int count) {
+  Connection(db, Connection::Mode::ReadWrite)
+      .execute(
+          "INSERT INTO links (run_key, link, from_node, to_node, class, static_bytes) "
+          "SELECT (SELECT run_key FROM runs LIMIT 1), 1000 + i, 0, 1, 'torus', i FROM "
+          "(WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < " +
+          std::to_string(count) + ") SELECT i FROM c)");
 }
 
 /// A directory with the config, and a database of its 4 in-order runs.
@@ -215,6 +229,80 @@ TEST(DatabaseFaults, AFullDiskDuringCreationLeavesNoDatabase) {
   // Without the limit the same command works.
   EXPECT_EQ(run_mapsim("-q run " + sh(sweep.config) + " --db new.db", dir).exit_code, 0);
   EXPECT_EQ(count_rows(dir / "new.db"), testing::kSmallRuns);
+}
+
+/// The names in `dir` that start with `prefix`.
+std::vector<std::string> names_starting(const fs::path& dir, const std::string& prefix) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with(prefix))
+      names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+TEST(DatabaseFaults, AFullDiskDuringAMergeIntoANewFileLeavesNothing) {
+  // It used to leave an empty database with -wal and -shm files beside it.
+  // The limit (50 or 100 KiB) lets the input be read, not the output of its 20000 links written.
+  const Sweep sweep;
+  const auto& dir = sweep.dir.path();
+  add_links(sweep.db, 20'000);
+  const auto r = run_mapsim_with_limit(dir, "merge merged.db results.db", 100);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("merged.db"));
+  EXPECT_THAT(r.err, HasSubstr("the file size limit of this process (ulimit -f) is"));
+  EXPECT_THAT(names_starting(dir, "merged.db"), ::testing::IsEmpty());
+}
+
+TEST(DatabaseFaults, CtrlCDuringAMergeIntoANewFileLeavesNothing) {
+  // An input with a million link rows takes a while to merge; SIGINT once the output's file
+  // appears. Ctrl-C used to kill the merge, leaving an empty database with -wal and -shm.
+  const Sweep sweep;
+  const auto& dir = sweep.dir.path();
+  add_links(sweep.db, 1'000'000);
+  const auto out = dir / "out";
+  const auto err = dir / "err";
+  const auto pid =
+      testing::spawn_mapsim({"merge", (dir / "merged.db").string(), sweep.db.string()}, out, err);
+  bool started = false;
+  for (int i = 0; i < 60'000 && !started; ++i) {
+    started = !names_starting(dir, "merged.db").empty();
+    if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(started) << read_file(err);
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(testing::wait_for(pid, std::chrono::seconds(120)), 130) << read_file(err);
+  EXPECT_THAT(read_file(err), HasSubstr("interrupted"));
+  EXPECT_THAT(names_starting(dir, "merged.db"), ::testing::IsEmpty());
+}
+
+TEST(DatabaseFaults, TheSlurmTaskCopiesTheRunsInItsDatabasesWal) {
+  // A runner killed after commits leaves them in its database's -wal file. The array task copied
+  // the database with cp and then deleted the -wal: runs that were stored were lost (194 done in
+  // the task's database, 147 in the copy). Here another connection stays open on the task's
+  // database while it runs, so that the runner's commits stay in the -wal as a killed runner's
+  // would: cp copied a database without a single run.
+  const Sweep sweep;
+  const auto& dir = sweep.dir.path();
+  const auto slurm =
+      run_mapsim("run " + sh(sweep.config) + " --slurm 1 --db " + sh(dir / "all.db"));
+  ASSERT_EQ(slurm.exit_code, 0) << slurm.err;
+  const auto node = dir / "node tmp";
+  fs::create_directory(node);
+  const auto local = node / "mapsim-77-1.db";
+  (void)exp::Store(local, exp::Store::Access::Write);
+  {
+    const Connection held_open(local, Connection::Mode::ReadOnly);
+    const auto task = testing::shell(
+        "cd / && SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=77 SLURM_CPUS_PER_TASK=2 TMPDIR=" +
+        sh(node) + " bash " + sh(dir / "sweep.sbatch"));
+    EXPECT_EQ(task, 0) << read_file(dir / "sweep-shards" / "shard-1.log");
+  }
+  EXPECT_FALSE(fs::exists(local));  // copied, then removed
+  const auto copy = dir / "sweep-shards" / "shard-1.db";
+  EXPECT_EQ(count_rows(copy, "status = 'done'"), testing::kSmallRuns);
+  EXPECT_THAT(names_starting(dir / "sweep-shards", "shard-1.db"),
+              ::testing::ElementsAre("shard-1.db"));
 }
 
 TEST(DatabaseFaults, DirectoriesAndUnreadableFilesSaySo) {

@@ -51,6 +51,12 @@ inline RunResult run_mapsim_with(const std::string& prefix, const std::string& a
   return result;
 }
 
+/// The exit status of a shell command (-1 if it did not exit normally).
+inline int shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /// Runs `mapsim ARGS` through the shell (so ARGS is shell syntax) in `cwd` (default: the
 /// current directory).
 inline RunResult run_mapsim(const std::string& args, const std::filesystem::path& cwd = {}) {
