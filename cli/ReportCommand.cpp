@@ -16,6 +16,7 @@
 #include "experiments/Store.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
+#include "support/Parse.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::cli {
@@ -92,7 +93,10 @@ int run_report(const std::vector<std::string>& args) {
       "digits (repeatable; default: in-order and the fastest mapper in the largest context with "
       "stored links, on one colour scale)")("gnuplot",
                                             po::value<std::string>()->default_value("gnuplot"),
-                                            "the gnuplot program (looked up on PATH)");
+                                            "the gnuplot program (looked up on PATH)")(
+      "gnuplot-timeout", po::value<std::string>(),
+      "seconds gnuplot may take to answer --version, or on one chart, before it is stopped "
+      "(default 120)");
   line.positional.add("db", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -102,7 +106,11 @@ int run_report(const std::vector<std::string>& args) {
   report.out = options["out"].as<std::string>();
   report.command = command_line(args);
   report.gnuplot = options["gnuplot"].as<std::string>();
-  exp::check_gnuplot(report.gnuplot);  // before reading a large database
+  if (options.count("gnuplot-timeout") != 0) {
+    report.gnuplot_timeout =
+        parse_real(options["gnuplot-timeout"].as<std::string>(), "--gnuplot-timeout", 0.001, 1e6);
+  }
+  exp::check_gnuplot(report.gnuplot, report.gnuplot_timeout);  // before reading a large database
 
   exp::Store store(options["db"].as<std::string>(), exp::Store::Access::Read);
   exp::ReportQuery query;

@@ -33,13 +33,6 @@ using testing::sh;
 using testing::TempDir;
 using Connection = exp::sql::Connection;
 
-/// `mapsim ARGS` in `dir` with a file size limit of `blocks` blocks (512 or 1024 bytes, as the
-/// shell counts): every write beyond it fails with EFBIG, as on a full disk.
-testing::RunResult run_mapsim_with_limit(const fs::path& dir, const std::string& args,
-                                         int blocks = 1) {
-  return testing::run_mapsim_with("ulimit -f " + std::to_string(blocks) + "; ", args, dir);
-}
-
 /// Adds `count` link rows to the first run of `db`: a large input to merge.
 void add_links(const fs::path& db, int count) {
   Connection(db, Connection::Mode::ReadWrite)
@@ -214,14 +207,15 @@ TEST(DatabaseFaults, AnUnwritableDatabaseInAWritableFolderFailsAtOnce) {
 }
 
 TEST(DatabaseFaults, AFullDiskDuringCreationLeavesNoDatabase) {
-  // A file size limit stands in for a full disk. Creation used to leave a 0-byte database
+  // A file size limit of 1 KiB stands in for a full disk. Creation used to leave a 0-byte database
   // (that `results` and `report` then refused) and say "disk I/O error (in: PRAGMA
   // application_id)". Now the database is made beside and linked into place whole, so nothing
   // is left, and the message says what the system said.
   const Sweep sweep;
   const auto& dir = sweep.dir.path();
   const auto before = files_in(dir);
-  const auto r = run_mapsim_with_limit(dir, "run " + sh(sweep.config) + " --db new.db");
+  const auto r =
+      testing::run_mapsim_with_file_limit(1, "run " + sh(sweep.config) + " --db new.db", dir);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("cannot create database 'new.db'"));
   EXPECT_THAT(r.err, HasSubstr("the file size limit of this process (ulimit -f) is"));
@@ -243,11 +237,12 @@ std::vector<std::string> names_starting(const fs::path& dir, const std::string& 
 
 TEST(DatabaseFaults, AFullDiskDuringAMergeIntoANewFileLeavesNothing) {
   // It used to leave an empty database with -wal and -shm files beside it.
-  // The limit (50 or 100 KiB) lets the input be read, not the output of its 20000 links written.
+  // The limit lets the input be read (its 32 KiB -shm file), not the output of its 20000 links
+  // written.
   const Sweep sweep;
   const auto& dir = sweep.dir.path();
   add_links(sweep.db, 20'000);
-  const auto r = run_mapsim_with_limit(dir, "merge merged.db results.db", 100);
+  const auto r = testing::run_mapsim_with_file_limit(100, "merge merged.db results.db", dir);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("merged.db"));
   EXPECT_THAT(r.err, HasSubstr("the file size limit of this process (ulimit -f) is"));

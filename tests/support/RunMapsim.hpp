@@ -108,6 +108,14 @@ inline int wait_for(pid_t pid, std::chrono::seconds timeout = std::chrono::secon
   }
 }
 
+/// `mapsim ARGS` (shell syntax) in `cwd` with a file size limit of `kib` KiB (ulimit -f, in bash's
+/// units): every write beyond it fails with EFBIG, as on a full disk.
+inline RunResult run_mapsim_with_file_limit(int kib, const std::string& args,
+                                            const std::filesystem::path& cwd = {}) {
+  return run_mapsim_with("bash -c 'ulimit -f " + std::to_string(kib) + "; exec \"$0\" \"$@\"' ",
+                         args, cwd);
+}
+
 /// `mapsim ARGS` (shell syntax, run in `cwd`) as a user whom file permissions bind: as root, as
 /// user nobody (setpriv, util-linux), since root reads and writes any file; otherwise as is. The
 /// files it needs must be readable (and where it writes, writable) for that user.
