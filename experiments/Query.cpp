@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 
 #include "experiments/Schema.hpp"
+#include "experiments/Where.hpp"
 #include "support/Error.hpp"
 #include "support/Suggest.hpp"
 
@@ -166,7 +167,8 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
   for (const auto& m : metrics)
     averages += fmt::format(", AVG(CASE WHEN status = 'done' THEN {} END)", m);
   std::string condition = "status IN ('done', 'failed')";
-  if (!query.where.empty()) condition += fmt::format(" AND ({})", query.where);
+  if (!query.where.empty())
+    condition += fmt::format(" AND {}", where_clause(query.where, "--where"));
   if (!query.contexts.empty()) {
     std::string keys;
     for (const auto& key : query.contexts) {

@@ -10,6 +10,7 @@
 #include "experiments/Query.hpp"
 #include "experiments/RankCorrelation.hpp"
 #include "experiments/Schema.hpp"
+#include "experiments/Where.hpp"
 #include "support/Error.hpp"
 #include "support/Suggest.hpp"
 
@@ -43,7 +44,7 @@ sql::Statement prepare_with_where(sql::Connection& db, const std::string& sql,
 }
 
 std::string condition_with(std::string condition, std::string_view where) {
-  if (!where.empty()) condition += fmt::format(" AND ({})", where);
+  if (!where.empty()) condition += fmt::format(" AND {}", where_clause(where, "--where"));
   return condition;
 }
 

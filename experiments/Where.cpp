@@ -7,6 +7,68 @@
 
 namespace mapsim::exp {
 
+std::string where_clause(std::string_view expression, std::string_view origin) {
+  const auto fail = [&](const std::string& reason) {
+    return InputError(fmt::format("{} '{}': {}", origin, expression, reason));
+  };
+  const auto closing = [&](std::size_t from, char quote, std::string_view what) {
+    for (std::size_t at = from + 1; at < expression.size(); ++at) {
+      if (expression[at] != quote) continue;
+      // A quote written twice inside a string or name stands for itself.
+      if (quote != ']' && at + 1 < expression.size() && expression[at + 1] == quote) {
+        ++at;
+        continue;
+      }
+      return at;
+    }
+    throw fail(fmt::format("the {} at position {} is not closed", what, from + 1));
+  };
+  std::vector<std::size_t> open;  // positions of the parentheses not closed yet
+  bool empty = true;
+  for (std::size_t at = 0; at < expression.size(); ++at) {
+    const char c = expression[at];
+    const auto next = at + 1 < expression.size() ? expression[at + 1] : '\0';
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == '-' && next == '-') {
+      const auto end = expression.find('\n', at);
+      if (end == std::string_view::npos) break;
+      at = end;
+      continue;
+    }
+    if (c == '/' && next == '*') {
+      const auto end = expression.find("*/", at + 2);
+      if (end == std::string_view::npos)
+        throw fail(fmt::format("the comment at position {} is not closed", at + 1));
+      at = end + 1;
+      continue;
+    }
+    empty = false;
+    if (c == '\'') {
+      at = closing(at, '\'', "string");
+    } else if (c == '"' || c == '`') {
+      at = closing(at, c, "quoted name");
+    } else if (c == '[') {
+      at = closing(at, ']', "quoted name");
+    } else if (c == '(') {
+      open.push_back(at);
+    } else if (c == ')') {
+      if (open.empty()) {
+        throw fail(fmt::format(
+            "')' at position {} closes a parenthesis it did not open: a condition is one "
+            "expression",
+            at + 1));
+      }
+      open.pop_back();
+    } else if (c == ';') {
+      throw fail(
+          fmt::format("';' at position {}: a condition is one expression, not statements", at + 1));
+    }
+  }
+  if (empty) throw fail("the condition is empty");
+  if (!open.empty()) throw fail(fmt::format("'(' at position {} is not closed", open.back() + 1));
+  return fmt::format("({}\n)", expression);
+}
+
 std::vector<bool> where_holds(std::string_view expression, std::span<const schema::Row> rows,
                               std::string_view origin) {
   auto db = sql::Connection::in_memory();
@@ -22,9 +84,10 @@ std::vector<bool> where_holds(std::string_view expression, std::span<const schem
   db.execute(
       fmt::format("CREATE TABLE candidates (row INTEGER PRIMARY KEY, {}name TEXT)", columns));
   std::optional<sql::Statement> select;
+  const auto clause = where_clause(expression, fmt::format("{}: where", origin));
   try {
     select.emplace(
-        db.prepare(fmt::format("SELECT row FROM candidates WHERE ({}) ORDER BY row", expression)));
+        db.prepare(fmt::format("SELECT row FROM candidates WHERE {} ORDER BY row", clause)));
   } catch (const InputError& e) {
     std::string reason = e.what();
     // "database ':memory:': REASON (in: SQL)" -> REASON

@@ -13,6 +13,15 @@
 
 namespace mapsim::exp {
 
+/// `expression` as one parenthesised SQL expression to put into a statement: "(EXPRESSION\n)"
+/// (the line break ends a trailing `-- comment`). Throws InputError "WHAT 'EXPRESSION': REASON"
+/// (WHAT: "--where", "sweep.yaml:9:8: where") unless it is exactly one complete expression: its
+/// parentheses balance (outside strings, quoted names and comments) and never close more than they
+/// opened, it has no `;`, every string, quoted name and comment is closed, and it is not empty. So
+/// nothing in it can end the expression early and add to the statement around it (`1) GROUP BY
+/// mapper --`).
+std::string where_clause(std::string_view expression, std::string_view what);
+
 /// Which of `rows` (values of schema::config_columns(), plus the run name last) satisfy
 /// `expression`, evaluated in a private in-memory database. Throws InputError
 /// "ORIGIN: where 'EXPRESSION': REASON" (with the valid columns for an unknown one).

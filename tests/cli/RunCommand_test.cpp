@@ -324,6 +324,37 @@ TEST(RunCommand, WhereRestrictsTheRuns) {
   EXPECT_THAT(bad.err, HasSubstr("no_such_column"));
 }
 
+TEST(RunCommand, WhereIsExactlyOneExpression) {
+  // A where expression was spliced into the SQL text: `results --where "1) GROUP BY mapper --"`
+  // printed a wrong table and exited 0, a config's where dropped runs silently, and a trailing
+  // comment failed with "incomplete input".
+  const SmallSweep sweep;
+  ASSERT_EQ(sweep.run().exit_code, 0);
+  const std::string spliced = "\"1) GROUP BY mapper --\"";
+  const auto results = run_mapsim("results " + sh(sweep.db) + " --where " + spliced);
+  EXPECT_EQ(results.exit_code, 1);
+  EXPECT_THAT(results.err, HasSubstr("--where '1) GROUP BY mapper --': ')' at position 2"));
+  const auto report = run_mapsim("report " + sh(sweep.db) + " --where " + spliced + " --out " +
+                                 sh(sweep.dir.path() / "report"));
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_THAT(report.err, HasSubstr("closes a parenthesis it did not open"));
+  const auto config = sweep.dir.write(
+      "spliced.yaml", std::string(kSmallConfig) + "where: \"model = 'flow') GROUP BY (mapper\"\n");
+  const auto run = run_mapsim("run " + sh(config) + " --db " + sh(sweep.db) + " --dry-run");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.err, HasSubstr("spliced.yaml:10:8: where 'model = 'flow') GROUP BY (mapper'"));
+
+  const auto commented =
+      run_mapsim("results " + sh(sweep.db) + " --format csv --where \"ranks = 16 -- small\"");
+  EXPECT_EQ(commented.exit_code, 0) << commented.err;
+  EXPECT_THAT(commented.out, HasSubstr("greedy"));
+  const auto in_config = sweep.dir.write(
+      "commented.yaml", std::string(kSmallConfig) + "where: \"model = 'flow' -- replays\"\n");
+  const auto dry = run_mapsim("run " + sh(in_config) + " --db " + sh(sweep.db) + " --dry-run");
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_THAT(dry.out, HasSubstr("10 runs: 10 done"));
+}
+
 TEST(RunCommand, ShardsMergeIntoTheUnshardedSweep) {
   const SmallSweep sweep;
   const auto whole = sweep.run();
