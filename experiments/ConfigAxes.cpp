@@ -221,6 +221,7 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
         for (const auto& [class_key, params] : reader.entries(item, item_path, classes)) {
           const auto class_path = item_path + "." + class_key.Scalar();
           const auto link_class = topo::link_class_from_name(class_key.Scalar());
+          value.link_overrides.push_back({link_class, class_path, reader.origin(class_key)});
           auto link = value.links[link_class];
           for (const auto& [param_key, param] : reader.entries(params, class_path, kLinkKeys)) {
             const auto param_path = class_path + "." + param_key.Scalar();

@@ -1,7 +1,6 @@
 #include "experiments/Merge.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <optional>
 #include <unistd.h>
 
@@ -187,7 +186,7 @@ class NewOutput {
           ::rename(temporary_.c_str(), output_.c_str()) != 0) {
         throw InputError(
             fmt::format("cannot create '{}': {}", output_.string(),
-                        error == EEXIST ? "it appeared while merging" : std::strerror(error)));
+                        error == EEXIST ? "it appeared while merging" : system_reason(error)));
       }
       published_ = true;
       return;

@@ -3,7 +3,6 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -26,13 +25,6 @@ std::string shorten(std::string_view sql) {
     if (c == '\n') c = ' ';
   }
   return sql.size() > 120 ? text + "..." : text;
-}
-
-/// strerror's text as part of a sentence: "permission denied", "no space left on device".
-std::string os_reason(int error) {
-  std::string text = std::strerror(error);
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
 }
 
 /// `path` as a "file:" URI (for SQLite's immutable flag): absolute, unreserved bytes kept, every
@@ -82,16 +74,16 @@ Connection::Connection(const fs::path& path, Mode mode, int busy_timeout_ms)
   bool writable = true;
   if (exists) {
     if (::access(file.c_str(), R_OK) != 0)
-      throw InputError(fmt::format("cannot read database '{}': {}", name_, os_reason(errno)));
+      throw InputError(fmt::format("cannot read database '{}': {}", name_, system_reason(errno)));
     writable = ::access(file.c_str(), W_OK) == 0;
     if (!writable && mode != Mode::ReadOnly)
-      throw InputError(fmt::format("cannot write database '{}': {}", name_, os_reason(errno)));
+      throw InputError(fmt::format("cannot write database '{}': {}", name_, system_reason(errno)));
   } else if (mode != Mode::Create) {
     throw InputError(fmt::format("database '{}' does not exist", name_));
   } else {
     const auto folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
     if (::access(folder.c_str(), W_OK) != 0)
-      throw InputError(fmt::format("cannot create database '{}': {}", name_, os_reason(errno)));
+      throw InputError(fmt::format("cannot create database '{}': {}", name_, system_reason(errno)));
   }
 
   int flags = SQLITE_OPEN_NOMUTEX | (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY);
@@ -186,7 +178,7 @@ std::string Connection::error_message(int code) const {
       // SQLite keeps the OS error of some failures only (none for a failed write): where it has
       // none, what may be stopping writes in the database's folder.
       const int os = sqlite3_system_errno(db_);
-      if (os != 0) text += ": " + os_reason(os);
+      if (os != 0) text += ": " + system_reason(os);
       if ((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_FULL) {
         const auto cause = write_failure_cause(fs::path(name_).parent_path());
         if (!cause.empty()) text += ": " + cause;

@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstring>
 #include <ctime>
 #include <random>
 #include <tuple>
@@ -113,7 +112,7 @@ void create_database(const std::filesystem::path& path) {
           (!std::filesystem::exists(path, exists_error) &&
            ::rename(temporary.c_str(), path.c_str()) != 0)) {
         throw InputError(
-            fmt::format("cannot create database '{}': {}", path.string(), std::strerror(errno)));
+            fmt::format("cannot create database '{}': {}", path.string(), system_reason(errno)));
       }
     }
   } catch (const InputError& e) {

@@ -205,6 +205,12 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
       throw InputError(
           fmt::format("{}: machine '{}': {}", machine.origin.str(), machine.label, e.what()));
     }
+    // Settings of a class the machine lacks would apply to nothing (`simulate --link` refuses
+    // them too).
+    for (const auto& link : machine.link_overrides) {
+      sweep.machines.back()->check_link_class(link.link_class,
+                                              fmt::format("{}: {}", link.origin.str(), link.path));
+    }
   }
 
   std::vector<Run> candidates;

@@ -90,7 +90,9 @@ double YamlReader::real(const YAML::Node& node, std::string_view path, double mi
                         double max) const {
   const auto text = scalar(node, path);
   try {
-    return parse_real(text, "value", min, max);
+    // -0 is 0: one value, one run key (its text would be "-0").
+    const double value = parse_real(text, "value", min, max);
+    return value == 0 ? 0.0 : value;
   } catch (const InputError& e) {
     throw error(node, path, e.what());
   }

@@ -47,6 +47,7 @@ void populate(const TempDir& dir) {
                                 "1,0,1,9223372036854775000\n");
   dir.write("many-ranks.csv", "# ranks=16777216\n" + kHeader + "0,1,1,5\n");
   dir.write("no-header.csv", "0,1,1,100\n");
+  dir.write("ranks-twice.csv", "# ranks=2\n# ranks=4\n" + kHeader + "0,1,1,100\n");
   dir.write("twice.map", "0 0\n0 1\n");
   dir.write("garbage.map", "garbage\n");
   dir.write("gap.map", "0 0\n1 7\n");
@@ -124,6 +125,7 @@ std::vector<Case> cases() {
        {"wrapping.csv"}},
       {"TooManyRanks", "matrix many-ranks.csv", {"many-ranks.csv", "16777216"}},
       {"NoHeader", "matrix no-header.csv", {"no-header.csv:1", "src,dst,messages,bytes"}},
+      {"RanksGivenTwice", "matrix ranks-twice.csv", {"ranks-twice.csv:2", "twice", "line 1"}},
       // Machines.
       {"ZeroSize", "topo torus:0", {"torus:0"}},
       {"EmptySize", "topo torus:4x", {"torus:4x"}},
@@ -147,6 +149,9 @@ std::vector<Case> cases() {
       // Simulation settings.
       {"UnknownModel", kSimLu + "--model nope", {"nope", "flow"}},
       {"UnknownLinkClass", kSimLu + "--link nope:1:1", {"nope"}},
+      {"LinkClassTwice",
+       kSimLu + "--link grid:25:100 --link grid:10:100",
+       {"--link 'grid:10:100'", "set twice", "grid:25:100"}},
       {"TinyBandwidth", kSimLu + "--link grid:1e-12:100", {"--link", "1e-12"}},
       {"HugeLatency", kSimLu + "--link grid:25:1e16", {"--link", "1e16"}},
       {"HugeComputeScale", kSimLu + "--compute-scale 1e12", {"--compute-scale"}},

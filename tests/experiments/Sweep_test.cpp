@@ -289,8 +289,8 @@ TEST(SweepCounts, ExcludeMatchesLabelsAndSpecs) {
   // A model likewise.
   EXPECT_EQ(expand_text(config + "exclude: [{model: packet}]").excluded, 24U);
   EXPECT_EQ(expand_text(config + "exclude: [{model: \"packet[packet-size=1024]\"}]").excluded, 12U);
-  // A value that matches nothing excludes nothing.
-  EXPECT_EQ(expand_text(config + "exclude: [{mapper: random}]").excluded, 0U);
+  // A value that matches nothing would exclude nothing: an error (Config_test has the messages).
+  EXPECT_THROW((void)expand_text(config + "exclude: [{mapper: random}]"), InputError);
 }
 
 TEST(SweepCounts, ExcludeNumericAxes) {
@@ -357,6 +357,27 @@ TEST(SweepCounts, ExtraWhereIsAndedWithTheConfigs) {
       "machines: [torus:4x4]\nmappers: [in-order, greedy, random]\n",
       "mapper <> 'random'");
   EXPECT_EQ(alone.runs.size(), 6U);
+}
+
+TEST(SweepErrors, LinkSettingsOfAClassTheMachineLacks) {
+  // They applied to nothing, silently, although `simulate --link` refuses them.
+  EXPECT_EQ(expand_error(changed("machines: [torus:4x4]",
+                                 "machines: [{topology: torus:4x4, links: {th3-switch: "
+                                 "{bandwidth: 1}}}]")),
+            "sweep.yaml:2:42: machines[0].links.th3-switch: torus:4x4 has no th3-switch links; "
+            "its link classes: grid, intra-node");
+  EXPECT_NO_THROW((void)expand_text(
+      changed("machines: [torus:4x4]",
+              "machines: [{topology: torus:4x4, links: {intra-node: {bandwidth: 50}}}]")));
+}
+
+TEST(SweepKeys, NegativeZeroComputeScaleIsZero) {
+  // -0.0 and 0 gave two run keys for one configuration ("compute-scale: -0").
+  EXPECT_EQ(only_run(plus("sim: {compute-scale: -0.0}")).key,
+            only_run(plus("sim: {compute-scale: 0}")).key);
+  const auto both = expand_text(plus("sim: {compute-scale: [0, -0.0]}"));
+  EXPECT_EQ(both.runs.size(), 1U);
+  EXPECT_EQ(both.merged, 1U);
 }
 
 TEST(SweepErrors, BadWhereNamesItsOrigin) {
@@ -627,11 +648,9 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
       changed("machines: [torus:4x4]", "machines: [\"torus:4x4:cores=1\"]"),
       changed("mappers: [scotch]", "mappers: [{name: scotch, label: s}]"),
       changed("models: [packet]", "models: [{name: packet, label: p}]"),
-      // The defaults given as overrides, and a class a torus does not have.
+      // The defaults given as overrides.
       changed("machines: [torus:4x4]",
               "machines: [{topology: torus:4x4, links: {grid: {bandwidth: 25, latency: 100}}}]"),
-      changed("machines: [torus:4x4]",
-              "machines: [{topology: torus:4x4, links: {th3-switch: {bandwidth: 1}}}]"),
       plus("store: {links: true}\nrun: {time-limit: 5}"),
       plus("name: \"{workload}-{mapper}\""),
       // LU class S runs itmax = 50 SSOR iterations unless told otherwise (NPB 3.4).
