@@ -521,7 +521,12 @@ class SweepRunner {
 }  // namespace
 
 RunIdentity identity(const Sweep& sweep, const Run& run) {
-  return {run.key, run.mapping_key, run.context_key, run.name, run.config, config_row(sweep, run)};
+  return {run.key,
+          run.mapping_key,
+          run.context_key,
+          run.name,
+          canonical_config(sweep, run),
+          config_row(sweep, run)};
 }
 
 RunnerReport run_sweep(const Sweep& sweep, const RunnerOptions& options) {

@@ -69,9 +69,8 @@ std::string where_clause(std::string_view expression, std::string_view origin) {
   return fmt::format("({}\n)", expression);
 }
 
-std::vector<bool> where_holds(std::string_view expression, std::span<const schema::Row> rows,
-                              std::string_view origin) {
-  auto db = sql::Connection::in_memory();
+WhereFilter::WhereFilter(std::string_view expression, std::string_view origin)
+    : expression_(expression), origin_(origin), db_(sql::Connection::in_memory()) {
   std::vector<std::string> names;
   std::string columns;
   std::string slots;
@@ -81,13 +80,12 @@ std::vector<bool> where_holds(std::string_view expression, std::span<const schem
     slots += "?, ";
   }
   names.emplace_back("name");
-  db.execute(
+  db_.execute(
       fmt::format("CREATE TABLE candidates (row INTEGER PRIMARY KEY, {}name TEXT)", columns));
-  std::optional<sql::Statement> select;
   const auto clause = where_clause(expression, fmt::format("{}: where", origin));
   try {
-    select.emplace(
-        db.prepare(fmt::format("SELECT row FROM candidates WHERE {} ORDER BY row", clause)));
+    select_.emplace(
+        db_.prepare(fmt::format("SELECT row FROM candidates WHERE {} ORDER BY row", clause)));
   } catch (const InputError& e) {
     std::string reason = e.what();
     // "database ':memory:': REASON (in: SQL)" -> REASON
@@ -98,25 +96,36 @@ std::vector<bool> where_holds(std::string_view expression, std::span<const schem
       reason += fmt::format("; columns: {}", fmt::join(names, ", "));
     throw InputError(fmt::format("{}: where '{}': {}", origin, expression, reason));
   }
+  insert_.emplace(db_.prepare(fmt::format("INSERT INTO candidates VALUES (?, {}?)", slots)));
+}
+
+std::vector<bool> WhereFilter::holds(std::span<const schema::Row> rows) {
   {
-    sql::Transaction transaction(db);
-    auto insert = db.prepare(fmt::format("INSERT INTO candidates VALUES (?, {}?)", slots));
+    sql::Transaction transaction(db_);
+    db_.execute("DELETE FROM candidates");
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      insert.bind(1, static_cast<std::int64_t>(i));
+      insert_->bind(1, static_cast<std::int64_t>(i));
       for (std::size_t c = 0; c < rows[i].size(); ++c)
-        insert.bind(static_cast<int>(c) + 2, rows[i][c]);
-      insert.run();
-      insert.reset();
+        insert_->bind(static_cast<int>(c) + 2, rows[i][c]);
+      insert_->run();
+      insert_->reset();
     }
     transaction.commit();
   }
   std::vector<bool> holds(rows.size(), false);
   try {
-    while (select->step()) holds[static_cast<std::size_t>(select->integer(0))] = true;
+    while (select_->step()) holds[static_cast<std::size_t>(select_->integer(0))] = true;
+    select_->reset();
   } catch (const InputError& e) {
-    throw InputError(fmt::format("{}: where '{}': {}", origin, expression, e.what()));
+    select_->reset();
+    throw InputError(fmt::format("{}: where '{}': {}", origin_, expression_, e.what()));
   }
   return holds;
+}
+
+std::vector<bool> where_holds(std::string_view expression, std::span<const schema::Row> rows,
+                              std::string_view origin) {
+  return WhereFilter(expression, origin).holds(rows);
 }
 
 }  // namespace mapsim::exp

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -359,6 +360,39 @@ TEST(SweepCounts, ExtraWhereIsAndedWithTheConfigs) {
   EXPECT_EQ(alone.runs.size(), 6U);
 }
 
+TEST(SweepErrors, TooManyCombinationsAreRefusedBeforeAnythingIsMade) {
+  // A sweep was expanded in memory whatever its size: 1.2e8 combinations took 11 GB and 55 s
+  // in --dry-run and died with a bare "out of memory". They are counted first; above the limit
+  // the count and the axes are named. Here 10 workloads x 10 seeds x 1000 repeats x (a zip of
+  // 2 machines and 2 mappers) = 200000 combinations, refused under a limit of 199999 and made
+  // under a limit of 200000 in the Slurm check's dry form (where 0: nothing kept).
+  std::string workloads;
+  for (int r = 4; r < 14; ++r)
+    workloads += fmt::format("{}stencil2d:S:{}", r == 4 ? "" : ", ", r * r);
+  std::string seeds;
+  for (int s = 0; s < 10; ++s) seeds += fmt::format("{}{}", s == 0 ? "" : ", ", s);
+  const auto config = fmt::format(
+      "workloads: [{}]\nmachines: [torus:16x16, mesh:16x16]\nmappers: [in-order, greedy]\n"
+      "seeds: [{}]\nrepeats: 1000\nzip: [[machine, mapper]]\n",
+      workloads, seeds);
+  try {
+    (void)expand(parse_config(config, "big.yaml", {}), {}, 199'999);
+    ADD_FAILURE() << "expanded";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "big.yaml: the sweep crosses 200000 combinations (workload 10 x machine+mapper 2 x "
+              "model 1 x eager-threshold 1 x compute-scale 1 x seed 10 x repeat 1000), more "
+              "than the 199999 mapsim expands; narrow an axis, zip axes that vary together, or "
+              "split the config (`mapsim run --max-combinations` raises the limit)");
+  }
+  const auto made = expand(parse_config(config, "big.yaml", {}), "ranks < 0", 200'000);
+  EXPECT_EQ(made.combinations, 200'000U);
+  EXPECT_EQ(made.filtered, 200'000U);
+  EXPECT_TRUE(made.runs.empty());
+  // The default limit.
+  EXPECT_EQ(kMaxCombinations, 1'000'000U);
+}
+
 TEST(SweepErrors, LinkSettingsOfAClassTheMachineLacks) {
   // They applied to nothing, silently, although `simulate --link` refuses them.
   EXPECT_EQ(expand_error(changed("machines: [torus:4x4]",
@@ -535,17 +569,19 @@ TEST(SweepKeys, KeysAreDigestsOfTheCanonicalConfiguration) {
     EXPECT_TRUE(is_lower_hex(run.key)) << run.key;
     EXPECT_TRUE(is_lower_hex(run.mapping_key)) << run.mapping_key;
     EXPECT_TRUE(is_lower_hex(run.context_key)) << run.context_key;
-    EXPECT_EQ(run.key, sha256(run.config));
+    EXPECT_EQ(run.key, sha256(canonical_config(sweep, run)));
     EXPECT_NE(run.key, run.mapping_key);
     EXPECT_NE(run.key, run.context_key);
   }
   // Every effective value is a line of the configuration, defaults filled in.
-  const auto run = only_run(kSingle);
+  const auto single = expand_text(kSingle);
+  ASSERT_EQ(single.runs.size(), 1U);
+  const auto config = canonical_config(single, single.runs[0]);
   for (const auto* line :
        {"results-version: 1\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
         "params: imbalance=0,runs=4,strategy=quality\n", "seed: 0\n", "model: packet\n",
         "packet-size: 4096\n", "eager-threshold: 65536\n", "compute-scale: 1\n", "repeat: 0\n"}) {
-    EXPECT_THAT(run.config, HasSubstr(line));
+    EXPECT_THAT(config, HasSubstr(line));
   }
 }
 
