@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <random>
@@ -31,7 +32,10 @@ std::string host_name() {
 /// Whether the owner of a running row is gone (see Store.hpp).
 bool owner_gone(const std::string& host, std::int64_t pid, const std::string& token,
                 double heartbeat_age, const Owner& me, double expiry) {
-  if (heartbeat_age > expiry) return true;
+  // A heartbeat from further ahead than the expiry is no sign of life either: clocks that
+  // disagree that much make every heartbeat meaningless, and one in the year 2999 would keep a
+  // dead runner's row forever.
+  if (std::abs(heartbeat_age) > expiry) return true;
   if (host != me.host) return false;
   if (pid == me.pid) return token != me.token;
   return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;

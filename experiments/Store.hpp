@@ -9,7 +9,8 @@
 // with everything it measured, or *releases* it (deletes the row) if it was interrupted. A
 // `running` row whose owner is gone — on this host its pid no longer exists or belongs to
 // another process (a different token under our own pid), on any host its heartbeat is older
-// than the expiry — reads as `stale`, and a runner re-runs it.
+// than the expiry (or further in the future: the hosts' clocks must agree within it) — reads as
+// `stale`, and a runner re-runs it.
 
 #include <cstdint>
 #include <filesystem>

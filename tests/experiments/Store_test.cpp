@@ -502,6 +502,29 @@ TEST(StoreClaim, RunWithExpiredHeartbeatIsTakenOverOnAnyHost) {
   EXPECT_EQ(store.claim(runs, this_process("test"), false), std::vector<bool>{true});
 }
 
+TEST(StoreClaim, RunWithAHeartbeatFarInTheFutureIsTakenOver) {
+  // A heartbeat ahead of this host's clock by more than the expiry (another host's clock far
+  // off, or an altered row) read as fresh until that time came: the run was skipped forever.
+  // Clocks of hosts sharing a database agree within the expiry, or no heartbeat means anything.
+  const TempDir dir;
+  Store store(dir.path() / "r.db", Store::Access::Write);
+  auto remote = owner_with_pid(::getppid(), "remote");
+  remote.host = "another-host.example";
+  const std::vector<RunIdentity> runs{fake_identity("a")};
+  ASSERT_EQ(store.claim(runs, remote, false), std::vector<bool>{true});
+  store.connection().execute("UPDATE runs SET heartbeat_at = '2999-01-01T00:00:00.000Z'");
+  EXPECT_EQ(store.state("a").status, RunStatus::Stale);
+  EXPECT_EQ(store.mark_stale(this_process("test")), 1);
+  EXPECT_EQ(store.claim(runs, this_process("test"), false), std::vector<bool>{true});
+  // A few seconds ahead (clocks a little apart) is a live runner.
+  const std::vector<RunIdentity> other{fake_identity("b")};
+  ASSERT_EQ(store.claim(other, remote, false), std::vector<bool>{true});
+  store.connection().execute(
+      "UPDATE runs SET heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+5 seconds') "
+      "WHERE run_key = 'b'");
+  EXPECT_EQ(store.state("b").status, RunStatus::Running);
+}
+
 TEST(StoreCommit, StoresResultsMappingAndLinks) {
   const TempDir dir;
   Store store(dir.path() / "r.db", Store::Access::Write);
