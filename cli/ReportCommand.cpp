@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
+#include "cli/Interrupt.hpp"
 #include "experiments/HeatMap.hpp"
 #include "experiments/ReportCharts.hpp"
 #include "experiments/ReportData.hpp"
@@ -111,6 +112,12 @@ int run_report(const std::vector<std::string>& args) {
         parse_real(options["gnuplot-timeout"].as<std::string>(), "--gnuplot-timeout", 0.001, 1e6);
   }
   exp::check_gnuplot(report.gnuplot, report.gnuplot_timeout);  // before reading a large database
+  {
+    std::error_code error;
+    if (std::filesystem::exists(report.out, error) && !std::filesystem::is_directory(report.out))
+      throw InputError(
+          fmt::format("--out: '{}' exists and is not a directory", report.out.string()));
+  }
 
   exp::Store store(options["db"].as<std::string>(), exp::Store::Access::Read);
   exp::ReportQuery query;
@@ -147,7 +154,16 @@ int run_report(const std::vector<std::string>& args) {
     append(heatmaps(store, runs, true));
   }
 
-  const auto summary = exp::write_report(charts, report);
+  const InterruptGuard guard;
+  report.interrupt = &interrupted();
+  exp::ReportSummary summary;
+  try {
+    summary = exp::write_report(charts, report);
+  } catch (const Cancelled& e) {
+    fmt::print(stderr, "mapsim report: {}: nothing written ({} is as it was)\n", e.what(),
+               report.out.string());
+    return 130;
+  }
   for (const auto& files : summary.files)
     fmt::print("{}\n", (summary.out / files.front()).string());
   fmt::print("report: {} charts in {} (index.md, index.html)\n", summary.charts,

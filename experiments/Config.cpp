@@ -381,9 +381,8 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       if (config.where.find_first_not_of(" \t\r\n") == std::string::npos)
         throw reader.error(node, section, "the condition is empty");
     } else if (section == "name") {
-      config.name_template = reader.scalar(node, section);
+      config.name_template = reader.label(node, section, "template");
       config.name_origin = reader.origin(node);
-      if (config.name_template.empty()) throw reader.error(node, section, "the template is empty");
       check_template(reader, node, config.name_template);
     } else if (section == "store") {
       static constexpr std::array<std::string_view, 1> kKeys{"links"};

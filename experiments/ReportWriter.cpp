@@ -1,6 +1,7 @@
 #include "experiments/ReportWriter.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -39,14 +40,17 @@ struct ProgramEnd {
                               ///< was killed by a signal, or timed out
   int error = 0;              ///< errno if it could not be started
   bool timed_out = false;     ///< it made no progress for the timeout, and was killed
+  bool interrupted = false;   ///< `*interrupt` was set (Ctrl-C), and it was killed
 };
 
 /// Runs `program args...` in `cwd` (empty: here) with stdin from /dev/null (a program that reads
 /// its input gets none, never waits for it), stdout to /dev/null and stderr to `stderr_file`
 /// (empty: /dev/null). A program that makes no progress for `timeout_seconds` — nothing more on
-/// its stderr, where gnuplot reports each chart as it starts — is killed.
+/// its stderr, where gnuplot reports each chart as it starts — is killed, and so is one running
+/// when `*interrupt` is set (nullptr: never).
 ProgramEnd run_program(const fs::path& program, const std::vector<std::string>& args,
-                       const fs::path& cwd, const fs::path& stderr_file, double timeout_seconds) {
+                       const fs::path& cwd, const fs::path& stderr_file, double timeout_seconds,
+                       const std::atomic<bool>* interrupt = nullptr) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
@@ -86,11 +90,12 @@ ProgramEnd run_program(const fs::path& program, const std::vector<std::string>& 
         deadline = Clock::now() + patience;
       }
     }
-    if (Clock::now() >= deadline) {
+    end.interrupted = interrupt != nullptr && interrupt->load();
+    end.timed_out = Clock::now() >= deadline;
+    if (end.timed_out || end.interrupted) {
       ::kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      end.timed_out = true;
       return end;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -328,8 +333,9 @@ std::string cause_suffix(const fs::path& dir) {
   return cause.empty() ? std::string() : "; probably: " + cause;
 }
 
-void render(const fs::path& dir, const std::vector<Chart>& charts, const fs::path& gnuplot,
-            double timeout_seconds) {
+void render(const fs::path& dir, const std::vector<Chart>& charts, const ReportOptions& options) {
+  const auto& gnuplot = options.gnuplot;
+  const auto timeout_seconds = options.gnuplot_timeout;
   std::string master = fmt::format(
       "# mapsim report: draws every chart (SVG and PNG) with one gnuplot; each NAME.gp also runs "
       "alone.\n");
@@ -341,10 +347,11 @@ void render(const fs::path& dir, const std::vector<Chart>& charts, const fs::pat
   // The program's own path, as the working directory changes: a relative one with a slash is
   // taken from here, a bare name from PATH.
   const fs::path program = gnuplot.has_parent_path() ? fs::absolute(gnuplot) : gnuplot;
-  const auto end =
-      run_program(program, {std::string(kMasterScript)}, dir, fs::absolute(log), timeout_seconds);
+  const auto end = run_program(program, {std::string(kMasterScript)}, dir, fs::absolute(log),
+                               timeout_seconds, options.interrupt);
   const auto [chart, messages] = gnuplot_messages(read_text(log));
   fs::remove(log);
+  if (end.interrupted) throw Cancelled("interrupted while gnuplot drew the charts");
   const auto at = chart.empty() ? std::string(kMasterScript) : chart;
   if (end.timed_out) {
     throw InputError(
@@ -424,7 +431,9 @@ ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions
     summary.files.push_back(std::move(files));
   }
   log::info("drawing {} charts with gnuplot", charts.size());
-  render(dir.path(), charts, options.gnuplot, options.gnuplot_timeout);
+  if (options.interrupt != nullptr && options.interrupt->load())
+    throw Cancelled("interrupted while writing the charts' data");
+  render(dir.path(), charts, options);
   write_text(dir.path() / "index.md", markdown_index(charts, options));
   write_text(dir.path() / "index.html", html_index(charts, options));
   std::set<std::string> written{"index.md", "index.html", std::string(kMasterScript),

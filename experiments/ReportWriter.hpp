@@ -15,6 +15,7 @@
 // earlier one: the files the earlier report wrote (listed in its .mapsim-report-files) that the
 // new report does not are removed; every other file stays, whatever its kind.
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -33,6 +34,8 @@ struct ReportOptions {
   std::filesystem::path gnuplot = "gnuplot";  ///< program, looked up on PATH
   /// Seconds gnuplot may take to answer --version, or on one chart, before it is stopped.
   double gnuplot_timeout = kGnuplotTimeout;
+  /// Set (Ctrl-C) to stop: gnuplot is killed and write_report throws Cancelled, leaving nothing.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct ReportSummary {
@@ -49,7 +52,8 @@ void check_gnuplot(const std::filesystem::path& gnuplot, double timeout_seconds 
 /// Writes and renders `charts` (names unique, [a-z0-9._-]+). Throws InputError if gnuplot cannot
 /// be run (check_gnuplot, before anything is written), if it fails on a chart (naming the chart's
 /// script and quoting gnuplot), draws nothing for the timeout, leaves an image empty (naming a
-/// full disk or a file size limit when there is one), or if the directory cannot be written.
+/// full disk or a file size limit when there is one), or if the directory cannot be written;
+/// Cancelled when `options.interrupt` is set (the temporary directory is removed).
 ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options);
 
 }  // namespace mapsim::exp

@@ -42,8 +42,8 @@ SlurmScripts write_slurm_scripts(const SlurmOptions& options) {
   std::error_code error;
   std::filesystem::create_directories(scripts.shards, error);
   if (error) {
-    throw InputError(
-        fmt::format("cannot create '{}': {}", scripts.shards.string(), error.message()));
+    throw InputError(fmt::format("--slurm: cannot create the shards' folder '{}': {}",
+                                 scripts.shards.string(), system_reason(error.value())));
   }
   const auto mapsim = shell_quote(options.mapsim.string());
   const auto shards = shell_quote(scripts.shards.string());

@@ -128,7 +128,18 @@ int Connection::open(const std::string& sqlite_name, int flags, std::string& fai
          {"PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA application_id"}) {
       code = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
       if (code != SQLITE_OK) {
-        failure = fmt::format("{} (in: {})", error_message(code), sql);
+        // What the first read found says what the file is; the pragma it was is noise.
+        const auto what = error_message(code);
+        if ((code & 0xff) == SQLITE_NOTADB) {
+          failure = fmt::format("it is not an SQLite database ({})", what);
+        } else if ((code & 0xff) == SQLITE_CORRUPT) {
+          failure = fmt::format(
+              "it is damaged ({}): copy what can be read with sqlite3's "
+              ".recover, or run its sweep again",
+              what);
+        } else {
+          failure = what;
+        }
         break;
       }
     }

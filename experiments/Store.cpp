@@ -100,6 +100,12 @@ bool create_schema(Connection& db) {
 /// database (a kill leaves at most the temporary). If another runner creates `path` meanwhile,
 /// theirs is kept.
 void create_database(const std::filesystem::path& path) {
+  // The folder first, in the database's name (not the temporary's).
+  const auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  if (::access(folder.c_str(), W_OK) != 0) {
+    throw InputError(
+        fmt::format("cannot create database '{}': {}", path.string(), system_reason(errno)));
+  }
   const auto temporary = temporary_sibling(path);
   const auto remove_temporary = [&] { remove_database_files(temporary); };
   try {
@@ -514,8 +520,10 @@ std::int64_t Store::upgrade(const std::filesystem::path& path,
   const auto [id, found] = read_header(db);
   refuse_foreign(db, path, id);
   if (id != schema::kApplicationId) {
-    throw InputError(fmt::format("'{}' is not a mapsim results database (application id {:#x})",
-                                 path.string(), id));
+    throw InputError(fmt::format("'{}' is {}", path.string(),
+                                 found == 0
+                                     ? "an empty database: there is nothing to upgrade"
+                                     : "not a mapsim results database (application id 0x0)"));
   }
   if (found > target) {
     throw InputError(fmt::format("'{}' has schema version {}, newer than this mapsim's {}",

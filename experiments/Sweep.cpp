@@ -224,8 +224,14 @@ Sweep expand(SweepConfig config, std::string_view extra_where, std::size_t max_c
   sweep.combinations = count_combinations(cfg, loops, max_combinations);
   sweep.inputs.resize(cfg.workloads.size());
   // Digests read whole archives: in parallel over the workloads.
-  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(),
-                    [&](std::size_t w) { sweep.inputs[w] = inspect(cfg.workloads[w]); });
+  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(), [&](std::size_t w) {
+    try {
+      sweep.inputs[w] = inspect(cfg.workloads[w]);
+    } catch (const InputError& e) {
+      throw InputError(
+          fmt::format("{}: workloads[{}]: {}", cfg.workloads[w].origin.str(), w, e.what()));
+    }
+  });
   for (const auto& machine : cfg.machines) {
     try {
       sweep.machines.push_back(topo::make_topology(machine.topology));

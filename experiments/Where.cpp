@@ -69,8 +69,18 @@ std::string where_clause(std::string_view expression, std::string_view origin) {
   return fmt::format("({}\n)", expression);
 }
 
+namespace {
+
+/// What names a condition in errors: "sweep.yaml:9:8: where" for a config's, "--where" for an
+/// option's.
+std::string condition_name(std::string_view origin) {
+  return origin.starts_with("--") ? std::string(origin) : fmt::format("{}: where", origin);
+}
+
+}  // namespace
+
 WhereFilter::WhereFilter(std::string_view expression, std::string_view origin)
-    : expression_(expression), origin_(origin), db_(sql::Connection::in_memory()) {
+    : expression_(expression), origin_(condition_name(origin)), db_(sql::Connection::in_memory()) {
   std::vector<std::string> names;
   std::string columns;
   std::string slots;
@@ -82,7 +92,7 @@ WhereFilter::WhereFilter(std::string_view expression, std::string_view origin)
   names.emplace_back("name");
   db_.execute(
       fmt::format("CREATE TABLE candidates (row INTEGER PRIMARY KEY, {}name TEXT)", columns));
-  const auto clause = where_clause(expression, fmt::format("{}: where", origin));
+  const auto clause = where_clause(expression, origin_);
   try {
     select_.emplace(
         db_.prepare(fmt::format("SELECT row FROM candidates WHERE {} ORDER BY row", clause)));
@@ -94,7 +104,7 @@ WhereFilter::WhereFilter(std::string_view expression, std::string_view origin)
     if (const auto in = reason.rfind(" (in: "); in != std::string::npos) reason.resize(in);
     if (reason.find("no such column") != std::string::npos)
       reason += fmt::format("; columns: {}", fmt::join(names, ", "));
-    throw InputError(fmt::format("{}: where '{}': {}", origin, expression, reason));
+    throw InputError(fmt::format("{} '{}': {}", origin_, expression, reason));
   }
   insert_.emplace(db_.prepare(fmt::format("INSERT INTO candidates VALUES (?, {}?)", slots)));
 }
@@ -118,7 +128,7 @@ std::vector<bool> WhereFilter::holds(std::span<const schema::Row> rows) {
     select_->reset();
   } catch (const InputError& e) {
     select_->reset();
-    throw InputError(fmt::format("{}: where '{}': {}", origin_, expression_, e.what()));
+    throw InputError(fmt::format("{} '{}': {}", origin_, expression_, e.what()));
   }
   return holds;
 }

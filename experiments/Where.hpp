@@ -30,8 +30,9 @@ std::string where_clause(std::string_view expression, std::string_view what);
 /// batch of rows (a sweep's combinations stream through it).
 class WhereFilter {
  public:
-  /// Throws InputError "ORIGIN: where 'EXPRESSION': REASON" (with the valid columns for an
-  /// unknown one) if the expression is not one valid condition over those columns.
+  /// Throws InputError "ORIGIN: where 'EXPRESSION': REASON" ("--where 'EXPRESSION': REASON" for
+  /// an ORIGIN that is an option) (with the valid columns for an unknown one) if the expression
+  /// is not one valid condition over those columns.
   WhereFilter(std::string_view expression, std::string_view origin);
 
   /// Which of `rows` satisfy the condition.

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -219,6 +222,35 @@ TEST_F(ReportCommand, AGnuplotThatNeverAnswersIsStopped) {
   EXPECT_EQ(r3.exit_code, 1);
   EXPECT_THAT(r3.err, HasSubstr("gnuplot drew nothing for 0.5 s on report.gp"));
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(ReportCommand, CtrlCWhileDrawingLeavesNothing) {
+  // Ctrl-C killed the report while gnuplot drew: its temporary directory stayed beside --out.
+  // It stops gnuplot, removes the temporary and exits 130.
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto slow =
+      fake_gnuplot(temp.path(), "if [ \"$1\" = --version ]; then exit 0; fi\nexec sleep 600\n");
+  const auto pid = testing::spawn_mapsim({"report", (*dir_ / "results.db").string(), "--out",
+                                          out.string(), "--gnuplot", slow.string()},
+                                         temp.path() / "stdout", temp.path() / "stderr");
+  // Drawing has begun once the temporary holds report.gp.
+  bool drawing = false;
+  for (int i = 0; i < 60'000 && !drawing; ++i) {
+    for (const auto& entry : fs::directory_iterator(temp.path())) {
+      drawing = drawing || fs::exists(entry.path() / "report.gp");
+    }
+    if (!drawing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(drawing);
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(testing::wait_for(pid, std::chrono::seconds(120)), 130);
+  EXPECT_THAT(read_file(temp.path() / "stderr"), HasSubstr("interrupted"));
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(temp.path()))
+    left.push_back(entry.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"fake-gnuplot", "stderr", "stdout"}));
 }
 
 TEST_F(ReportCommand, AHeatMapOfAFailedRunSaysItFailed) {

@@ -419,8 +419,8 @@ TEST(SweepErrors, BadWhereNamesItsOrigin) {
               AllOf(StartsWith("sweep.yaml:5:8: where 'colour = 1': "),
                     HasSubstr("no such column: colour"), HasSubstr("columns: workload,")));
   EXPECT_THAT(expand_error(kSingle, "colour = 1"),
-              AllOf(StartsWith("--where: where 'colour = 1': "), HasSubstr("no such column")));
-  EXPECT_THAT(expand_error(kSingle, "ranks <="), StartsWith("--where: where 'ranks <=': "));
+              AllOf(StartsWith("--where 'colour = 1': "), HasSubstr("no such column")));
+  EXPECT_THAT(expand_error(kSingle, "ranks <="), StartsWith("--where 'ranks <=': "));
 }
 
 // ---- runs without replay ------------------------------------------------------------------------

@@ -162,7 +162,7 @@ TEST(WhereErrors, UnknownColumnNamesOriginExpressionAndColumns) {
 
 TEST(WhereErrors, SyntaxError) {
   EXPECT_THAT(error_of("ranks <= ", "--where"),
-              AllOf(StartsWith("--where: where 'ranks <= ': "), HasSubstr("syntax error")));
+              AllOf(StartsWith("--where 'ranks <= ': "), HasSubstr("syntax error")));
   EXPECT_THAT(error_of("mapper = 'greedy"),
               AllOf(StartsWith("sweep.yaml:9:8: where 'mapper = 'greedy': "),
                     HasSubstr("the string at position 10 is not closed")));
