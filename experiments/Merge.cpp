@@ -42,7 +42,7 @@ void merge_input(sql::Connection& db, const std::filesystem::path& input, MergeR
   // The fixed columns of the rows query before the differences.
   constexpr int kFixed = 6;
 
-  db.prepare("ATTACH DATABASE ? AS src").bind(1, sql::plain_path(input)).run();
+  db.prepare("ATTACH DATABASE ? AS src").bind(1, sql::read_only_uri(input)).run();
   try {
     sql::Transaction transaction(db);
     auto rows = db.prepare(

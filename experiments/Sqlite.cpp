@@ -59,6 +59,11 @@ std::string plain_path(const fs::path& path) {
   return "./" + path.string();
 }
 
+std::string read_only_uri(const fs::path& path) {
+  const bool writable = ::access(plain_path(path).c_str(), W_OK) == 0;
+  return file_uri(path) + (writable || has_wal_content(path) ? "?mode=ro" : "?mode=ro&immutable=1");
+}
+
 Connection::Connection(const fs::path& path, Mode mode, int busy_timeout_ms)
     : name_(path.string()), busy_timeout_ms_(busy_timeout_ms) {
   const auto file = plain_path(path);
@@ -86,7 +91,9 @@ Connection::Connection(const fs::path& path, Mode mode, int busy_timeout_ms)
       throw InputError(fmt::format("cannot create database '{}': {}", name_, system_reason(errno)));
   }
 
-  int flags = SQLITE_OPEN_NOMUTEX | (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY);
+  // URIs are understood (for ATTACH of read_only_uri()); the file's own name never is one.
+  int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI |
+              (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY);
   if (mode == Mode::Create) flags |= SQLITE_OPEN_CREATE;
   std::string failure;
   int code = open(file, flags, failure);
@@ -95,7 +102,7 @@ Connection::Connection(const fs::path& path, Mode mode, int busy_timeout_ms)
     // usual way, for want of its -shm file: nothing can write it, so read it as immutable (unless
     // its WAL holds data that an immutable read would miss).
     if (!writable && !has_wal_content(path)) {
-      code = open(file_uri(path) + "?immutable=1", flags | SQLITE_OPEN_URI, failure);
+      code = open(file_uri(path) + "?immutable=1", flags, failure);
     }
   }
   if (code != SQLITE_OK) throw InputError(fmt::format("database '{}': {}", name_, failure));

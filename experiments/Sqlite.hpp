@@ -33,6 +33,10 @@ using Value = std::variant<std::monostate, std::int64_t, double, std::string>;
 /// empty path.
 std::string plain_path(const std::filesystem::path& path);
 
+/// The name to ATTACH the database at `path` by, read-only: a "file:" URI with mode=ro, and
+/// immutable=1 where this process may not write it and it has no WAL to read (read-only media).
+std::string read_only_uri(const std::filesystem::path& path);
+
 class Connection {
  public:
   enum class Mode {

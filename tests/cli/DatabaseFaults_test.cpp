@@ -179,6 +179,14 @@ TEST(DatabaseFaults, ADatabaseNobodyMayWriteIsStillRead) {
                                                     " --dry-run");
   EXPECT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_THAT(dry.out, HasSubstr("20 runs: 16 new, 4 done"));
+  // And merged from (a shard on read-only storage): it was attached read-write, and refused.
+  const auto shared = sweep.dir.path() / "shared";
+  fs::create_directory(shared);
+  fs::permissions(shared, fs::perms::all);
+  const auto merged =
+      testing::run_mapsim_unprivileged("merge " + sh(shared / "merged.db") + " " + sh(db));
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(count_rows(shared / "merged.db"), 4);
   // Writing is refused at once, naming the file and why.
   const auto run = testing::run_mapsim_unprivileged("run " + sh(sweep.config) + " --db " + sh(db));
   EXPECT_EQ(run.exit_code, 1);
