@@ -69,6 +69,8 @@ void populate(const TempDir& dir) {
   dir.write("two-docs.yaml", kConfigHead + "---\nbogus: 1\n");
   dir.write("matrix-dir.yaml",
             "workloads: [{matrix: empty-dir}]\nmachines: [torus:2]\nmappers: [in-order]\n");
+  dir.write("trace-no-anchor.yaml",
+            "workloads: [{trace: empty-dir}]\nmachines: [torus:2]\nmappers: [in-order]\n");
   dir.write("trace-csv.yaml",
             "workloads: [{trace: ok.csv}]\nmachines: [torus:2]\nmappers: [in-order]\n");
   dir.write("th3-on-torus.yaml",
@@ -236,6 +238,9 @@ std::vector<Case> cases() {
       {"MatrixIsADirectory",
        "run matrix-dir.yaml --db tour.db",
        {"matrix-dir.yaml:1:22", "empty-dir", "is a directory"}},
+      {"TraceWithoutAnchorFile",
+       "run trace-no-anchor.yaml --db tour.db",
+       {"trace-no-anchor.yaml:1:13: workloads[0]", "empty-dir", "not an OTF2 archive"}},
       {"TraceIsACsvFile",
        "run trace-csv.yaml --db tour.db",
        {"trace-csv.yaml:1:21", "ok.csv", "{matrix: FILE}"}},

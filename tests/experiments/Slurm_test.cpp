@@ -192,7 +192,8 @@ TEST(Slurm, UnwritableFolderIsAnError) {
     (void)write_slurm_scripts(options);
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), AllOf(HasSubstr("cannot create"), HasSubstr("sweep-shards")));
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("--slurm: cannot create the shards' folder"),
+                                HasSubstr("sweep-shards"), HasSubstr("not a directory")));
   }
 }
 
