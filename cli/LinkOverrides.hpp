@@ -12,12 +12,9 @@
 
 namespace mapsim::cli {
 
-/// The link classes `topology` has, and the intra-node channel every machine has.
-std::array<bool, topo::kLinkClassCount> classes_of(const topo::Topology& topology);
-
 /// The default link table with `overrides` (each CLASS:GBPS:NS, e.g. grid:25:100) applied.
-/// Throws InputError naming the override for a malformed one, a value out of range or a class
-/// `topology` does not have (listing those it has).
+/// Throws InputError naming the override for a malformed one, a value out of range, a class
+/// `topology` does not have (listing those it has) or a class set twice.
 topo::LinkTable apply_link_overrides(const std::vector<std::string>& overrides,
                                      const topo::Topology& topology);
 

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
+#include "cli/Interrupt.hpp"
 #include "experiments/Merge.hpp"
 #include "experiments/Store.hpp"
+#include "support/Error.hpp"
 
 namespace mapsim::cli {
 
@@ -23,7 +25,15 @@ int run_merge(const std::vector<std::string>& args) {
   std::vector<std::filesystem::path> inputs;
   for (const auto& in : (*vm)["in"].as<std::vector<std::string>>()) inputs.emplace_back(in);
   const std::filesystem::path output = (*vm)["out"].as<std::string>();
-  const auto report = exp::merge(output, inputs);
+  const InterruptGuard guard;
+  exp::MergeReport report;
+  try {
+    report = exp::merge(output, inputs, &interrupted());
+  } catch (const Cancelled&) {
+    fmt::print(stderr, "mapsim merge: interrupted: nothing written ({} was not created)\n",
+               output.string());
+    return 130;
+  }
   fmt::print(
       "merged {} databases into {}: {} runs inserted, {} identical, {} replaced (done "
       "over failed), {} kept (done over failed), {} unfinished skipped, {} mappings "
@@ -35,6 +45,13 @@ int run_merge(const std::vector<std::string>& args) {
                conflict.name, conflict.key, conflict.input, fmt::join(conflict.columns, ", "));
   }
   fmt::print("integrity check: {}\n", report.integrity);
+  if (report.interrupted) {
+    fmt::print(stderr,
+               "mapsim merge: interrupted: the first {} of {} inputs are merged into {}; run the "
+               "same command again to merge the rest\n",
+               report.inputs, inputs.size(), output.string());
+    return 130;
+  }
   if (!report.conflicts.empty()) {
     fmt::print(stderr,
                "mapsim merge: error: {} conflicting runs: the same configuration gave different "

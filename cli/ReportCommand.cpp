@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/Cli.hpp"
+#include "cli/Interrupt.hpp"
 #include "experiments/HeatMap.hpp"
 #include "experiments/ReportCharts.hpp"
 #include "experiments/ReportData.hpp"
@@ -16,6 +17,7 @@
 #include "experiments/Store.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
+#include "support/Parse.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::cli {
@@ -92,7 +94,10 @@ int run_report(const std::vector<std::string>& args) {
       "digits (repeatable; default: in-order and the fastest mapper in the largest context with "
       "stored links, on one colour scale)")("gnuplot",
                                             po::value<std::string>()->default_value("gnuplot"),
-                                            "the gnuplot program (looked up on PATH)");
+                                            "the gnuplot program (looked up on PATH)")(
+      "gnuplot-timeout", po::value<std::string>(),
+      "seconds gnuplot may take to answer --version, or on one chart, before it is stopped "
+      "(default 120)");
   line.positional.add("db", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -102,7 +107,17 @@ int run_report(const std::vector<std::string>& args) {
   report.out = options["out"].as<std::string>();
   report.command = command_line(args);
   report.gnuplot = options["gnuplot"].as<std::string>();
-  exp::check_gnuplot(report.gnuplot);  // before reading a large database
+  if (options.count("gnuplot-timeout") != 0) {
+    report.gnuplot_timeout =
+        parse_real(options["gnuplot-timeout"].as<std::string>(), "--gnuplot-timeout", 0.001, 1e6);
+  }
+  exp::check_gnuplot(report.gnuplot, report.gnuplot_timeout);  // before reading a large database
+  {
+    std::error_code error;
+    if (std::filesystem::exists(report.out, error) && !std::filesystem::is_directory(report.out))
+      throw InputError(
+          fmt::format("--out: '{}' exists and is not a directory", report.out.string()));
+  }
 
   exp::Store store(options["db"].as<std::string>(), exp::Store::Access::Read);
   exp::ReportQuery query;
@@ -139,7 +154,16 @@ int run_report(const std::vector<std::string>& args) {
     append(heatmaps(store, runs, true));
   }
 
-  const auto summary = exp::write_report(charts, report);
+  const InterruptGuard guard;
+  report.interrupt = &interrupted();
+  exp::ReportSummary summary;
+  try {
+    summary = exp::write_report(charts, report);
+  } catch (const Cancelled& e) {
+    fmt::print(stderr, "mapsim report: {}: nothing written ({} is as it was)\n", e.what(),
+               report.out.string());
+    return 130;
+  }
   for (const auto& files : summary.files)
     fmt::print("{}\n", (summary.out / files.front()).string());
   fmt::print("report: {} charts in {} (index.md, index.html)\n", summary.charts,

@@ -107,7 +107,8 @@ int run_run(const std::vector<std::string>& args) {
   line.options.add_options()("config", po::value<std::string>(), "the config file (YAML)")(
       "quick", "run the config's quick variant (its `quick:` sections replace the top-level ones)")(
       "db", po::value<std::string>()->default_value("results.db"), "results database")(
-      "jobs,j", po::value<std::string>(), "runs in parallel (default: one per core)")(
+      "jobs,j", po::value<std::string>(),
+      "runs in parallel (default: one per core this process may use)")(
       "where", po::value<std::string>(),
       "only runs for which this SQL condition holds, e.g. \"mapper = 'scotch' AND ranks <= 64\"")(
       "rerun-failed", "run failed runs again")(
@@ -119,6 +120,9 @@ int run_run(const std::vector<std::string>& args) {
       "time-limit", po::value<std::string>(),
       "seconds of wall time per replay before it fails (default: the config's run.time-limit, or "
       "none)")("store-links", "also store per-link loads (as store: {links: true})")(
+      "max-combinations", po::value<std::string>(),
+      "refuse a sweep of more combinations than this (default 1000000), counted before "
+      "anything is expanded")(
       "mapper", po::value<std::string>(),
       "only the runs of these mappers of the sweep (the demo's or the config's mappers axis): "
       "NAME[,NAME...] or all");
@@ -159,9 +163,15 @@ int run_run(const std::vector<std::string>& args) {
   }
 
   if (options.count("mapper") != 0) where = restrict_mappers(config, options, where);
+  const auto max_combinations =
+      options.count("max-combinations") != 0
+          ? static_cast<std::size_t>(parse_integer(options["max-combinations"].as<std::string>(),
+                                                   "--max-combinations", 1, INT64_MAX))
+          : exp::kMaxCombinations;
 
   if (options.count("slurm") != 0) {
-    (void)exp::expand(config, where);  // the config and --where are valid before writing
+    // The config and --where are valid before writing.
+    (void)exp::expand(config, where, max_combinations);
     exp::SlurmOptions slurm;
     slurm.config = options["config"].as<std::string>();
     slurm.database = runner.database;
@@ -185,7 +195,7 @@ int run_run(const std::vector<std::string>& args) {
     return 0;
   }
 
-  const auto sweep = exp::expand(std::move(config), where);
+  const auto sweep = exp::expand(std::move(config), where, max_combinations);
   if (options.count("dry-run") != 0) {
     const auto states = exp::run_states(sweep, runner.database);
     std::vector<std::size_t> shown;

@@ -267,7 +267,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
     s.add_null("packet_size_bytes").add_null("cut_through");
   }
   s.add("link_overrides", fmt::format("{}", fmt::join(overrides, " ")));
-  const auto has = classes_of(topology);
+  const auto has = topology.has_link_classes();
   for (const auto& info : topo::link_classes()) {
     if (!has[static_cast<std::size_t>(info.id)]) continue;
     const auto& link = config.links[info.id];
@@ -383,6 +383,9 @@ int run_simulate(const std::vector<std::string>& args) {
                                       .c_str())(
       "store-and-forward", "packet model: store-and-forward instead of cut-through")(
       "whole-run", "also replay the computation before MPI_Init and after MPI_Finalize")(
+      "time-limit", po::value<std::string>(),
+      "seconds of wall time a replay may take before it stops with an error (default: none; "
+      "as `mapsim run --time-limit`)")(
       "link", po::value<std::vector<std::string>>()->composing(),
       "override a link class the machine has: CLASS:GBPS:NS, e.g. grid:25:100 (repeatable; "
       "'mapsim list link-classes')")(
@@ -436,6 +439,10 @@ int run_simulate(const std::vector<std::string>& args) {
                         option, config.model));
       }
     }
+  }
+  if (options.count("time-limit") != 0) {
+    config.stop.wall_seconds =
+        parse_real(options["time-limit"].as<std::string>(), "--time-limit", 0, 1e9);
   }
   if (options.count("compute-scale") != 0)
     config.compute_scale =
@@ -515,6 +522,9 @@ int run_simulate(const std::vector<std::string>& args) {
         try {
           map_one(k);
         } catch (const InputError& e) {  // this row says why; the others stand
+          replays[k].error = e.what();
+          replays[k].result.reset();
+        } catch (const Cancelled& e) {  // the time limit: likewise
           replays[k].error = e.what();
           replays[k].result.reset();
         }

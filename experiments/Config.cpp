@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <span>
 #include <sstream>
@@ -12,9 +14,11 @@
 #include <fmt/format.h>
 
 #include "experiments/ConfigAxes.hpp"
+#include "experiments/ConfigExclude.hpp"
 #include "experiments/YamlReader.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
+#include "support/Parse.hpp"
 
 namespace mapsim::exp {
 namespace {
@@ -85,11 +89,18 @@ void check_template(const YamlReader& reader, const YAML::Node& node, std::strin
   }
 }
 
-/// The sections to read: the file's, with those of its `quick:` map in their place if `quick`.
+/// The sections to read — the file's, with those of its `quick:` map in their place if `quick`
+/// — and those of the other variant that differ (whose axis values `exclude` may name too).
+struct VariantSections {
+  std::vector<std::pair<YAML::Node, YAML::Node>> effective;
+  std::vector<std::pair<YAML::Node, YAML::Node>> other;
+  /// Sections the variant sets where the other has its defaults.
+  std::vector<std::pair<YAML::Node, YAML::Node>> other_defaulted;
+};
+
 /// The `quick:` map's keys are checked either way, so that a misspelt one is never ignored.
-std::vector<std::pair<YAML::Node, YAML::Node>> effective_sections(const YamlReader& reader,
-                                                                  const YAML::Node& root,
-                                                                  bool quick, SweepConfig& config) {
+VariantSections variant_sections(const YamlReader& reader, const YAML::Node& root, bool quick,
+                                 SweepConfig& config) {
   auto sections = reader.entries(root, "config", kSections);
   const auto is_quick = [](const auto& entry) { return entry.first.Scalar() == "quick"; };
   const auto found = std::find_if(sections.begin(), sections.end(), is_quick);
@@ -102,10 +113,15 @@ std::vector<std::pair<YAML::Node, YAML::Node>> effective_sections(const YamlRead
                       "`quick:` map of the sections to replace)",
                       reader.file()));
     }
-    return sections;
+    return {sections, {}, {}};
   }
   const YAML::Node quick_node = found->second;
-  sections.erase(found);
+  // YAML::Node's assignment overwrites the tree it refers to: entries are never assigned (as
+  // vector::erase would, shifting the sections after `quick:` onto it), only copy-constructed.
+  std::vector<std::pair<YAML::Node, YAML::Node>> file_sections;
+  for (const auto& entry : sections) {
+    if (!is_quick(entry)) file_sections.push_back(entry);
+  }
   reader.expect_map(quick_node, "quick");
   for (auto it = quick_node.begin(); it != quick_node.end(); ++it) {
     const YAML::Node key = it->first;
@@ -117,17 +133,82 @@ std::vector<std::pair<YAML::Node, YAML::Node>> effective_sections(const YamlRead
     }
   }
   const auto replacements = reader.entries(quick_node, "quick", kQuickSections);
-  if (!quick) return sections;
-  for (const auto& [key, node] : replacements) {
-    const auto same = [&](const auto& entry) { return entry.first.Scalar() == key.Scalar(); };
-    const auto at = std::find_if(sections.begin(), sections.end(), same);
-    if (at != sections.end()) {
-      at->second = node;
+  if (!quick) return {file_sections, replacements, {}};
+  VariantSections variants;
+  for (const auto& entry : file_sections) {
+    const auto same = [&](const auto& r) { return r.first.Scalar() == entry.first.Scalar(); };
+    const auto by = std::find_if(replacements.begin(), replacements.end(), same);
+    if (by == replacements.end()) {
+      variants.effective.push_back(entry);
     } else {
-      sections.emplace_back(key, node);
+      variants.other.push_back(entry);
+      variants.effective.emplace_back(entry.first, by->second);
     }
   }
-  return sections;
+  for (const auto& replacement : replacements) {
+    const auto same = [&](const auto& e) { return e.first.Scalar() == replacement.first.Scalar(); };
+    if (std::none_of(file_sections.begin(), file_sections.end(), same)) {
+      variants.effective.push_back(replacement);
+      variants.other_defaulted.push_back(replacement);
+    }
+  }
+  return variants;
+}
+
+/// Throws InputError at the first byte of `text` that is not UTF-8 (or at a NUL byte), with its
+/// line and column (in characters).
+void check_utf8(std::string_view text, std::string_view file) {
+  if (text.starts_with("\xff\xfe") || text.starts_with("\xfe\xff")) {
+    throw InputError(fmt::format(
+        "{}:1:1: config: the file is UTF-16 (it starts with a byte-order mark); save it as UTF-8",
+        file));
+  }
+  int line = 1;
+  int column = 1;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    const auto length = utf8_length(text, at);
+    if (length == 0 || byte == 0) {
+      throw InputError(
+          fmt::format("{}:{}:{}: config: byte 0x{:02x} is not {}: a config is UTF-8 text", file,
+                      line, column, byte, byte == 0 ? "text (a NUL byte)" : "UTF-8"));
+    }
+    if (byte == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    at += length;
+  }
+}
+
+/// The config's one YAML document; a second one (after `---`) is an error at its marker.
+YAML::Node load_document(std::string_view text, std::string_view file) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML syntax: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (documents.size() > 1) {
+    // The second document's node starts after its `---` line: point at the marker.
+    std::vector<std::string_view> lines;
+    for (std::size_t at = 0; at <= text.size();) {
+      const auto end = std::min(text.find('\n', at), text.size());
+      lines.push_back(text.substr(at, end - at));
+      at = end + 1;
+    }
+    auto line = static_cast<std::size_t>(std::max(0, documents[1].Mark().line));
+    line = std::min(line, lines.size() - 1);
+    while (line > 0 && !lines[line].starts_with("---")) --line;
+    throw InputError(fmt::format(
+        "{}:{}:1: config: a second YAML document starts here ('---'); a config is one document "
+        "(merge the two, or remove the marker)",
+        file, line + 1));
+  }
+  return documents.empty() ? YAML::Node() : documents.front();
 }
 
 }  // namespace
@@ -177,17 +258,13 @@ std::size_t SweepConfig::size(Axis axis) const {
 SweepConfig parse_config(std::string_view text, std::string_view file,
                          const std::filesystem::path& base, bool quick) {
   const YamlReader reader{std::string(file)};
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& e) {
-    throw InputError(
-        fmt::format("{}:{}:{}: YAML syntax: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+  check_utf8(text, file);
+  const YAML::Node root = load_document(text, file);
   if (root.IsNull()) throw InputError(fmt::format("{}:1:1: config: the config is empty", file));
   SweepConfig config;
   config.file = std::string(file);
-  const auto sections = effective_sections(reader, root, quick, config);
+  const auto variants = variant_sections(reader, root, quick, config);
+  const auto& sections = variants.effective;
   bool has_workloads = false;
   bool has_machines = false;
   bool has_mappers = false;
@@ -277,9 +354,10 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
         reader.expect_map(items[i], item_path);
         if (items[i].size() == 0) throw reader.error(items[i], item_path, "the map is empty");
         for (const auto& [k, values] : reader.entries(items[i], item_path, {})) {
-          Exclusion::Condition condition{parse_axis(reader, k, item_path), {}, {}, {}};
+          Exclusion::Condition condition{parse_axis(reader, k, item_path), {}, {}, {}, {}};
           const auto value_path = item_path + "." + k.Scalar();
           for (const auto& v : reader.elements(values, value_path)) {
+            condition.origins.push_back(reader.origin(v));
             // Numeric axes compare as numbers.
             switch (condition.axis) {
               case Axis::EagerThreshold:
@@ -304,9 +382,8 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       if (config.where.find_first_not_of(" \t\r\n") == std::string::npos)
         throw reader.error(node, section, "the condition is empty");
     } else if (section == "name") {
-      config.name_template = reader.scalar(node, section);
+      config.name_template = reader.label(node, section, "template");
       config.name_origin = reader.origin(node);
-      if (config.name_template.empty()) throw reader.error(node, section, "the template is empty");
       check_template(reader, node, config.name_template);
     } else if (section == "store") {
       static constexpr std::array<std::string_view, 1> kKeys{"links"};
@@ -348,12 +425,24 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       }
     }
   }
+  KnownValues known;
+  known.add(config);
+  known.add(reader, variants.other, base);
+  known.add_defaults(variants.other_defaulted);
+  check_exclusions(config, known);
   return config;
 }
 
 SweepConfig load_config(const std::filesystem::path& path, bool quick) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(fmt::format("config '{}' is a directory, not a file", path.string()));
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read config '{}'", path.string()));
+  if (!in) {
+    throw InputError(fmt::format("cannot read config '{}': {}", path.string(),
+                                 errno != 0 ? system_reason(errno) : "cannot open it"));
+  }
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError(fmt::format("cannot read config '{}'", path.string()));

@@ -79,10 +79,18 @@ struct WorkloadValue {
 };
 
 struct MachineValue {
+  /// A link class the config sets: checked against the machine when it is built.
+  struct LinkOverride {
+    topo::LinkClass link_class = topo::LinkClass::IntraNode;
+    std::string path;  ///< "machines[1].links.th3-switch"
+    Origin origin;
+  };
+
   std::string label;
   std::string topology;   ///< canonical topology spec
   topo::LinkTable links;  ///< effective bandwidth and latency of every link class
   std::string overrides;  ///< the overridden classes, canonical ("" if none)
+  std::vector<LinkOverride> link_overrides;
   Origin origin;
 };
 
@@ -111,6 +119,7 @@ struct Exclusion {
     std::vector<std::string> values;     ///< workload, machine, mapper, model: labels, specs, names
     std::vector<std::int64_t> integers;  ///< eager-threshold, seed, repeat
     std::vector<double> reals;           ///< compute-scale
+    std::vector<Origin> origins;         ///< where each value stands, in the list's order
   };
   std::vector<Condition> conditions;
   Origin origin;

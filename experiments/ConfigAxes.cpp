@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 #include <tuple>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -68,8 +69,7 @@ NamedEntry parse_named(const YamlReader& reader, const YAML::Node& node, const s
       entry.name_node.reset(item);  // rebinds the handle (operator= would overwrite the tree)
       has_name = true;
     } else if (key.Scalar() == "label") {
-      entry.label = reader.scalar(item, item_path);
-      if (entry.label->empty()) throw reader.error(item, item_path, "the label is empty");
+      entry.label = reader.label(item, item_path);
     } else {
       other(key, item, item_path);
     }
@@ -125,8 +125,7 @@ WorkloadValue parse_workload(const YamlReader& reader, const YAML::Node& node,
       source = &item;
       source_key = name;
     } else if (name == "label") {
-      label = reader.scalar(item, item_path);
-      if (label->empty()) throw reader.error(item, item_path, "the label is empty");
+      label = reader.label(item, item_path);
     } else if (name == "iterations") {
       iterations.emplace(item, reader.integer(item, item_path, 1, 1'000'000));
     } else {
@@ -178,6 +177,24 @@ WorkloadValue parse_workload(const YamlReader& reader, const YAML::Node& node,
       throw reader.error(*source, source_path,
                          fmt::format("{} '{}' does not exist", source_key, value.path.string()));
     }
+    // What the file system says, here at the key, rather than when the sweep reads it.
+    const bool directory = std::filesystem::is_directory(value.path, error);
+    if (value.kind == WorkloadKind::Matrix && directory) {
+      throw reader.error(
+          *source, source_path,
+          fmt::format("matrix '{}' is a directory, not a CSV file", value.path.string()));
+    }
+    if (value.kind == WorkloadKind::Trace && !directory && value.path.extension() != ".otf2") {
+      throw reader.error(*source, source_path,
+                         fmt::format("trace '{}' is neither an OTF2 archive's directory nor its "
+                                     "anchor file (*.otf2); a CSV matrix is {{matrix: FILE}}",
+                                     value.path.string()));
+    }
+    if (::access(value.path.c_str(), directory ? R_OK | X_OK : R_OK) != 0) {
+      throw reader.error(*source, source_path,
+                         fmt::format("cannot read {} '{}': {}", source_key, value.path.string(),
+                                     system_reason(errno)));
+    }
   }
   if (label) {
     value.label = *label;
@@ -212,8 +229,7 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
         spec_node.reset(item);  // rebinds the handle (operator= would overwrite the tree)
         has_topology = true;
       } else if (name == "label") {
-        label = reader.scalar(item, item_path);
-        if (label->empty()) throw reader.error(item, item_path, "the label is empty");
+        label = reader.label(item, item_path);
       } else {
         static constexpr std::array<std::string_view, 2> kLinkKeys{"bandwidth", "latency"};
         std::vector<std::string_view> classes;
@@ -221,6 +237,7 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
         for (const auto& [class_key, params] : reader.entries(item, item_path, classes)) {
           const auto class_path = item_path + "." + class_key.Scalar();
           const auto link_class = topo::link_class_from_name(class_key.Scalar());
+          value.link_overrides.push_back({link_class, class_path, reader.origin(class_key)});
           auto link = value.links[link_class];
           for (const auto& [param_key, param] : reader.entries(params, class_path, kLinkKeys)) {
             const auto param_path = class_path + "." + param_key.Scalar();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <fstream>
 #include <openssl/evp.h>
 #include <utility>
@@ -20,8 +21,15 @@ EVP_MD_CTX* ctx(void* p) {
 }
 
 void hash_file(Sha256& hash, const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(fmt::format("cannot read '{}': it is a directory", path.string()));
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read '{}'", path.string()));
+  if (!in) {
+    throw InputError(fmt::format("cannot read '{}'{}", path.string(),
+                                 errno != 0 ? ": " + system_reason(errno) : std::string()));
+  }
   std::array<char, 1 << 16> buffer;
   while (in) {
     in.read(buffer.data(), buffer.size());

@@ -9,7 +9,9 @@
 #include <fmt/ostream.h>
 
 #include "experiments/Schema.hpp"
+#include "experiments/Where.hpp"
 #include "support/Error.hpp"
+#include "support/Parse.hpp"
 #include "support/Suggest.hpp"
 
 namespace mapsim::exp {
@@ -36,7 +38,16 @@ std::string format_value(std::optional<double> value, bool normalized) {
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
-  for (const char c : text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // JSON is UTF-8: a byte that is not (a database written before configs were checked, or
+      // altered) becomes U+FFFD, so that the output stays valid.
+      const auto length = utf8_length(text, at);
+      out += length == 0 ? std::string_view("\\ufffd") : text.substr(at, length);
+      if (length > 1) at += length - 1;
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -166,7 +177,8 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
   for (const auto& m : metrics)
     averages += fmt::format(", AVG(CASE WHEN status = 'done' THEN {} END)", m);
   std::string condition = "status IN ('done', 'failed')";
-  if (!query.where.empty()) condition += fmt::format(" AND ({})", query.where);
+  if (!query.where.empty())
+    condition += fmt::format(" AND {}", where_clause(query.where, "--where"));
   if (!query.contexts.empty()) {
     std::string keys;
     for (const auto& key : query.contexts) {

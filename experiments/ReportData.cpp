@@ -10,6 +10,7 @@
 #include "experiments/Query.hpp"
 #include "experiments/RankCorrelation.hpp"
 #include "experiments/Schema.hpp"
+#include "experiments/Where.hpp"
 #include "support/Error.hpp"
 #include "support/Suggest.hpp"
 
@@ -43,7 +44,7 @@ sql::Statement prepare_with_where(sql::Connection& db, const std::string& sql,
 }
 
 std::string condition_with(std::string condition, std::string_view where) {
-  if (!where.empty()) condition += fmt::format(" AND ({})", where);
+  if (!where.empty()) condition += fmt::format(" AND {}", where_clause(where, "--where"));
   return condition;
 }
 
@@ -308,8 +309,8 @@ std::vector<AgreementSummary> summarise(const ReportData& data,
 LinkLoadRun read_link_loads(Store& store, std::string_view run) {
   auto& db = store.connection();
   auto select = db.prepare(
-      "SELECT run_key, name, workload, machine, topology, mapper_label, model_label FROM runs "
-      "WHERE run_key = ?");
+      "SELECT run_key, name, workload, machine, topology, mapper_label, model_label, status, "
+      "message FROM runs WHERE run_key = ?");
   select.bind(1, find_run_key(store, run));
   MAPSIM_EXPECTS(select.step(), "the run just found is there");
   LinkLoadRun result;
@@ -320,6 +321,15 @@ LinkLoadRun read_link_loads(Store& store, std::string_view run) {
   result.topology = select.text(4);
   result.mapper = select.text(5);
   result.model = select.text(6);
+  const auto status = select.text(7);
+  if (status != "done") {
+    // Rerunning with --store-links would not help a run that failed or has not finished.
+    const auto message = select.text(8);
+    throw InputError(fmt::format(
+        "run '{}' ({}) {}{}: it has no link loads to draw", result.name, result.key.substr(0, 12),
+        status == "failed" ? "failed" : fmt::format("has not finished (it is {})", status),
+        message.empty() ? "" : fmt::format(": {}", message)));
+  }
   auto links = db.prepare(
       "SELECT link, from_node, to_node, class, static_bytes, bytes, busy_ps, utilisation "
       "FROM links WHERE run_key = ? ORDER BY link");

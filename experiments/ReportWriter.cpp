@@ -1,7 +1,10 @@
 #include "experiments/ReportWriter.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -9,6 +12,7 @@
 #include <set>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -32,14 +36,27 @@ constexpr std::string_view kMasterScript = "report.gp";
 /// What report.gp prints before each chart, so that an error can be put down to it.
 constexpr std::string_view kDrawing = "drawing ";
 
-/// Runs `program args...` in `cwd` (empty: here) with stdout to /dev/null and stderr to
-/// `stderr_file` (empty: /dev/null); its exit status, or nullopt (and errno set) if it could not
-/// be started or did not exit normally.
-std::optional<int> run_program(const fs::path& program, const std::vector<std::string>& args,
-                               const fs::path& cwd, const fs::path& stderr_file) {
+/// How a program run by run_program() ended.
+struct ProgramEnd {
+  std::optional<int> status;  ///< its exit status; nullopt if it could not be started (`error`),
+                              ///< was killed by a signal, or timed out
+  int error = 0;              ///< errno if it could not be started
+  bool timed_out = false;     ///< it made no progress for the timeout, and was killed
+  bool interrupted = false;   ///< `*interrupt` was set (Ctrl-C), and it was killed
+};
+
+/// Runs `program args...` in `cwd` (empty: here) with stdin from /dev/null (a program that reads
+/// its input gets none, never waits for it), stdout to /dev/null and stderr to `stderr_file`
+/// (empty: /dev/null). A program that makes no progress for `timeout_seconds` — nothing more on
+/// its stderr, where gnuplot reports each chart as it starts — is killed, and so is one running
+/// when `*interrupt` is set (nullptr: never).
+ProgramEnd run_program(const fs::path& program, const std::vector<std::string>& args,
+                       const fs::path& cwd, const fs::path& stderr_file, double timeout_seconds,
+                       const std::atomic<bool>* interrupt = nullptr) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2,
                                    stderr_file.empty() ? "/dev/null" : stderr_file.c_str(),
@@ -53,16 +70,40 @@ std::optional<int> run_program(const fs::path& program, const std::vector<std::s
   const int error =
       posix_spawnp(&pid, words.front().c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  ProgramEnd end;
   if (error != 0) {
-    errno = error;
-    return std::nullopt;
+    end.error = error;
+    return end;
   }
+  using Clock = std::chrono::steady_clock;
+  const auto patience =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
+  auto deadline = Clock::now() + patience;
+  std::uintmax_t progress = 0;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return std::nullopt;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return end;
+    std::error_code ignored;
+    if (!stderr_file.empty()) {
+      if (const auto size = fs::file_size(stderr_file, ignored); !ignored && size > progress) {
+        progress = size;
+        deadline = Clock::now() + patience;
+      }
+    }
+    end.interrupted = interrupt != nullptr && interrupt->load();
+    end.timed_out = Clock::now() >= deadline;
+    if (end.timed_out || end.interrupted) {
+      ::kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return end;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (!WIFEXITED(status)) return std::nullopt;
-  return WEXITSTATUS(status);
+  if (WIFEXITED(status)) end.status = WEXITSTATUS(status);
+  return end;
 }
 
 std::string gnuplot_missing(const fs::path& gnuplot, std::string_view reason) {
@@ -218,26 +259,33 @@ std::string html_index(const std::vector<Chart>& charts, const ReportOptions& op
   return text + "</body>\n</html>\n";
 }
 
-/// Whether `dir` holds a report (its index.md is one of ours): then a new report replaces it.
-bool is_report(const fs::path& dir) {
-  std::ifstream index(dir / "index.md");
-  std::string first;
-  return index && std::getline(index, first) && first == "# mapsim report";
+/// The file in which a report lists every file it wrote, so that the next report in the
+/// directory removes what it no longer draws and nothing else.
+constexpr std::string_view kManifest = ".mapsim-report-files";
+
+/// The files the report in `dir` wrote, by its manifest (none if it has none: a directory that
+/// holds no report, or one written before reports kept a manifest). Only plain file names count.
+std::set<std::string> previous_report_files(const fs::path& dir) {
+  std::set<std::string> files;
+  std::ifstream manifest(dir / kManifest);
+  for (std::string line; std::getline(manifest, line);) {
+    if (!line.empty() && line != "." && line != ".." && line.find('/') == std::string::npos &&
+        !line.starts_with('#'))
+      files.insert(line);
+  }
+  return files;
 }
 
-/// Removes the chart files of an earlier report in `dir` that the new one did not write, so that
-/// a report directory holds one report; files of other kinds (and of other names) stay.
-void remove_stale_charts(const fs::path& dir, const ReportSummary& summary) {
-  std::set<std::string> written{"index.md", "index.html", "report.gp"};
-  for (const auto& files : summary.files) written.insert(files.begin(), files.end());
-  static const std::set<std::string> kKinds{".svg", ".png", ".csv", ".dat", ".gp"};
+/// Removes the files an earlier report in `dir` wrote that the new one did not (a chart it no
+/// longer draws): the directory holds one report, and every other file (the user's own figures
+/// and data) stays.
+void remove_stale_charts(const fs::path& dir, const std::set<std::string>& previous,
+                         const std::set<std::string>& written) {
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
-    const auto name = entry.path().filename().string();
-    if (!entry.is_regular_file() || !kKinds.contains(entry.path().extension().string()) ||
-        written.contains(name))
-      continue;
-    fs::remove(entry.path(), error);  // best effort: a file that stays is only clutter
+  for (const auto& name : previous) {
+    if (written.contains(name)) continue;
+    if (fs::is_regular_file(fs::symlink_status(dir / name, error)))
+      fs::remove(dir / name, error);  // best effort: a file that stays is only clutter
   }
 }
 
@@ -284,7 +332,28 @@ std::string read_text(const fs::path& path) {
   return text;
 }
 
-void render(const fs::path& dir, const std::vector<Chart>& charts, const fs::path& gnuplot) {
+/// Whether an image file is whole: an SVG document ends with its closing tag, a PNG file with its
+/// IEND chunk.
+bool image_complete(const fs::path& image, bool svg) {
+  const auto text = read_text(image);
+  if (svg) {
+    const auto end = text.find_last_not_of(" \t\r\n");
+    return end != std::string::npos &&
+           std::string_view(text).substr(0, end + 1).ends_with("</svg>");
+  }
+  constexpr std::string_view kIend{"\0\0\0\0IEND\xae\x42\x60\x82", 12};
+  return std::string_view(text).ends_with(kIend);
+}
+
+/// "; probably: CAUSE" when writes into `dir` may be failing (a full disk, a file size limit).
+std::string cause_suffix(const fs::path& dir) {
+  const auto cause = write_failure_cause(dir);
+  return cause.empty() ? std::string() : "; probably: " + cause;
+}
+
+void render(const fs::path& dir, const std::vector<Chart>& charts, const ReportOptions& options) {
+  const auto& gnuplot = options.gnuplot;
+  const auto timeout_seconds = options.gnuplot_timeout;
   std::string master = fmt::format(
       "# mapsim report: draws every chart (SVG and PNG) with one gnuplot; each NAME.gp also runs "
       "alone.\n");
@@ -296,23 +365,41 @@ void render(const fs::path& dir, const std::vector<Chart>& charts, const fs::pat
   // The program's own path, as the working directory changes: a relative one with a slash is
   // taken from here, a bare name from PATH.
   const fs::path program = gnuplot.has_parent_path() ? fs::absolute(gnuplot) : gnuplot;
-  const auto status = run_program(program, {std::string(kMasterScript)}, dir, fs::absolute(log));
+  const auto end = run_program(program, {std::string(kMasterScript)}, dir, fs::absolute(log),
+                               timeout_seconds, options.interrupt);
   const auto [chart, messages] = gnuplot_messages(read_text(log));
   fs::remove(log);
-  if (!status) throw InputError(gnuplot_missing(gnuplot, std::strerror(errno)));
-  if (*status != 0) {
+  if (end.interrupted) throw Cancelled("interrupted while gnuplot drew the charts");
+  const auto at = chart.empty() ? std::string(kMasterScript) : chart;
+  if (end.timed_out) {
     throw InputError(
-        fmt::format("gnuplot failed on {}: {}", chart.empty() ? std::string(kMasterScript) : chart,
-                    messages.empty() ? fmt::format("exit status {}", *status) : messages));
+        fmt::format("gnuplot drew nothing for {} s on {}: stopped it (--gnuplot-timeout sets the "
+                    "time a chart may take)",
+                    timeout_seconds, at));
+  }
+  if (end.error != 0) throw InputError(gnuplot_missing(gnuplot, std::strerror(end.error)));
+  if (!end.status) throw InputError(fmt::format("gnuplot did not exit normally on {}", at));
+  if (*end.status != 0) {
+    throw InputError(
+        fmt::format("gnuplot failed on {}: {}{}", at,
+                    messages.empty() ? fmt::format("exit status {}", *end.status) : messages,
+                    cause_suffix(dir)));
   }
   // Its warnings ("difficulty making room for xtic labels") are about looks, not the data.
   if (!messages.empty()) log::debug("gnuplot: {}", messages);
   for (const auto& c : charts) {
     for (const auto* extension : {".svg", ".png"}) {
+      const auto image = dir / (c.name + extension);
       std::error_code error;
-      const auto size = fs::file_size(dir / (c.name + extension), error);
+      const auto size = fs::file_size(image, error);
       if (error || size == 0) {
-        throw InputError(fmt::format("gnuplot drew no {}{} from {}.gp", c.name, extension, c.name));
+        throw InputError(fmt::format("gnuplot drew no {}{} from {}.gp{}", c.name, extension, c.name,
+                                     cause_suffix(dir)));
+      }
+      // gnuplot exits 0 when a write fails half-way (a full disk): a cut image ends early.
+      if (!image_complete(image, extension == std::string_view(".svg"))) {
+        throw InputError(fmt::format("gnuplot drew an incomplete {}{} ({} bytes) from {}.gp{}",
+                                     c.name, extension, size, c.name, cause_suffix(dir)));
       }
     }
   }
@@ -320,15 +407,22 @@ void render(const fs::path& dir, const std::vector<Chart>& charts, const fs::pat
 
 }  // namespace
 
-void check_gnuplot(const fs::path& gnuplot) {
-  const auto status = run_program(gnuplot, {"--version"}, {}, {});
-  if (!status) throw InputError(gnuplot_missing(gnuplot, std::strerror(errno)));
-  if (*status != 0)
-    throw InputError(gnuplot_missing(gnuplot, fmt::format("'--version' exited {}", *status)));
+void check_gnuplot(const fs::path& gnuplot, double timeout_seconds) {
+  const auto end = run_program(gnuplot, {"--version"}, {}, {}, timeout_seconds);
+  if (end.timed_out) {
+    throw InputError(fmt::format(
+        "gnuplot '{}' did not answer `--version` within {} s: stopped it (is it gnuplot? "
+        "--gnuplot-timeout sets the time it may take)",
+        gnuplot.string(), timeout_seconds));
+  }
+  if (end.error != 0) throw InputError(gnuplot_missing(gnuplot, std::strerror(end.error)));
+  if (!end.status) throw InputError(gnuplot_missing(gnuplot, "'--version' did not exit normally"));
+  if (*end.status != 0)
+    throw InputError(gnuplot_missing(gnuplot, fmt::format("'--version' exited {}", *end.status)));
 }
 
 ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options) {
-  check_gnuplot(options.gnuplot);
+  check_gnuplot(options.gnuplot, options.gnuplot_timeout);
   std::set<std::string> names{"index", "report"};
   for (const auto& chart : charts) {
     MAPSIM_EXPECTS(!chart.name.empty() &&
@@ -366,12 +460,18 @@ ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions
     summary.files.push_back(std::move(files));
   }
   log::info("drawing {} charts with gnuplot", charts.size());
-  render(dir.path(), charts, options.gnuplot);
+  if (options.interrupt != nullptr && options.interrupt->load())
+    throw Cancelled("interrupted while writing the charts' data");
+  render(dir.path(), charts, options);
   write_text(dir.path() / "index.md", markdown_index(charts, options));
   write_text(dir.path() / "index.html", html_index(charts, options));
-  const bool replaces_report = is_report(options.out);
+  written.insert({"index.md", "index.html", std::string(kMasterScript), std::string(kManifest)});
+  std::string manifest = "# mapsim report: the files it wrote (a new report removes them)\n";
+  for (const auto& name : written) manifest += name + "\n";
+  write_text(dir.path() / kManifest, manifest);
+  const auto previous = previous_report_files(options.out);
   dir.commit();
-  if (replaces_report) remove_stale_charts(options.out, summary);
+  remove_stale_charts(options.out, previous, written);
   return summary;
 }
 

@@ -12,8 +12,10 @@
 // The directory is filled as a temporary beside it and moved into place only when gnuplot has
 // drawn every chart (support/OutputFile.hpp), the index last: a failed report leaves no
 // half-written directory behind, and an earlier report there as it was. A report replaces an
-// earlier one: its chart files that the new report does not draw are removed (other files stay).
+// earlier one: the files the earlier report wrote (listed in its .mapsim-report-files) that the
+// new report does not are removed; every other file stays, whatever its kind.
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -23,10 +25,17 @@
 
 namespace mapsim::exp {
 
+/// The default of ReportOptions::gnuplot_timeout: a chart takes gnuplot well under a second.
+inline constexpr double kGnuplotTimeout = 120;
+
 struct ReportOptions {
   std::filesystem::path out;                  ///< the report directory (created)
   std::string command;                        ///< the command line shown in the index
   std::filesystem::path gnuplot = "gnuplot";  ///< program, looked up on PATH
+  /// Seconds gnuplot may take to answer --version, or on one chart, before it is stopped.
+  double gnuplot_timeout = kGnuplotTimeout;
+  /// Set (Ctrl-C) to stop: gnuplot is killed and write_report throws Cancelled, leaving nothing.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct ReportSummary {
@@ -37,12 +46,14 @@ struct ReportSummary {
 };
 
 /// Throws InputError "gnuplot not found (looked for 'PROGRAM'): install the Debian package
-/// gnuplot-nox ..." unless `PROGRAM --version` runs and exits 0.
-void check_gnuplot(const std::filesystem::path& gnuplot);
+/// gnuplot-nox ..." unless `PROGRAM --version` runs and exits 0 within `timeout_seconds`.
+void check_gnuplot(const std::filesystem::path& gnuplot, double timeout_seconds = kGnuplotTimeout);
 
 /// Writes and renders `charts` (names unique, [a-z0-9._-]+). Throws InputError if gnuplot cannot
 /// be run (check_gnuplot, before anything is written), if it fails on a chart (naming the chart's
-/// script and quoting gnuplot), or if the directory cannot be written.
+/// script and quoting gnuplot), draws nothing for the timeout, leaves an image empty (naming a
+/// full disk or a file size limit when there is one), or if the directory cannot be written;
+/// Cancelled when `options.interrupt` is set (the temporary directory is removed).
 ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options);
 
 }  // namespace mapsim::exp

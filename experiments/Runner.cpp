@@ -6,10 +6,11 @@
 #include <map>
 #include <mutex>
 #include <queue>
-#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
@@ -70,29 +71,30 @@ class SweepRunner {
   void run() {
     const auto start = Clock::now();
     plan();
+    // One per core this process may use (taskset, cgroups), as oneTBB counts them.
     const int jobs =
-        options_.jobs > 0 ? options_.jobs : static_cast<int>(std::thread::hardware_concurrency());
+        std::max(1, options_.jobs > 0 ? options_.jobs : tbb::info::default_concurrency());
     if (report_.to_run > 0) {
-      log::info("{} of {} runs to do ({} done, {} failed, {} running elsewhere){}, {} jobs",
+      log::info("{} of {} runs to do ({} done, {} failed, {} running elsewhere){}, {} job{}",
                 report_.to_run, report_.runs, report_.already_done, report_.already_failed,
                 report_.running_elsewhere,
-                report_.stale > 0 ? fmt::format(", {} stale re-run", report_.stale) : "",
-                std::max(1, jobs));
+                report_.stale > 0 ? fmt::format(", {} stale re-run", report_.stale) : "", jobs,
+                jobs == 1 ? "" : "s");
       progress_.emplace("sweep", report_.to_run, "runs");
-      tbb::task_arena arena(std::max(1, jobs));
-      std::exception_ptr failure;
-      try {
-        arena.execute([&] {
-          tbb::task_group workers;
-          for (int w = 0; w < std::max(1, jobs); ++w) workers.run([this] { work(); });
-          workers.wait();
-        });
-      } catch (...) {
-        failure = std::current_exception();
-      }
+      // More jobs than usable cores is the user's choice: raise oneTBB's limit on worker threads
+      // to match, or it would warn on stderr and run fewer.
+      const tbb::global_control workers_limit(
+          tbb::global_control::max_allowed_parallelism,
+          static_cast<std::size_t>(std::max(jobs, tbb::info::default_concurrency())));
+      tbb::task_arena arena(jobs);
+      arena.execute([&] {
+        tbb::task_group workers;
+        for (int w = 0; w < jobs; ++w) workers.run([this] { work(); });
+        workers.wait();
+      });
       progress_.reset();
       writer_.finish();  // a write error is the cause: it is thrown first
-      if (failure) std::rethrow_exception(failure);
+      if (failure_) std::rethrow_exception(failure_);
     }
     writer_.finish();
     report_.commits = writer_.commits();
@@ -140,6 +142,9 @@ class SweepRunner {
   [[nodiscard]] bool interrupted() const {
     return options_.interrupt != nullptr && options_.interrupt->load();
   }
+
+  /// Interrupted, or stopped by an error: no new run starts.
+  [[nodiscard]] bool stopping() const { return failed_.load() || interrupted(); }
 
   /// Which runs to do, grouped by mapping, with the mappings the database already has.
   void plan() {
@@ -206,7 +211,10 @@ class SweepRunner {
     queue_ready_.notify_one();
   }
 
-  /// A worker: takes jobs until none is left and none can appear.
+  /// A worker: takes jobs until none is left and none can appear. A job that throws (the
+  /// database cannot be written) stops the sweep: the first error is kept for run() and the jobs
+  /// left run in their stopping mode (no new run starts, claimed ones are released), so that no
+  /// worker waits for a job that never finishes.
   void work() {
     for (;;) {
       Job job;
@@ -221,8 +229,14 @@ class SweepRunner {
         queue_.pop();
         ++active_;
       }
-      // Isolated: while a mapper waits for its parallel loops, this thread takes no other job.
-      tbb::this_task_arena::isolate([&] { job.work(); });
+      try {
+        // Isolated: while a mapper waits for its parallel loops, this thread takes no other job.
+        tbb::this_task_arena::isolate([&] { job.work(); });
+      } catch (...) {
+        const std::lock_guard lock(queue_mutex_);
+        if (!failure_) failure_ = std::current_exception();
+        failed_ = true;
+      }
       {
         const std::lock_guard lock(queue_mutex_);
         --active_;
@@ -274,14 +288,9 @@ class SweepRunner {
   void store(const Run& run, RunRecord record, double seconds) {
     const bool done = record.done;
     const std::string message = record.message;
-    bool ours = false;
-    try {
-      ours = writer_.commit(std::move(record)).get();
-    } catch (...) {
-      // The database cannot be written: stop the sweep (what is stored stays stored).
-      stop_for_error();
-      throw;
-    }
+    // If the database cannot be written this throws, and the sweep stops (work()); what is
+    // stored stays stored.
+    const bool ours = writer_.commit(std::move(record)).get();
     if (!ours) {
       count(&RunnerReport::taken);
       progress_->advance();
@@ -307,15 +316,10 @@ class SweepRunner {
     writer_.release(std::move(keys));
   }
 
-  void stop_for_error() {
-    const std::lock_guard lock(queue_mutex_);
-    while (!queue_.empty()) queue_.pop();
-  }
-
   void map_group(Group& group) {
     const auto& first = sweep_.runs[group.runs.front()];
     const std::size_t w = first.workload;
-    if (interrupted()) {
+    if (stopping()) {
       release_workload(w);
       return;
     }
@@ -451,7 +455,7 @@ class SweepRunner {
   }
 
   void replay(const Run& run, const GroupState& state) {
-    if (interrupted()) {
+    if (stopping()) {
       discard({run.key});
       return;
     }
@@ -510,13 +514,20 @@ class SweepRunner {
   std::condition_variable queue_ready_;
   std::priority_queue<Job> queue_;
   int active_ = 0;
+  std::exception_ptr failure_;  ///< the first error a job threw (under queue_mutex_)
+  std::atomic<bool> failed_{false};
   std::atomic<std::uint64_t> next_order_{0};
 };
 
 }  // namespace
 
 RunIdentity identity(const Sweep& sweep, const Run& run) {
-  return {run.key, run.mapping_key, run.context_key, run.name, run.config, config_row(sweep, run)};
+  return {run.key,
+          run.mapping_key,
+          run.context_key,
+          run.name,
+          canonical_config(sweep, run),
+          config_row(sweep, run)};
 }
 
 RunnerReport run_sweep(const Sweep& sweep, const RunnerOptions& options) {

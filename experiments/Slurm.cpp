@@ -42,8 +42,8 @@ SlurmScripts write_slurm_scripts(const SlurmOptions& options) {
   std::error_code error;
   std::filesystem::create_directories(scripts.shards, error);
   if (error) {
-    throw InputError(
-        fmt::format("cannot create '{}': {}", scripts.shards.string(), error.message()));
+    throw InputError(fmt::format("--slurm: cannot create the shards' folder '{}': {}",
+                                 scripts.shards.string(), system_reason(error.value())));
   }
   const auto mapsim = shell_quote(options.mapsim.string());
   const auto shards = shell_quote(scripts.shards.string());
@@ -56,6 +56,8 @@ SlurmScripts write_slurm_scripts(const SlurmOptions& options) {
 # sweep into a database on the node's local disk, then copies it to {shards_plain}/shard-I.db
 # (its log beside it). A task that runs again starts from its copy and resumes. At the time
 # limit Slurm sends SIGTERM: mapsim stores what is finished, and the copy is still made.
+# The copy is made by SQLite (`mapsim merge` into a new file), never by cp: a runner killed
+# after commits leaves runs in the database's -wal file, which cp would leave behind.
 set -uo pipefail
 trap 'echo "sweep shard $shard: SIGTERM, saving the finished runs" >&2' TERM
 shard=$SLURM_ARRAY_TASK_ID
@@ -66,8 +68,15 @@ db="${{TMPDIR:-/tmp}}/mapsim-$SLURM_ARRAY_JOB_ID-$shard.db"
 if [ -f "$shards/shard-$shard.db" ]; then cp "$shards/shard-$shard.db" "$db"; fi
 {mapsim} run {config} --shard "$shard/{n}" --db "$db" --jobs "${{SLURM_CPUS_PER_TASK:-1}}"{extra}
 status=$?
-cp "$db" "$shards/shard-$shard.db.tmp" && mv "$shards/shard-$shard.db.tmp" "$shards/shard-$shard.db"
-rm -f "$db" "$db-wal" "$db-shm"
+copy="$shards/shard-$shard.db.tmp"
+rm -f "$copy" "$copy-wal" "$copy-shm" "$copy-journal"
+if [ -f "$db" ] && {mapsim} merge "$copy" "$db" && mv "$copy" "$shards/shard-$shard.db"; then
+  rm -f "$db" "$db-wal" "$db-shm"
+else
+  echo "sweep shard $shard: could not copy $db to $shards/shard-$shard.db" >&2
+  rm -f "$copy"
+  if [ $status -eq 0 ]; then status=1; fi
+fi
 exit $status
 )",
                                           fmt::arg("stem", stem), fmt::arg("n", options.shards),

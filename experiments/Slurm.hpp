@@ -2,9 +2,11 @@
 // Sweeps on a Slurm cluster: `mapsim run CONFIG --slurm N` writes two batch scripts, and submits
 // nothing. The array job runs shard I of N (`--shard I/N`) as array task I, into a database on
 // the node's local disk ($TMPDIR), and copies it to a shards folder beside the config when the
-// shard ends (a re-run of a task resumes from its copy). The merge job, submitted to depend on
-// the array, merges the shards into the sweep's database (`mapsim merge`). Slurm does the
-// scheduling, retries and accounting; mapsim only stripes the runs deterministically.
+// shard ends (a re-run of a task resumes from its copy); the copy is SQLite's (`mapsim merge`
+// into a new file), which reads through the write-ahead log of a runner that was killed. The merge
+// job, submitted to depend on the array, merges the shards into the sweep's database (`mapsim
+// merge`). Slurm does the scheduling, retries and accounting; mapsim only stripes the runs
+// deterministically.
 //
 //   mapsim run sweep.yaml --slurm 16 --db results.db   # writes sweep.sbatch, sweep-merge.sbatch
 //   array=$(sbatch --parsable sweep.sbatch)

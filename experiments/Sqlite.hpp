@@ -1,10 +1,15 @@
 #pragma once
 // A thin RAII layer over the SQLite C API: a connection and prepared statements, move-only, with
-// every error turned into an exception that names the database file and the SQL that failed.
+// every error turned into an exception that names the database file and the SQL that failed (and
+// the operating system's reason when a file could not be read or written: "no space left on
+// device", "permission denied").
 //
-// Every connection is opened with the settings the store relies on (see Store.hpp): WAL journal,
-// synchronous=NORMAL, a busy timeout, foreign keys on.
+// Every connection is opened with the settings the store relies on (see Store.hpp):
+// synchronous=NORMAL, a busy timeout, foreign keys on. Opening writes nothing: the store switches
+// a database to WAL (use_wal()) only once it knows the file is its own. Paths are plain file
+// paths, never URIs: "file:x.db" and ":memory:" name files of those names.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -23,18 +28,46 @@ class Statement;
 /// One value of a row: NULL, INTEGER, REAL or TEXT.
 using Value = std::variant<std::monostate, std::int64_t, double, std::string>;
 
+/// The name to give SQLite for the file at `path`: absolute, or relative with "./" in front, so
+/// that SQLite never reads it as a URI ("file:x.db") or as ":memory:". Throws InputError for an
+/// empty path.
+std::string plain_path(const std::filesystem::path& path);
+
+/// The name to ATTACH the database at `path` by, read-only: a "file:" URI with mode=ro, and
+/// immutable=1 where this process may not write it and it has no WAL to read (read-only media).
+std::string read_only_uri(const std::filesystem::path& path);
+
 class Connection {
  public:
-  enum class Mode { ReadOnly, ReadWrite, Create };
+  enum class Mode {
+    /// Reads only (PRAGMA query_only). A file this process may write is opened read-write all the
+    /// same, so that closing the last connection tidies the WAL away; one on read-only media or
+    /// without write permission is opened read-only, and if it has no WAL to read and its
+    /// directory takes no -shm file, as immutable.
+    ReadOnly,
+    ReadWrite,
+    Create,  ///< ReadWrite, making the file if missing
+  };
 
-  /// Opens `path` (":memory:" for a private in-memory database). Create makes the file if
-  /// missing. Throws InputError naming the file and SQLite's reason.
+  /// Opens `path`. Throws InputError naming the file if it is missing (unless Create), a
+  /// directory, unreadable, unwritable (ReadWrite, Create), not a database, or SQLite cannot open
+  /// it, with the reason.
   Connection(const std::filesystem::path& path, Mode mode, int busy_timeout_ms = 30'000);
+  /// A private in-memory database.
+  [[nodiscard]] static Connection in_memory();
   ~Connection();
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&& other) noexcept;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
+
+  /// Switches the database to WAL journal mode (waiting while another connection holds the lock,
+  /// up to the busy timeout): the first write to a file.
+  void use_wal();
+
+  /// While `*flag` is set, statements stop within a few thousand steps with SQLite's
+  /// "interrupted" (nullptr: never). For Ctrl-C during long statements.
+  void set_interrupt(const std::atomic<bool>* flag);
 
   /// Runs one or more statements without results.
   void execute(std::string_view sql);
@@ -47,10 +80,18 @@ class Connection {
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] sqlite3* handle() const { return db_; }
   [[nodiscard]] std::int64_t changes() const;
+  /// SQLite's message for the last error, with the operating system's reason for a file error.
+  [[nodiscard]] std::string error_message(int code) const;
 
  private:
+  Connection() = default;
+  /// Opens `sqlite_name` and reads its header; SQLITE_OK, or the failure's code with its message
+  /// in `failure` (and no connection).
+  int open(const std::string& sqlite_name, int flags, std::string& failure);
+
   sqlite3* db_ = nullptr;
   std::string name_;
+  int busy_timeout_ms_ = 0;
 };
 
 /// One transaction, rolled back unless commit() is called. `immediate` takes the write lock at

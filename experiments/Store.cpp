@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <random>
@@ -12,6 +13,7 @@
 
 #include "experiments/Sweep.hpp"
 #include "support/Error.hpp"
+#include "support/OutputFile.hpp"
 #include "support/Version.hpp"
 
 namespace mapsim::exp {
@@ -30,7 +32,10 @@ std::string host_name() {
 /// Whether the owner of a running row is gone (see Store.hpp).
 bool owner_gone(const std::string& host, std::int64_t pid, const std::string& token,
                 double heartbeat_age, const Owner& me, double expiry) {
-  if (heartbeat_age > expiry) return true;
+  // A heartbeat from further ahead than the expiry is no sign of life either: clocks that
+  // disagree that much make every heartbeat meaningless, and one in the year 2999 would keep a
+  // dead runner's row forever.
+  if (std::abs(heartbeat_age) > expiry) return true;
   if (host != me.host) return false;
   if (pid == me.pid) return token != me.token;
   return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
@@ -64,45 +69,114 @@ std::pair<std::int64_t, std::int64_t> read_header(Connection& db) {
   return {id, version};
 }
 
-void check_schema(Connection& db, const std::filesystem::path& path, bool may_create) {
-  auto [id, found] = read_header(db);
-  if (id == 0 && found == 0 && may_create) {
-    // Decide under the write lock: another runner may be creating the same file right now.
-    Transaction transaction(db);
-    std::tie(id, found) = std::pair(db.query_integer("PRAGMA application_id"),
-                                    db.query_integer("PRAGMA user_version"));
-    if (id == 0 && found == 0 && db.query_integer("SELECT COUNT(*) FROM sqlite_schema") == 0) {
-      db.execute(schema::create_sql());
-      db.execute(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",
-                             schema::kApplicationId, schema::kVersion));
-      auto meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
-      for (const auto& [key, value] :
-           {std::pair<std::string, std::string>{"created_by", std::string(version())},
-            {"created_from", std::string(git_revision())},
-            {"created_at", utc_now()}}) {
-        meta.bind(1, key).bind(2, value).run();
-        meta.reset();
-      }
-      transaction.commit();
-      return;
-    }
+/// The tables, views, application id, schema version and meta rows of a new database, in one
+/// transaction taken under the write lock. False if the database is not empty by then (another
+/// runner made it meanwhile): nothing is written.
+bool create_schema(Connection& db) {
+  Transaction transaction(db);
+  if (db.query_integer("PRAGMA application_id") != 0 ||
+      db.query_integer("PRAGMA user_version") != 0 ||
+      db.query_integer("SELECT COUNT(*) FROM sqlite_schema") != 0) {
     transaction.commit();
+    return false;
   }
-  if (id == 0 && found == 0) {
-    if (db.query_integer("SELECT COUNT(*) FROM sqlite_schema") != 0) {
-      throw InputError(
-          fmt::format("'{}' is an SQLite database of another application (it has "
-                      "tables but no mapsim application id)",
-                      path.string()));
-    }
+  db.execute(schema::create_sql());
+  db.execute(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",
+                         schema::kApplicationId, schema::kVersion));
+  auto meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+  for (const auto& [key, value] :
+       {std::pair<std::string, std::string>{"created_by", std::string(version())},
+        {"created_from", std::string(git_revision())},
+        {"created_at", utc_now()}}) {
+    meta.bind(1, key).bind(2, value).run();
+    meta.reset();
+  }
+  transaction.commit();
+  return true;
+}
+
+/// Creates a new results database at `path`, which does not exist, all at once: it is built in a
+/// temporary beside `path` and linked into place, so that `path` never names a half-made
+/// database (a kill leaves at most the temporary). If another runner creates `path` meanwhile,
+/// theirs is kept.
+void create_database(const std::filesystem::path& path) {
+  // The folder first, in the database's name (not the temporary's).
+  const auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  if (::access(folder.c_str(), W_OK) != 0) {
     throw InputError(
-        fmt::format("'{}' is an empty database, not a mapsim results database", path.string()));
+        fmt::format("cannot create database '{}': {}", path.string(), system_reason(errno)));
   }
-  if (id != schema::kApplicationId) {
+  const auto temporary = temporary_sibling(path);
+  const auto remove_temporary = [&] { remove_database_files(temporary); };
+  try {
+    {
+      Connection db(temporary, Connection::Mode::Create);
+      db.use_wal();
+      (void)create_schema(db);
+    }  // closed: its WAL is checkpointed into the file and removed
+    if (::link(temporary.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+      const int error = errno;
+      // A file system without hard links: rename, unless the database appeared meanwhile.
+      std::error_code exists_error;
+      if ((error != EPERM && error != ENOTSUP && error != EXDEV) ||
+          (!std::filesystem::exists(path, exists_error) &&
+           ::rename(temporary.c_str(), path.c_str()) != 0)) {
+        throw InputError(
+            fmt::format("cannot create database '{}': {}", path.string(), system_reason(errno)));
+      }
+    }
+  } catch (const InputError& e) {
+    remove_temporary();
+    if (std::string_view(e.what()).starts_with("cannot create database")) throw;
+    throw InputError(fmt::format("cannot create database '{}': {}", path.string(), e.what()));
+  }
+  remove_temporary();
+}
+
+/// Throws for a database with tables but not our application id (another application's).
+void refuse_foreign(Connection& db, const std::filesystem::path& path, std::int64_t id) {
+  if (id == 0 && db.query_integer("SELECT COUNT(*) FROM sqlite_schema") != 0) {
+    throw InputError(
+        fmt::format("'{}' is an SQLite database of another application (it has "
+                    "tables but no mapsim application id)",
+                    path.string()));
+  }
+  if (id != 0 && id != schema::kApplicationId) {
     throw InputError(
         fmt::format("'{}' is not a mapsim results database (application id {:#x}, "
                     "mapsim's is {:#x})",
                     path.string(), id, schema::kApplicationId));
+  }
+}
+
+/// Checks that `db` is a mapsim results database of this schema version, reading only (a file
+/// of another application is never written). With `may_create`, an empty database (a 0-byte
+/// file) gets the schema.
+void check_schema(Connection& db, const std::filesystem::path& path, bool may_create) {
+  const auto [id, found] = read_header(db);
+  refuse_foreign(db, path, id);
+  if (id == 0 && found == 0) {
+    if (may_create) {
+      db.use_wal();
+      if (create_schema(db)) return;
+      check_schema(db, path, false);  // made by another runner meanwhile: check theirs
+      return;
+    }
+    std::error_code error;
+    if (std::filesystem::file_size(path, error) == 0 && !error) {
+      throw InputError(
+          fmt::format("'{}' is an empty database (an empty file), not a results database yet "
+                      "(`mapsim run CONFIG --db {}` makes it one)",
+                      path.string(), path.string()));
+    }
+    throw InputError(
+        fmt::format("'{}' is an empty database, not a mapsim results database", path.string()));
+  }
+  if (id == 0) {
+    throw InputError(
+        fmt::format("'{}' is not a mapsim results database (application id 0x0, "
+                    "schema version {})",
+                    path.string(), found));
   }
   if (found > schema::kVersion) {
     throw InputError(
@@ -116,6 +190,18 @@ void check_schema(Connection& db, const std::filesystem::path& path, bool may_cr
                     "'mapsim upgrade {}' to migrate it (it keeps a copy as .bak)",
                     path.string(), found, schema::kVersion, path.string()));
   }
+  if (may_create) db.use_wal();  // ours: the first write
+}
+
+/// The connection of a Store: a new database is created first (all at once) for writing.
+Connection open_store(const std::filesystem::path& path, Store::Access access) {
+  if (access == Store::Access::Read) return Connection(path, Connection::Mode::ReadOnly);
+  std::error_code error;
+  if (!std::filesystem::exists(path, error) && !error) {
+    (void)sql::plain_path(path);  // an empty path is an error before a temporary is made
+    create_database(path);
+  }
+  return Connection(path, Connection::Mode::ReadWrite);
 }
 
 }  // namespace
@@ -180,8 +266,7 @@ topo::Mapping decode_mapping(std::span<const std::byte> blob, std::string_view w
 }
 
 Store::Store(const std::filesystem::path& path, Access access)
-    : path_(path),
-      db_(path, access == Access::Read ? Connection::Mode::ReadOnly : Connection::Mode::Create) {
+    : path_(path), db_(open_store(path, access)) {
   check_schema(db_, path_, access == Access::Write);
 }
 
@@ -396,8 +481,11 @@ std::optional<StoredMapping> Store::mapping(std::string_view key) {
   return m;
 }
 
-std::string Store::integrity_check() {
-  auto check = db_.prepare("PRAGMA integrity_check");
+namespace {
+
+/// The rows of PRAGMA integrity_check or quick_check, joined: "ok" or the problems.
+std::string check_pages(Connection& db, std::string_view pragma) {
+  auto check = db.prepare(fmt::format("PRAGMA {}", pragma));
   std::string text;
   while (check.step()) {
     if (!text.empty()) text += "; ";
@@ -406,20 +494,43 @@ std::string Store::integrity_check() {
   return text;
 }
 
+}  // namespace
+
+std::string Store::integrity_check() {
+  return check_pages(db_, "integrity_check");
+}
+
+std::string Store::quick_check() {
+  return check_pages(db_, "quick_check");
+}
+
+void remove_database_files(const std::filesystem::path& path) noexcept {
+  std::error_code ignored;
+  for (const auto* suffix : {"", "-wal", "-shm", "-journal"}) {
+    auto file = path;
+    file += suffix;
+    std::filesystem::remove(file, ignored);
+  }
+}
+
 std::int64_t Store::upgrade(const std::filesystem::path& path,
                             std::span<const schema::Migration> steps, std::int64_t target) {
   Connection db(path, Connection::Mode::ReadWrite);
-  const auto id = db.query_integer("PRAGMA application_id");
+  // Read before anything is written: a file of another application stays as it was.
+  const auto [id, found] = read_header(db);
+  refuse_foreign(db, path, id);
   if (id != schema::kApplicationId) {
-    throw InputError(fmt::format("'{}' is not a mapsim results database (application id {:#x})",
-                                 path.string(), id));
+    throw InputError(fmt::format("'{}' is {}", path.string(),
+                                 found == 0
+                                     ? "an empty database: there is nothing to upgrade"
+                                     : "not a mapsim results database (application id 0x0)"));
   }
-  const auto found = db.query_integer("PRAGMA user_version");
   if (found > target) {
     throw InputError(fmt::format("'{}' has schema version {}, newer than this mapsim's {}",
                                  path.string(), found, target));
   }
   if (found == target) return found;
+  db.use_wal();
   db.execute("PRAGMA wal_checkpoint(TRUNCATE)");
   auto backup = path;
   backup += ".bak";

@@ -9,7 +9,8 @@
 // with everything it measured, or *releases* it (deletes the row) if it was interrupted. A
 // `running` row whose owner is gone — on this host its pid no longer exists or belongs to
 // another process (a different token under our own pid), on any host its heartbeat is older
-// than the expiry — reads as `stale`, and a runner re-runs it.
+// than the expiry (or further in the future: the hosts' clocks must agree within it) — reads as
+// `stale`, and a runner re-runs it.
 
 #include <cstdint>
 #include <filesystem>
@@ -133,6 +134,9 @@ class Store {
 
   /// Runs PRAGMA integrity_check; returns "ok" or the problems.
   [[nodiscard]] std::string integrity_check();
+  /// Runs PRAGMA quick_check (the pages and records, without matching indexes to tables);
+  /// returns "ok" or the problems.
+  [[nodiscard]] std::string quick_check();
 
   /// Upgrades an older schema to the current one with `steps` (default: schema::migrations()),
   /// in one transaction, after copying the file to PATH.bak. Returns the version it found.
@@ -144,6 +148,9 @@ class Store {
   std::filesystem::path path_;
   sql::Connection db_;
 };
+
+/// Removes a database file with its -wal, -shm and -journal files, if there (errors ignored).
+void remove_database_files(const std::filesystem::path& path) noexcept;
 
 /// Mapping blobs: node of rank r as 4 bytes little-endian at offset 4r.
 std::string encode_mapping(const topo::Mapping& mapping);

@@ -22,51 +22,59 @@ StoreWriter::~StoreWriter() {
   if (thread_.joinable()) thread_.join();
 }
 
-void StoreWriter::submit(std::function<void(Store&)> task) {
+void StoreWriter::submit(Task task) {
   {
-    const std::lock_guard lock(mutex_);
-    if (error_) std::rethrow_exception(error_);
-    queue_.push_back(std::move(task));
+    const std::unique_lock lock(mutex_);
+    if (!error_) {
+      queue_.push_back(std::move(task));
+      wake_.notify_all();
+      return;
+    }
   }
-  wake_.notify_all();
+  task.refuse(error_);  // the writer has stopped: answered at once
 }
 
 std::vector<bool> StoreWriter::claim(std::vector<RunIdentity> runs, bool rerun_failed) {
   auto promise = std::make_shared<std::promise<std::vector<bool>>>();
   auto answer = promise->get_future();
-  submit([this, promise, runs = std::move(runs), rerun_failed](Store& store) {
-    try {
-      promise->set_value(store.claim(runs, owner_, rerun_failed));
-    } catch (...) {
-      promise->set_exception(std::current_exception());
-      throw;
-    }
-  });
+  submit({[this, promise, runs = std::move(runs), rerun_failed](Store& store) {
+            try {
+              promise->set_value(store.claim(runs, owner_, rerun_failed));
+            } catch (...) {
+              promise->set_exception(std::current_exception());
+              throw;
+            }
+          },
+          [promise](std::exception_ptr error) { promise->set_exception(error); }});
   return answer.get();
 }
 
 std::future<bool> StoreWriter::commit(RunRecord record) {
   auto promise = std::make_shared<std::promise<bool>>();
   auto answer = promise->get_future();
-  submit([this, promise, record = std::move(record)](Store& store) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      const bool ours = store.commit(record, owner_);
-      promise->set_value(ours);
-    } catch (...) {
-      promise->set_exception(std::current_exception());
-      throw;
-    }
-    const std::lock_guard lock(mutex_);
-    ++commits_;
-    commit_seconds_ +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  });
+  submit({[this, promise, record = std::move(record)](Store& store) {
+            const auto start = std::chrono::steady_clock::now();
+            try {
+              const bool ours = store.commit(record, owner_);
+              promise->set_value(ours);
+            } catch (...) {
+              promise->set_exception(std::current_exception());
+              throw;
+            }
+            const std::lock_guard lock(mutex_);
+            ++commits_;
+            commit_seconds_ +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          },
+          [promise](std::exception_ptr error) { promise->set_exception(error); }});
   return answer;
 }
 
 void StoreWriter::release(std::vector<std::string> keys) {
-  submit([this, keys = std::move(keys)](Store& store) { store.release(keys, owner_); });
+  // Refused: the rows stay `running` and read as stale once this process is gone; finish()
+  // reports the error.
+  submit({[this, keys = std::move(keys)](Store& store) { store.release(keys, owner_); },
+          [](std::exception_ptr) {}});
 }
 
 void StoreWriter::finish() {
@@ -77,6 +85,11 @@ void StoreWriter::finish() {
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (error_) std::rethrow_exception(error_);
+}
+
+std::size_t StoreWriter::queued() const {
+  const std::lock_guard lock(mutex_);
+  return queue_.size();
 }
 
 std::uint64_t StoreWriter::commits() const {
@@ -100,10 +113,17 @@ void StoreWriter::loop() {
     while (!queue_.empty()) {
       auto task = std::move(queue_.front());
       queue_.pop_front();
-      if (error_) continue;  // after a failed write, nothing more is written
+      if (error_) {
+        // After a failed write nothing more is written, but every request gets its answer.
+        const auto error = error_;
+        lock.unlock();
+        task.refuse(error);
+        lock.lock();
+        continue;
+      }
       lock.unlock();
       try {
-        task(store_);
+        task.run(store_);
       } catch (...) {
         lock.lock();
         error_ = std::current_exception();

@@ -3,6 +3,10 @@
 // releases; it applies them in order, one transaction each, and refreshes the heartbeat of the
 // runs it holds every kHeartbeatSeconds. Workers never touch the database, so they never wait
 // for a lock; the writer's connection waits (busy timeout) if another process writes.
+//
+// After a failed write nothing more is written, and every request is still answered: those
+// queued behind the failure, and any made later, get its error (a worker waiting for a claim
+// never waits forever).
 
 #include <condition_variable>
 #include <deque>
@@ -36,20 +40,28 @@ class StoreWriter {
   void finish();
 
   [[nodiscard]] const Owner& owner() const { return owner_; }
+  /// Requests waiting for the thread (not the one it is applying).
+  [[nodiscard]] std::size_t queued() const;
   /// Commits made and the time the thread spent in them (seconds).
   [[nodiscard]] std::uint64_t commits() const;
   [[nodiscard]] double commit_seconds() const;
 
  private:
+  /// A request: `run` applies it; `refuse` answers it with the error that stopped the writer.
+  struct Task {
+    std::function<void(Store&)> run;
+    std::function<void(std::exception_ptr)> refuse;
+  };
+
   void loop();
-  void submit(std::function<void(Store&)> task);
+  void submit(Task task);
 
   Owner owner_;
   Store store_;
   double heartbeat_seconds_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::function<void(Store&)>> queue_;
+  std::deque<Task> queue_;
   bool stopping_ = false;
   std::exception_ptr error_;
   std::uint64_t commits_ = 0;

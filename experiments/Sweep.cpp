@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
+#include <limits>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
 
 #include "experiments/Digest.hpp"
@@ -19,9 +23,8 @@ namespace {
 /// Axis indices of one combination, in Axis order.
 using Combination = std::array<std::size_t, kAxisCount>;
 
-/// Every combination of axis indices in crossing order (zip groups advance together).
-std::vector<Combination> combinations(const SweepConfig& config) {
-  // The loops, outermost first: a zip group is one loop at its first axis's place.
+/// The loops of the crossing, outermost first: a zip group is one loop at its first axis's place.
+std::vector<std::vector<Axis>> crossing_loops(const SweepConfig& config) {
   std::vector<std::vector<Axis>> loops;
   std::array<bool, kAxisCount> placed{};
   for (int a = 0; a < kAxisCount; ++a) {
@@ -34,23 +37,33 @@ std::vector<Combination> combinations(const SweepConfig& config) {
     for (const auto member : loop) placed[static_cast<std::size_t>(member)] = true;
     loops.push_back(std::move(loop));
   }
-  std::vector<Combination> result;
-  std::vector<std::size_t> counter(loops.size(), 0);
+  return loops;
+}
+
+/// How many combinations the crossing makes, counted before any is made; throws InputError
+/// naming the count and the axes if it is above `limit` (or beyond 64 bits).
+std::size_t count_combinations(const SweepConfig& config,
+                               const std::vector<std::vector<Axis>>& loops, std::size_t limit) {
   std::size_t total = 1;
-  for (const auto& loop : loops) total *= config.size(loop.front());
-  result.reserve(total);
-  for (std::size_t n = 0; n < total; ++n) {
-    Combination combination{};
-    for (std::size_t l = 0; l < loops.size(); ++l) {
-      for (const auto axis : loops[l]) combination[static_cast<std::size_t>(axis)] = counter[l];
-    }
-    result.push_back(combination);
-    for (std::size_t l = loops.size(); l-- > 0;) {
-      if (++counter[l] < config.size(loops[l].front())) break;
-      counter[l] = 0;
-    }
+  bool overflow = false;
+  std::vector<std::string> factors;
+  for (const auto& loop : loops) {
+    const auto size = config.size(loop.front());
+    std::vector<std::string_view> axes;
+    for (const auto axis : loop) axes.push_back(name(axis));
+    factors.push_back(fmt::format("{} {}", fmt::join(axes, "+"), size));
+    if (size != 0 && total > std::numeric_limits<std::size_t>::max() / size) overflow = true;
+    total *= size;
   }
-  return result;
+  if (overflow || total > limit) {
+    throw InputError(fmt::format(
+        "{}: the sweep crosses {} combinations ({}), more than the {} mapsim expands; narrow an "
+        "axis, zip axes that vary together, or split the config (`mapsim run --max-combinations` "
+        "raises the limit)",
+        config.file, overflow ? std::string("more than 2^64") : std::to_string(total),
+        fmt::join(factors, " x "), limit));
+  }
+  return total;
 }
 
 std::string format_number(double value) {
@@ -134,41 +147,53 @@ std::string machine_key(const topo::Topology& machine, const std::string& writte
   return topo::to_string(spec);
 }
 
-/// Fills the run's canonical configuration and keys.
-void identify(const Sweep& sweep, Run& run) {
+/// The parts of a run's canonical configuration: what the three keys hash.
+struct ConfigParts {
+  std::string head;     ///< workload, matrix, topology
+  std::string mapping;  ///< mapper, parameters, seed
+  std::string setting;  ///< links, model, MPI and sim settings
+  std::string repeat;
+};
+
+ConfigParts config_parts(const Sweep& sweep, const Run& run) {
   const auto& workload = sweep.workload(run);
   const auto& input = sweep.inputs[run.workload];
   const auto& machine = sweep.machine(run);
   const auto& mapper = sweep.mapper(run);
   const auto& model = sweep.model(run);
-  const std::string head =
-      fmt::format("results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n",
-                  kResultsVersion, name(workload.kind), input.digest,
-                  workload.kind == WorkloadKind::Matrix ? "as given"
-                  : sweep.config.collectives            ? "point-to-point and collectives"
-                                                        : "point-to-point",
-                  sweep.machine_keys[run.machine]);
-  const std::string mapping =
+  ConfigParts parts;
+  parts.head = fmt::format("results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n",
+                           kResultsVersion, name(workload.kind), input.digest,
+                           workload.kind == WorkloadKind::Matrix ? "as given"
+                           : sweep.config.collectives            ? "point-to-point and collectives"
+                                                                 : "point-to-point",
+                           sweep.machine_keys[run.machine]);
+  parts.mapping =
       fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name, mapper.params, run.seed);
-  std::string setting =
+  parts.setting =
       fmt::format("links: {}\n", links_line(*sweep.machines[run.machine], machine.links));
   if (run.replays) {
-    setting += fmt::format("model: {}\n", model.name);
+    parts.setting += fmt::format("model: {}\n", model.name);
     if (model.name == "packet") {
-      setting += fmt::format("packet-size: {}\ncut-through: {}\n", model.options.packet_bytes,
-                             model.options.cut_through);
+      parts.setting += fmt::format("packet-size: {}\ncut-through: {}\n", model.options.packet_bytes,
+                                   model.options.cut_through);
     }
-    setting +=
+    parts.setting +=
         fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
                     format_number(run.compute_scale), sweep.config.whole_run);
   } else {
-    setting += fmt::format("model: {}\n", kStaticModel);
+    parts.setting += fmt::format("model: {}\n", kStaticModel);
   }
-  const std::string repeat = fmt::format("repeat: {}\n", run.repeat);
-  run.config = head + mapping + setting + repeat;
-  run.key = sha256(run.config);
-  run.mapping_key = sha256(head + mapping);
-  run.context_key = sha256(head + setting);
+  parts.repeat = fmt::format("repeat: {}\n", run.repeat);
+  return parts;
+}
+
+/// Fills the run's keys.
+void identify(const Sweep& sweep, Run& run) {
+  const auto parts = config_parts(sweep, run);
+  run.key = sha256(parts.head + parts.mapping + parts.setting + parts.repeat);
+  run.mapping_key = sha256(parts.head + parts.mapping);
+  run.context_key = sha256(parts.head + parts.setting);
 }
 
 std::string default_template(const SweepConfig& config) {
@@ -219,14 +244,23 @@ std::string_view Sweep::model_name(const Run& run) const {
   return run.replays ? std::string_view(model(run).name) : kStaticModel;
 }
 
-Sweep expand(SweepConfig config, std::string_view extra_where) {
+Sweep expand(SweepConfig config, std::string_view extra_where, std::size_t max_combinations) {
   Sweep sweep;
   sweep.config = std::move(config);
   const auto& cfg = sweep.config;
+  // Counted first: a sweep too large to expand is refused before anything is read or made.
+  const auto loops = crossing_loops(cfg);
+  sweep.combinations = count_combinations(cfg, loops, max_combinations);
   sweep.inputs.resize(cfg.workloads.size());
   // Digests read whole archives: in parallel over the workloads.
-  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(),
-                    [&](std::size_t w) { sweep.inputs[w] = inspect(cfg.workloads[w]); });
+  tbb::parallel_for(std::size_t{0}, cfg.workloads.size(), [&](std::size_t w) {
+    try {
+      sweep.inputs[w] = inspect(cfg.workloads[w]);
+    } catch (const InputError& e) {
+      throw InputError(
+          fmt::format("{}: workloads[{}]: {}", cfg.workloads[w].origin.str(), w, e.what()));
+    }
+  });
   for (const auto& machine : cfg.machines) {
     try {
       sweep.machines.push_back(topo::make_topology(machine.topology));
@@ -235,12 +269,79 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
       throw InputError(
           fmt::format("{}: machine '{}': {}", machine.origin.str(), machine.label, e.what()));
     }
+    // Settings of a class the machine lacks would apply to nothing (`simulate --link` refuses
+    // them too).
+    for (const auto& link : machine.link_overrides) {
+      sweep.machines.back()->check_link_class(link.link_class,
+                                              fmt::format("{}: {}", link.origin.str(), link.path));
+    }
   }
 
-  std::vector<Run> candidates;
-  const auto all = combinations(cfg);
-  sweep.combinations = all.size();
-  for (const auto& c : all) {
+  const std::string name_template =
+      cfg.name_template.empty() ? default_template(cfg) : cfg.name_template;
+  // Checked and compiled before anything is expanded (an error names its origin at once).
+  std::vector<WhereFilter> filters;
+  if (!cfg.where.empty()) filters.emplace_back(cfg.where, cfg.where_origin.str());
+  if (!extra_where.empty()) filters.emplace_back(extra_where, "--where");
+
+  // The combinations stream through in batches: exclude, name (where may use it), where, keys,
+  // merging of equal keys. Only the runs kept stay in memory. A deque never moves them, so the
+  // indexes by key and name can view their strings.
+  std::deque<Run> kept;
+  std::unordered_map<std::string_view, std::size_t> by_key;
+  std::unordered_set<std::string_view> by_name;
+  std::vector<Run> batch;
+  constexpr std::size_t kBatch = 4096;
+  const auto flush = [&] {
+    std::vector<bool> keep(batch.size(), true);
+    if (!filters.empty()) {
+      std::vector<schema::Row> rows;
+      rows.reserve(batch.size());
+      for (const auto& run : batch) {
+        auto row = config_row(sweep, run);
+        row.emplace_back(run.name);
+        rows.push_back(std::move(row));
+      }
+      for (auto& filter : filters) {
+        const auto holds = filter.holds(rows);
+        for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] && holds[i];
+      }
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (!keep[i]) {
+        ++sweep.filtered;
+        continue;
+      }
+      auto& run = batch[i];
+      identify(sweep, run);
+      if (by_key.contains(run.key)) {
+        ++sweep.merged;
+        continue;
+      }
+      if (by_name.contains(run.name)) {
+        const Origin where = cfg.name_template.empty() ? Origin{cfg.file, 1, 1} : cfg.name_origin;
+        throw InputError(fmt::format(
+            "{}: name: two different runs get the name '{}'; add the axis in which they differ "
+            "to the name template '{}'",
+            where.str(), run.name, name_template));
+      }
+      kept.push_back(std::move(run));
+      by_key.emplace(kept.back().key, kept.size() - 1);
+      by_name.insert(kept.back().name);
+    }
+    batch.clear();
+  };
+
+  std::vector<std::size_t> counter(loops.size(), 0);
+  for (std::size_t n = 0; n < sweep.combinations; ++n) {
+    Combination c{};
+    for (std::size_t l = 0; l < loops.size(); ++l) {
+      for (const auto axis : loops[l]) c[static_cast<std::size_t>(axis)] = counter[l];
+    }
+    for (std::size_t l = loops.size(); l-- > 0;) {
+      if (++counter[l] < cfg.size(loops[l].front())) break;
+      counter[l] = 0;
+    }
     Run run;
     run.workload = c[static_cast<std::size_t>(Axis::Workload)];
     run.machine = c[static_cast<std::size_t>(Axis::Machine)];
@@ -267,54 +368,24 @@ Sweep expand(SweepConfig config, std::string_view extra_where) {
       run.eager_threshold = 0;
       run.compute_scale = 0;
     }
-    candidates.push_back(std::move(run));
+    run.name = render_name(sweep, run, name_template);
+    batch.push_back(std::move(run));
+    if (batch.size() == kBatch) flush();
   }
-
-  // Names first: where expressions may use them.
-  const std::string name_template =
-      cfg.name_template.empty() ? default_template(cfg) : cfg.name_template;
-  for (auto& run : candidates) run.name = render_name(sweep, run, name_template);
-
-  std::vector<bool> keep(candidates.size(), true);
-  const auto apply = [&](std::string_view expression, std::string_view origin) {
-    std::vector<schema::Row> rows;
-    rows.reserve(candidates.size());
-    for (const auto& run : candidates) {
-      auto row = config_row(sweep, run);
-      row.emplace_back(run.name);
-      rows.push_back(std::move(row));
-    }
-    const auto holds = where_holds(expression, rows, origin);
-    for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] && holds[i];
-  };
-  if (!cfg.where.empty()) apply(cfg.where, cfg.where_origin.str());
-  if (!extra_where.empty()) apply(extra_where, "--where");
-
-  std::unordered_map<std::string, std::size_t> by_key;
-  std::unordered_map<std::string, std::size_t> by_name;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (!keep[i]) {
-      ++sweep.filtered;
-      continue;
-    }
-    auto& run = candidates[i];
-    identify(sweep, run);
-    if (by_key.contains(run.key)) {
-      ++sweep.merged;
-      continue;
-    }
-    if (const auto it = by_name.find(run.name); it != by_name.end()) {
-      const Origin where = cfg.name_template.empty() ? Origin{cfg.file, 1, 1} : cfg.name_origin;
-      throw InputError(fmt::format(
-          "{}: name: two different runs get the name '{}'; add the axis in which they differ "
-          "to the name template '{}'",
-          where.str(), run.name, name_template));
-    }
-    by_key.emplace(run.key, sweep.runs.size());
-    by_name.emplace(run.name, sweep.runs.size());
-    sweep.runs.push_back(std::move(run));
+  flush();
+  by_key.clear();
+  by_name.clear();
+  sweep.runs.reserve(kept.size());
+  while (!kept.empty()) {
+    sweep.runs.push_back(std::move(kept.front()));
+    kept.pop_front();
   }
   return sweep;
+}
+
+std::string canonical_config(const Sweep& sweep, const Run& run) {
+  const auto parts = config_parts(sweep, run);
+  return parts.head + parts.mapping + parts.setting + parts.repeat;
 }
 
 schema::Row config_row(const Sweep& sweep, const Run& run) {

@@ -51,8 +51,7 @@ struct Run {
   int repeat = 0;
   bool replays = true;  ///< false: static metrics only
   std::string name;
-  std::string config;  ///< canonical effective configuration, "key: value" lines
-  std::string key;
+  std::string key;  ///< SHA-256 of canonical_config()
   std::string mapping_key;
   std::string context_key;
 };
@@ -84,12 +83,23 @@ struct Sweep {
   [[nodiscard]] std::string_view model_name(const Run& run) const;
 };
 
+/// The most combinations expand() makes by default (mapsim run --max-combinations). The runs kept
+/// are held in memory (about half a kilobyte each) and every combination is named and tested
+/// against `where`: a million takes some seconds and some hundred megabytes.
+inline constexpr std::size_t kMaxCombinations = 1'000'000;
+
 /// Inspects the workloads (digests; see Workloads.hpp), builds the machines and expands the
-/// config. `extra_where` (the command line's --where) is ANDed with the config's condition.
-/// Throws InputError for a bad where expression (naming the config position or --where), an
-/// exclude value of the wrong type, a name template that gives two runs one name, or a machine
-/// that cannot be built.
-Sweep expand(SweepConfig config, std::string_view extra_where = {});
+/// config, streaming its combinations (only the runs kept are held). `extra_where` (the command
+/// line's --where) is ANDed with the config's condition. Throws InputError for more than
+/// `max_combinations` combinations (counted before anything is done; naming the count and the
+/// axes), a bad where expression (naming the config position or --where), an exclude value of
+/// the wrong type, a name template that gives two runs one name, or a machine that cannot be
+/// built.
+Sweep expand(SweepConfig config, std::string_view extra_where = {},
+             std::size_t max_combinations = kMaxCombinations);
+
+/// The run's canonical effective configuration, "key: value" lines (what its key hashes).
+std::string canonical_config(const Sweep& sweep, const Run& run);
 
 /// The run's configuration columns (schema::config_columns() order).
 schema::Row config_row(const Sweep& sweep, const Run& run);

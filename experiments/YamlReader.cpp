@@ -76,6 +76,22 @@ std::string YamlReader::scalar(const YAML::Node& node, std::string_view path) co
   return node.Scalar();
 }
 
+std::string YamlReader::label(const YAML::Node& node, std::string_view path,
+                              std::string_view what) const {
+  auto text = scalar(node, path);
+  if (text.empty()) throw error(node, path, fmt::format("the {} is empty", what));
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      throw error(node, path,
+                  fmt::format("the {} holds a control character (0x{:02x}); names are one line "
+                              "of text",
+                              what, byte));
+    }
+  }
+  return text;
+}
+
 std::int64_t YamlReader::integer(const YAML::Node& node, std::string_view path, std::int64_t min,
                                  std::int64_t max) const {
   const auto text = scalar(node, path);
@@ -90,7 +106,9 @@ double YamlReader::real(const YAML::Node& node, std::string_view path, double mi
                         double max) const {
   const auto text = scalar(node, path);
   try {
-    return parse_real(text, "value", min, max);
+    // -0 is 0: one value, one run key (its text would be "-0").
+    const double value = parse_real(text, "value", min, max);
+    return value == 0 ? 0.0 : value;
   } catch (const InputError& e) {
     throw error(node, path, e.what());
   }

@@ -40,6 +40,10 @@ class YamlReader {
                                                  std::string_view path) const;
 
   [[nodiscard]] std::string scalar(const YAML::Node& node, std::string_view path) const;
+  /// A label or name template: a single value, not empty, without control characters (a
+  /// newline in a run's name would break every line-per-run listing of it).
+  [[nodiscard]] std::string label(const YAML::Node& node, std::string_view path,
+                                  std::string_view what = "label") const;
   [[nodiscard]] std::int64_t integer(const YAML::Node& node, std::string_view path,
                                      std::int64_t min, std::int64_t max) const;
   [[nodiscard]] double real(const YAML::Node& node, std::string_view path, double min,

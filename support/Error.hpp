@@ -31,6 +31,10 @@ class InternalError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// The operating system's reason for `error` (an errno) as part of a sentence: "permission
+/// denied", "no space left on device".
+std::string system_reason(int error);
+
 [[noreturn]] void throw_internal_error(std::string_view condition, std::string_view message,
                                        const char* file, int line);
 

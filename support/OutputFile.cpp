@@ -7,13 +7,16 @@
 #include <fcntl.h>
 #include <iostream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <system_error>
 #include <unistd.h>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support/Error.hpp"
 
@@ -113,6 +116,26 @@ void write_in_place(const fs::path& path, std::string_view what,
 }
 
 }  // namespace
+
+std::string write_failure_cause(const fs::path& folder) {
+  std::vector<std::string> causes;
+  struct statvfs space {};
+  const auto dir = folder.empty() ? fs::path(".") : folder;
+  // Under a megabyte free: whatever was being written did not fit.
+  constexpr unsigned long long kFull = 1 << 20;
+  if (::statvfs(dir.c_str(), &space) == 0) {
+    const auto free = static_cast<unsigned long long>(space.f_bavail) * space.f_frsize;
+    if (free < kFull)
+      causes.push_back(
+          fmt::format("no space left on the device of '{}' ({} bytes free)", dir.string(), free));
+  }
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    causes.push_back(fmt::format("the file size limit of this process (ulimit -f) is {} bytes",
+                                 static_cast<unsigned long long>(limit.rlim_cur)));
+  }
+  return fmt::format("{}", fmt::join(causes, "; "));
+}
 
 fs::path temporary_sibling(const fs::path& path) {
   static std::atomic<unsigned> counter{0};

@@ -24,6 +24,12 @@ void write_output(const std::filesystem::path& path, std::string_view what,
 /// writable. Cheap; for checking outputs before long work starts.
 void check_writable(const std::filesystem::path& path, std::string_view what);
 
+/// Why writes into `folder` may be failing, when the failing code did not say (SQLite's "disk I/O
+/// error", a program that left an empty file): "no space left on the device of 'DIR' (4096 bytes
+/// free)", "the file size limit of this process (ulimit -f) is 1024 bytes", or "" if neither
+/// holds.
+[[nodiscard]] std::string write_failure_cause(const std::filesystem::path& folder);
+
 /// A name for a temporary beside `path` that no other process or call uses:
 /// "<path>.tmp-<pid>-<n>" ("out/" counts as "out").
 [[nodiscard]] std::filesystem::path temporary_sibling(const std::filesystem::path& path);

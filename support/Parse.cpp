@@ -68,4 +68,21 @@ double parse_real(std::string_view text, std::string_view what, double min, doub
   return value;
 }
 
+std::size_t utf8_length(std::string_view text, std::size_t at) {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  if (byte < 0x80) return 1;
+  std::size_t length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc2 ? 2 : 0;
+  if (byte > 0xf4 || length == 0) return 0;
+  std::uint32_t code = length == 2 ? byte & 0x1fU : length == 3 ? byte & 0x0fU : byte & 0x07U;
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto next = at + k < text.size() ? static_cast<unsigned char>(text[at + k]) : 0U;
+    if ((next & 0xc0U) != 0x80U) return 0;
+    code = (code << 6U) | (next & 0x3fU);
+  }
+  if ((length == 3 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) ||
+      (length == 4 && (code < 0x10000 || code > 0x10ffff)))
+    return 0;
+  return length;
+}
+
 }  // namespace mapsim

@@ -1,6 +1,8 @@
 #pragma once
-// Strict number parsing for user input: the whole text must be the number, and errors name it.
+// Strict number parsing for user input: the whole text must be the number, and errors name it;
+// and checking that text is UTF-8.
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -18,5 +20,10 @@ double parse_real(std::string_view text, std::string_view what);
 
 /// The same in [min, max]: above max "too large (limit max)", below min "out of range [min, max]".
 double parse_real(std::string_view text, std::string_view what, double min, double max);
+
+/// The length in bytes (1 to 4) of the UTF-8 sequence at text[at], or 0 if none starts there (a
+/// stray continuation byte, a truncated sequence, an overlong form, a UTF-16 surrogate, a code
+/// point past U+10FFFF).
+std::size_t utf8_length(std::string_view text, std::size_t at);
 
 }  // namespace mapsim

@@ -207,6 +207,25 @@ std::array<std::int64_t, kLinkClassCount> Topology::links_per_class() const {
   return counts;
 }
 
+std::array<bool, kLinkClassCount> Topology::has_link_classes() const {
+  std::array<bool, kLinkClassCount> has{};
+  const auto counts = links_per_class();
+  for (std::size_t c = 0; c < has.size(); ++c) has[c] = counts[c] > 0;
+  has[static_cast<std::size_t>(LinkClass::IntraNode)] = true;
+  return has;
+}
+
+void Topology::check_link_class(LinkClass link_class, std::string_view what) const {
+  const auto has = has_link_classes();
+  if (has[static_cast<std::size_t>(link_class)]) return;
+  std::vector<std::string_view> names;
+  for (const auto& info : link_classes()) {
+    if (has[static_cast<std::size_t>(info.id)]) names.push_back(info.name);
+  }
+  throw InputError(fmt::format("{}: {} has no {} links; its link classes: {}", what, spec(),
+                               name(link_class), fmt::join(names, ", ")));
+}
+
 void Topology::check_node(std::int64_t node, std::string_view what) const {
   if (node < 0 || node >= node_count_) {
     throw InputError(fmt::format("{}: node {} does not exist; {} has nodes 0 to {}", what, node,

@@ -199,6 +199,13 @@ class Topology {
   /// Throws InputError naming `what` unless 0 <= node < node_count().
   void check_node(std::int64_t node, std::string_view what) const;
 
+  /// The link classes the machine has (links_per_class() > 0), and the intra-node channel every
+  /// machine has.
+  [[nodiscard]] std::array<bool, kLinkClassCount> has_link_classes() const;
+  /// Throws InputError "WHAT: SPEC has no CLASS links; its link classes: ..." unless the machine
+  /// has the class (for settings of a class: they would apply to nothing).
+  void check_link_class(LinkClass link_class, std::string_view what) const;
+
  protected:
   Topology(std::vector<int> extents, NodeId node_count, int cores_per_node);
 

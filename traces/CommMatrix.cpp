@@ -125,6 +125,7 @@ CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optiona
   };
   std::vector<Row> rows;
   std::optional<Rank> declared;
+  std::size_t declared_line = 0;
   std::string text;
   std::size_t line = 0;
   bool header = false;
@@ -137,8 +138,14 @@ CommMatrix read_matrix_csv(std::istream& in, std::string_view name, std::optiona
     if (!header && (content.empty() || content.front() == '#')) {
       const auto comment = trim(content.substr(content.empty() ? 0 : 1));
       if (comment.starts_with("ranks=")) {
+        // Twice would be last-one-wins without a word: refused.
+        if (declared) {
+          throw InputError(fmt::format("{}: '# ranks=' is given twice (first at line {})",
+                                       where(line), declared_line));
+        }
         declared = static_cast<Rank>(parse_integer(
             trim(comment.substr(6)), fmt::format("{}: ranks", where(line)), 1, kMaxRank + 1));
+        declared_line = line;
       }
       continue;
     }

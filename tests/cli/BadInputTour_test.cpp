@@ -4,6 +4,7 @@
 // ran in exactly as it was (no partial or temporary file, an existing output untouched).
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "../support/RunMapsim.hpp"
 #include "../support/TempDir.hpp"
+#include "experiments/Sqlite.hpp"
 
 namespace mapsim::testing {
 namespace {
@@ -35,9 +37,67 @@ void PrintTo(const Case& c, std::ostream* out) {
   *out << "mapsim " << c.args;
 }
 
+const std::string kConfigHead =
+    "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\nmappers: [in-order, greedy]\n";
+
+/// A results database of a tiny sweep, made once for the tour and copied into each case's
+/// directory.
+const fs::path& tour_database() {
+  struct Made {
+    fs::path dir = fs::temp_directory_path() / ("mapsim-tour-db-" + std::to_string(::getpid()));
+    Made() {
+      fs::remove_all(dir);
+      fs::create_directories(dir);
+      std::ofstream(dir / "sweep.yaml") << kConfigHead;
+      const auto r = run_mapsim("-q run sweep.yaml --db results.db", dir);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+    }
+    ~Made() { fs::remove_all(dir); }
+  };
+  static const Made made;
+  static const fs::path path = made.dir / "results.db";
+  return path;
+}
+
 // The directory every case runs in: small valid and invalid inputs, and one output file that
 // an interrupted or failing command must not touch.
 void populate(const TempDir& dir) {
+  // Configs, each wrong in one way.
+  dir.write("ok.yaml", kConfigHead);
+  dir.write("exclude-typo.yaml", kConfigHead + "exclude: [{mapper: grredy}]\n");
+  dir.write("latin1.yaml", kConfigHead + "name: \"{workload}/\xe9t\xe9/{mapper}\"\n");
+  dir.write("two-docs.yaml", kConfigHead + "---\nbogus: 1\n");
+  dir.write("matrix-dir.yaml",
+            "workloads: [{matrix: empty-dir}]\nmachines: [torus:2]\nmappers: [in-order]\n");
+  dir.write("trace-no-anchor.yaml",
+            "workloads: [{trace: empty-dir}]\nmachines: [torus:2]\nmappers: [in-order]\n");
+  dir.write("trace-csv.yaml",
+            "workloads: [{trace: ok.csv}]\nmachines: [torus:2]\nmappers: [in-order]\n");
+  dir.write("th3-on-torus.yaml",
+            "workloads: [npb:lu:S:4]\n"
+            "machines: [{topology: torus:4x4, links: {th3-switch: {bandwidth: 1}}}]\n"
+            "mappers: [in-order]\n");
+  dir.write("newline-label.yaml",
+            "workloads: [{generate: npb:lu:S:4, label: \"a\\nb\"}]\nmachines: [torus:4x4]\n"
+            "mappers: [in-order]\n");
+  std::string seeds;
+  for (int s = 0; s < 2000; ++s) seeds += (s == 0 ? "" : ", ") + std::to_string(s);
+  dir.write("huge.yaml", kConfigHead + "seeds: [" + seeds + "]\nrepeats: 1000\n");
+  dir.write("spliced-where.yaml", kConfigHead + "where: \"1) GROUP BY mapper --\"\n");
+  dir.write("exclude-seed.yaml", kConfigHead + "exclude: [{seed: 3}]\n");
+  // Databases: ours, and files that are not.
+  fs::copy_file(tour_database(), dir.path() / "results.db");
+  dir.write("not-a-db.db", std::string(8192, 'x'));
+  dir.write("empty.db", "");
+  {
+    std::string damaged = read_file(tour_database());
+    for (std::size_t at = 2 * 4096; at < damaged.size(); ++at) damaged[at] = '\x5a';
+    dir.write("damaged.db", damaged);
+  }
+  {
+    exp::sql::Connection foreign(dir.path() / "foreign.db", exp::sql::Connection::Mode::Create);
+    foreign.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')");
+  }
   dir.write("ok.csv", "# ranks=2\n" + kHeader + "0,1,1,100\n1,0,1,100\n");
   dir.write("negative.csv", "# ranks=2\n" + kHeader + "0,1,1,-5\n");
   dir.write("word.csv", "# ranks=2\n" + kHeader + "0,1,1,abc\n");
@@ -47,6 +107,7 @@ void populate(const TempDir& dir) {
                                 "1,0,1,9223372036854775000\n");
   dir.write("many-ranks.csv", "# ranks=16777216\n" + kHeader + "0,1,1,5\n");
   dir.write("no-header.csv", "0,1,1,100\n");
+  dir.write("ranks-twice.csv", "# ranks=2\n# ranks=4\n" + kHeader + "0,1,1,100\n");
   dir.write("twice.map", "0 0\n0 1\n");
   dir.write("garbage.map", "garbage\n");
   dir.write("gap.map", "0 0\n1 7\n");
@@ -124,6 +185,7 @@ std::vector<Case> cases() {
        {"wrapping.csv"}},
       {"TooManyRanks", "matrix many-ranks.csv", {"many-ranks.csv", "16777216"}},
       {"NoHeader", "matrix no-header.csv", {"no-header.csv:1", "src,dst,messages,bytes"}},
+      {"RanksGivenTwice", "matrix ranks-twice.csv", {"ranks-twice.csv:2", "twice", "line 1"}},
       // Machines.
       {"ZeroSize", "topo torus:0", {"torus:0"}},
       {"EmptySize", "topo torus:4x", {"torus:4x"}},
@@ -147,6 +209,9 @@ std::vector<Case> cases() {
       // Simulation settings.
       {"UnknownModel", kSimLu + "--model nope", {"nope", "flow"}},
       {"UnknownLinkClass", kSimLu + "--link nope:1:1", {"nope"}},
+      {"LinkClassTwice",
+       kSimLu + "--link grid:25:100 --link grid:10:100",
+       {"--link 'grid:10:100'", "set twice", "grid:25:100"}},
       {"TinyBandwidth", kSimLu + "--link grid:1e-12:100", {"--link", "1e-12"}},
       {"HugeLatency", kSimLu + "--link grid:25:1e16", {"--link", "1e16"}},
       {"HugeComputeScale", kSimLu + "--compute-scale 1e12", {"--compute-scale"}},
@@ -158,6 +223,68 @@ std::vector<Case> cases() {
       {"UnknownConfigKey", "run unknown-key.yaml --db tour.db", {"unknown-key.yaml:4", "bogus"}},
       {"BrokenYaml", "run broken.yaml --db tour.db", {"broken.yaml:2"}},
       {"BadSpecInConfig", "run bad-spec.yaml --db tour.db", {"bad-spec.yaml", "torus:2y2"}},
+      // Experiment configs (issue 25): every one at its file:line:column.
+      {"ExcludeValueMatchesNothing",
+       "run exclude-typo.yaml --db tour.db",
+       {"exclude-typo.yaml:4:20", "'grredy' matches no mapper", "did you mean 'greedy'?"}},
+      {"ExcludeSeedMatchesNothing",
+       "run exclude-seed.yaml --db tour.db",
+       {"exclude-seed.yaml:4:18", "'3' matches no seed", "seeds: 0"}},
+      {"ConfigNotUtf8", "run latin1.yaml --db tour.db", {"latin1.yaml:4:19", "0xe9", "UTF-8"}},
+      {"SecondYamlDocument",
+       "run two-docs.yaml --db tour.db",
+       {"two-docs.yaml:4:1", "a second YAML document"}},
+      {"ConfigIsADirectory", "run empty-dir --db tour.db", {"empty-dir", "is a directory"}},
+      {"MatrixIsADirectory",
+       "run matrix-dir.yaml --db tour.db",
+       {"matrix-dir.yaml:1:22", "empty-dir", "is a directory"}},
+      {"TraceWithoutAnchorFile",
+       "run trace-no-anchor.yaml --db tour.db",
+       {"trace-no-anchor.yaml:1:13: workloads[0]", "empty-dir", "not an OTF2 archive"}},
+      {"TraceIsACsvFile",
+       "run trace-csv.yaml --db tour.db",
+       {"trace-csv.yaml:1:21", "ok.csv", "{matrix: FILE}"}},
+      {"LinkClassTheMachineLacks",
+       "run th3-on-torus.yaml --db tour.db",
+       {"th3-on-torus.yaml:2:42", "torus:4x4 has no th3-switch links"}},
+      {"LabelWithANewline",
+       "run newline-label.yaml --db tour.db",
+       {"newline-label.yaml:1:43", "control character"}},
+      {"TooManyCombinations",
+       "run huge.yaml --db tour.db --dry-run",
+       {"huge.yaml", "4000000 combinations", "seed 2000 x repeat 1000"}},
+      {"MaxCombinationsZero",
+       "run ok.yaml --db tour.db --max-combinations 0",
+       {"--max-combinations", "0"}},
+      {"SplicedWhereInConfig",
+       "run spliced-where.yaml --db tour.db",
+       {"spliced-where.yaml:4:8", "closes a parenthesis it did not open"}},
+      // Results databases (issue 25): named, with what is wrong, never modified.
+      {"DbIsADirectory", "run ok.yaml --db empty-dir", {"'empty-dir' is a directory"}},
+      {"DbInAMissingFolder",
+       "run ok.yaml --db missing/x.db",
+       {"cannot create database 'missing/x.db'", "no such file or directory"}},
+      {"DbThatIsText", "results not-a-db.db", {"not-a-db.db", "not an SQLite database"}},
+      {"DbThatIsEmpty", "results empty.db", {"empty.db", "an empty database"}},
+      {"DbThatIsDamaged", "results damaged.db", {"damaged.db", "damaged"}},
+      {"MergeADamagedInput", "merge out.db damaged.db", {"damaged.db", "damaged"}},
+      {"MergeIntoForeign", "merge foreign.db results.db", {"foreign.db", "another application"}},
+      {"RunIntoForeign", "run ok.yaml --db foreign.db", {"foreign.db", "another application"}},
+      {"UpgradeForeign", "upgrade foreign.db", {"foreign.db", "another application"}},
+      {"UpgradeEmpty", "upgrade empty.db", {"empty.db", "nothing to upgrade"}},
+      {"SplicedWhereInResults",
+       "results results.db --where \"1) GROUP BY mapper --\"",
+       {"--where '1) GROUP BY mapper --'", "closes a parenthesis"}},
+      {"SplicedWhereInReport",
+       "report results.db --out report --where \"1) GROUP BY (mapper\"",
+       {"--where '1) GROUP BY (mapper'", "closes a parenthesis"}},
+      {"ReportOutIsAFile",
+       "report results.db --out existing.csv",
+       {"existing.csv", "not a directory"}},
+      {"GnuplotTimeoutZero",
+       "report results.db --out report --gnuplot-timeout 0",
+       {"--gnuplot-timeout", "0"}},
+      {"SimulateTimeLimitNegative", kSimLu + "--time-limit -1", {"--time-limit", "-1"}},
       // Generators and exporters.
       {"UnknownClass", "generate lu --class Q --ranks 4 --out g", {"Q"}},
       {"RankCountDoesNotFit", "generate lu --class S --ranks 7 --out g", {"7"}},

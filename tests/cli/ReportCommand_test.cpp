@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -13,6 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "experiments/Sqlite.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
 
@@ -144,6 +148,128 @@ TEST_F(ReportCommand, ASecondReportReplacesTheFirstAndKeepsOtherFiles) {
   for (const auto& name : chart_names(some.out))
     EXPECT_TRUE(fs::is_regular_file(out / (name + ".svg"))) << name;
   EXPECT_EQ(read_file(out / "notes.txt"), "mine\n");
+}
+
+TEST_F(ReportCommand, ARedrawDeletesOnlyWhatTheEarlierReportWrote) {
+  // Once a directory held a report, the next one there deleted every *.csv *.gp *.svg *.png
+  // *.dat it did not write itself, the user's own figures and data included, and exited 0.
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto all = run_mapsim(fmt::format("report {} --out '{}'", db(), out.string()));
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const std::vector<std::string> mine{"figure.png", "figure.svg", "data.csv",
+                                      "fit.gp",     "points.dat", "scaling-by-hand.csv"};
+  for (const auto& name : mine) std::ofstream(out / name) << "mine: " << name << "\n";
+  const auto some =
+      run_mapsim(fmt::format("report {} --where 'ranks = 4' --out '{}'", db(), out.string()));
+  ASSERT_EQ(some.exit_code, 0) << some.err;
+  for (const auto& name : mine) EXPECT_EQ(read_file(out / name), "mine: " + name + "\n") << name;
+  // The earlier report's scaling charts are gone (the new one draws none).
+  ASSERT_TRUE(any_starts_with(chart_names(all.out), "scaling-")) << all.out;
+  for (const auto& name : chart_names(all.out)) {
+    if (name.starts_with("scaling-")) {
+      EXPECT_FALSE(fs::exists(out / (name + ".svg"))) << name;
+    }
+  }
+}
+
+TEST_F(ReportCommand, ImagesCutShortByAFullDiskAreAnError) {
+  // gnuplot exits 0 when a write fails half-way: under a file size limit (here 40 KiB, above the
+  // database's 32 KiB -shm file, below the largest images) the report used to claim success with
+  // images cut short. It must fail, say what happened, and write nothing.
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto r = testing::run_mapsim_with_file_limit(
+      40, fmt::format("report {} --out '{}'", db(), out.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("gnuplot drew an incomplete"));
+  EXPECT_THAT(r.err, HasSubstr("the file size limit of this process (ulimit -f) is 40960 bytes"));
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(temp.path()));
+}
+
+/// A stand-in for gnuplot in `dir` that runs `body` (a shell script's lines).
+fs::path fake_gnuplot(const fs::path& dir, const std::string& body) {
+  const auto path = dir / "fake-gnuplot";
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
+  return path;
+}
+
+TEST_F(ReportCommand, AGnuplotThatNeverAnswersIsStopped) {
+  // `report` waited forever for a --gnuplot program that never answered.
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  // One that waits for input it never gets (it gets /dev/null as stdin: its read ends at once),
+  // one that hangs on --version, one that hangs on the charts.
+  const auto reads = fake_gnuplot(temp.path(), "read line\nexit 1\n");
+  const auto r1 = run_mapsim(
+      fmt::format("report {} --gnuplot '{}' --out '{}'", db(), reads.string(), out.string()));
+  EXPECT_EQ(r1.exit_code, 1);
+  EXPECT_THAT(r1.err, HasSubstr("'--version' exited 1"));
+  const auto hangs = fake_gnuplot(temp.path(), "exec sleep 1000\n");
+  const auto r2 =
+      run_mapsim(fmt::format("report {} --gnuplot '{}' --gnuplot-timeout 0.5 --out '{}'", db(),
+                             hangs.string(), out.string()));
+  EXPECT_EQ(r2.exit_code, 1);
+  EXPECT_THAT(r2.err, HasSubstr("did not answer `--version` within 0.5 s"));
+  const auto draws_nothing = fake_gnuplot(
+      temp.path(),
+      "if [ \"$1\" = --version ]; then echo 'gnuplot 5.4'; exit 0; fi\nexec sleep 1000\n");
+  const auto r3 =
+      run_mapsim(fmt::format("report {} --gnuplot '{}' --gnuplot-timeout 0.5 --out '{}'", db(),
+                             draws_nothing.string(), out.string()));
+  EXPECT_EQ(r3.exit_code, 1);
+  EXPECT_THAT(r3.err, HasSubstr("gnuplot drew nothing for 0.5 s on report.gp"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(ReportCommand, CtrlCWhileDrawingLeavesNothing) {
+  // Ctrl-C killed the report while gnuplot drew: its temporary directory stayed beside --out.
+  // It stops gnuplot, removes the temporary and exits 130.
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto slow =
+      fake_gnuplot(temp.path(), "if [ \"$1\" = --version ]; then exit 0; fi\nexec sleep 600\n");
+  const auto pid = testing::spawn_mapsim({"report", (*dir_ / "results.db").string(), "--out",
+                                          out.string(), "--gnuplot", slow.string()},
+                                         temp.path() / "stdout", temp.path() / "stderr");
+  // Drawing has begun once the temporary holds report.gp.
+  bool drawing = false;
+  for (int i = 0; i < 60'000 && !drawing; ++i) {
+    for (const auto& entry : fs::directory_iterator(temp.path())) {
+      drawing = drawing || fs::exists(entry.path() / "report.gp");
+    }
+    if (!drawing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(drawing);
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(testing::wait_for(pid, std::chrono::seconds(120)), 130);
+  EXPECT_THAT(read_file(temp.path() / "stderr"), HasSubstr("interrupted"));
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(temp.path()))
+    left.push_back(entry.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"fake-gnuplot", "stderr", "stdout"}));
+}
+
+TEST_F(ReportCommand, AHeatMapOfAFailedRunSaysItFailed) {
+  // It said to rerun with --store-links, which would not help a run that failed.
+  const TempDir temp;
+  const auto copy = temp.path() / "results.db";
+  fs::copy_file(*dir_ / "results.db", copy);
+  std::string name;
+  {
+    exp::sql::Connection db(copy, exp::sql::Connection::Mode::ReadWrite);
+    name = db.query_text("SELECT name FROM runs WHERE mapper = 'greedy' LIMIT 1");
+    db.execute(
+        "UPDATE runs SET status = 'failed', message = 'mapper: no room' WHERE mapper = 'greedy'");
+  }
+  const auto r = run_mapsim(fmt::format("report '{}' --heatmap '{}' --out '{}'", copy.string(),
+                                        name, (temp.path() / "report").string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("failed: mapper: no room: it has no link loads to draw"));
+  EXPECT_THAT(r.err, Not(HasSubstr("--store-links")));
 }
 
 TEST_F(ReportCommand, WhereFiltersTheRuns) {

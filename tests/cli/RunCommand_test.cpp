@@ -22,6 +22,7 @@
 
 #include "experiments/Schema.hpp"
 #include "experiments/Sqlite.hpp"
+#include "tests/cli/SmallSweep.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
 
@@ -33,21 +34,15 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::read_file;
 using testing::run_mapsim;
+using testing::spawn_mapsim;
 using testing::TempDir;
+using testing::wait_for;
 using Connection = exp::sql::Connection;
 
-// 2 workloads x 1 machine x 5 mappers x 2 models = 20 runs over 10 mappings, well under a second.
-constexpr const char* kSmallConfig = R"(workloads:
-  - npb:lu:S:16:iterations=1
-  - npb:cg:S:16:iterations=1
-machines:
-  - torus:2x2x4
-mappers: [in-order, random, hilbert, greedy, rcm]
-models: [flow, static]
-sim:
-  compute-scale: 0
-)";
-constexpr int kSmallRuns = 20;
+using testing::count_rows;
+using testing::kSmallConfig;
+using testing::kSmallRuns;
+using testing::sh;
 
 // 16 ranks do not fit on the 4 nodes of torus:2x2 (1 core each): 2 failed runs, 2 done.
 constexpr const char* kFailingConfig = R"(workloads:
@@ -72,16 +67,6 @@ sim:
   compute-scale: 0
 )";
 constexpr int kLongRuns = 64;
-
-/// `path` quoted for the shell.
-std::string sh(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
-std::int64_t count_rows(const fs::path& db, const std::string& where = "1") {
-  Connection connection(db, Connection::Mode::ReadOnly);
-  return connection.query_integer("SELECT COUNT(*) FROM runs WHERE " + where);
-}
 
 std::string integrity(const fs::path& db) {
   Connection connection(db, Connection::Mode::ReadWrite);
@@ -171,50 +156,6 @@ std::set<std::string> key_prefixes(const fs::path& db, const std::string& where 
   auto select = connection.prepare("SELECT run_key FROM runs WHERE " + where);
   while (select.step()) keys.insert(select.text(0).substr(0, 12));
   return keys;
-}
-
-/// Starts `mapsim ARGS` with stdout and stderr going to files; returns its pid.
-pid_t spawn_mapsim(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
-  std::vector<std::string> words{MAPSIM_BINARY};
-  words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  const std::string out_name = out.string();
-  const std::string err_name = err.string();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int out_fd = ::open(out_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err_fd = ::open(err_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (out_fd < 0 || err_fd < 0) ::_exit(126);
-    ::dup2(out_fd, STDOUT_FILENO);
-    ::dup2(err_fd, STDERR_FILENO);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
-/// Waits for `pid` to end: its exit code, -SIGNAL if a signal ended it, or -1000 if it did not
-/// end within `timeout` (it is killed then).
-int wait_for(pid_t pid, std::chrono::seconds timeout = std::chrono::seconds(180)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    int status = 0;
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) {
-      if (WIFEXITED(status)) return WEXITSTATUS(status);
-      if (WIFSIGNALED(status)) return -WTERMSIG(status);
-      return -999;
-    }
-    if (done < 0) return -998;
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return -1000;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
 }
 
 struct StatusCounts {
@@ -381,6 +322,37 @@ TEST(RunCommand, WhereRestrictsTheRuns) {
   const auto bad = sweep.run("--where \"no_such_column = 1\"");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.err, HasSubstr("no_such_column"));
+}
+
+TEST(RunCommand, WhereIsExactlyOneExpression) {
+  // A where expression was spliced into the SQL text: `results --where "1) GROUP BY mapper --"`
+  // printed a wrong table and exited 0, a config's where dropped runs silently, and a trailing
+  // comment failed with "incomplete input".
+  const SmallSweep sweep;
+  ASSERT_EQ(sweep.run().exit_code, 0);
+  const std::string spliced = "\"1) GROUP BY mapper --\"";
+  const auto results = run_mapsim("results " + sh(sweep.db) + " --where " + spliced);
+  EXPECT_EQ(results.exit_code, 1);
+  EXPECT_THAT(results.err, HasSubstr("--where '1) GROUP BY mapper --': ')' at position 2"));
+  const auto report = run_mapsim("report " + sh(sweep.db) + " --where " + spliced + " --out " +
+                                 sh(sweep.dir.path() / "report"));
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_THAT(report.err, HasSubstr("closes a parenthesis it did not open"));
+  const auto config = sweep.dir.write(
+      "spliced.yaml", std::string(kSmallConfig) + "where: \"model = 'flow') GROUP BY (mapper\"\n");
+  const auto run = run_mapsim("run " + sh(config) + " --db " + sh(sweep.db) + " --dry-run");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.err, HasSubstr("spliced.yaml:10:8: where 'model = 'flow') GROUP BY (mapper'"));
+
+  const auto commented =
+      run_mapsim("results " + sh(sweep.db) + " --format csv --where \"ranks = 16 -- small\"");
+  EXPECT_EQ(commented.exit_code, 0) << commented.err;
+  EXPECT_THAT(commented.out, HasSubstr("greedy"));
+  const auto in_config = sweep.dir.write(
+      "commented.yaml", std::string(kSmallConfig) + "where: \"model = 'flow' -- replays\"\n");
+  const auto dry = run_mapsim("run " + sh(in_config) + " --db " + sh(sweep.db) + " --dry-run");
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_THAT(dry.out, HasSubstr("10 runs: 10 done"));
 }
 
 TEST(RunCommand, ShardsMergeIntoTheUnshardedSweep) {
@@ -691,6 +663,21 @@ TEST(RunCommand, TinyTimeLimitFailsTheReplays) {
   const auto negative = sweep.run("--time-limit=-1");
   EXPECT_NE(negative.exit_code, 0);
   EXPECT_THAT(negative.err, HasSubstr("--time-limit"));
+}
+
+TEST(RunCommand, OneCoreUnderTasksetGetsOneJobAndNoWarning) {
+  // On one usable core (taskset), the default was one job per core of the machine, and more
+  // jobs than cores made oneTBB print "TBB Warning: The number of workers is currently
+  // limited..." on stderr. The default counts the usable cores; --jobs beyond them is honoured.
+  const SmallSweep sweep;
+  for (const std::string jobs : {"", " --jobs 3"}) {
+    const auto db = sweep.dir.path() / ("taskset" + std::to_string(jobs.size()) + ".db");
+    const auto r = testing::run_mapsim_with(
+        "taskset -c 0 ", "run " + sh(sweep.config) + " --db " + sh(db) + jobs, {});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("TBB"))) << jobs;
+    EXPECT_THAT(r.err, HasSubstr(jobs.empty() ? "1 job\n" : "3 jobs\n")) << jobs;
+  }
 }
 
 TEST(RunCommand, PipedStderrGetsOneDoneLinePerRun) {

@@ -96,6 +96,25 @@ TEST(SimulateCommand, RejectsUnknownMapperBeforeReadingTheTrace) {
   EXPECT_THAT(orphan.err, HasSubstr("--param needs --mapper"));
 }
 
+TEST(SimulateCommand, TimeLimitStopsAReplay) {
+  // simulate had no time limit, unlike `run --time-limit`: a replay of a large workload could
+  // only be killed. A limit of a nanosecond stops any replay at its first check.
+  const auto one =
+      run_mapsim("simulate --trace npb:lu:S:16 --topology torus:4x4 --time-limit 1e-9");
+  EXPECT_EQ(one.exit_code, 1);
+  EXPECT_THAT(one.err, HasSubstr("time limit of 1e-09 s reached"));
+  const auto two = run_mapsim(
+      "simulate --trace npb:lu:S:16 --topology torus:4x4 --mapper in-order,greedy --time-limit "
+      "1e-9");
+  EXPECT_EQ(two.exit_code, 1);
+  EXPECT_THAT(two.out, HasSubstr("greedy       error: time limit of 1e-09 s reached"));
+  const auto ample =
+      run_mapsim("simulate --trace npb:lu:S:16 --topology torus:4x4 --time-limit 600");
+  EXPECT_EQ(ample.exit_code, 0) << ample.err;
+  EXPECT_EQ(
+      run_mapsim("simulate --trace npb:lu:S:16 --topology torus:4x4 --time-limit -1").exit_code, 1);
+}
+
 TEST(SimulateCommand, MissingTraceIsACommandLineError) {
   const auto r = run_mapsim("simulate --topology torus:4x2");
   EXPECT_EQ(r.exit_code, 2);

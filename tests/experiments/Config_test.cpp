@@ -2,6 +2,7 @@
 
 #include "experiments/Config.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -41,6 +42,17 @@ SweepConfig parse(std::string_view text, const fs::path& base = {}) {
 /// The base config with `line4` (and any further lines) appended.
 std::string with_base(std::string_view line4) {
   return kBase + std::string(line4) + "\n";
+}
+
+/// The message of the InputError parsing `text` (its quick variant with `quick`) throws, or
+/// "(no error)".
+std::string error_of_quick(std::string_view text, bool quick) {
+  try {
+    (void)parse_config(text, kFile, {}, quick);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 /// The message of the InputError parsing `text` throws, or "(no error)".
@@ -481,6 +493,18 @@ TEST(Config, LoadConfigErrorsNameTheFile) {
   }
 }
 
+TEST(Config, LoadConfigSaysWhatIsWrongWithTheFile) {
+  // A directory read as an empty file: "the config is empty".
+  const testing::TempDir dir;
+  try {
+    (void)load_config(dir.path());
+    ADD_FAILURE() << "no error for a directory";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "config '" + dir.path().string() + "' is a directory, not a file");
+  }
+}
+
 TEST(Config, TheDemoConfigParses) {
   const auto config = parse_config(demo_config_text(), kDemoConfigName, {});
   // demo.yaml: six NPB workloads on four machines with twelve mappers, flow, compute-scale 0.
@@ -502,6 +526,45 @@ TEST(ConfigErrors, YamlSyntaxNamesLineAndColumn) {
   // A second ':' in a plain value (column 9).
   EXPECT_THAT(error_of(with_base("where: a: b")),
               StartsWith(std::string(kFile) + ":4:9: YAML syntax"));
+}
+
+TEST(ConfigErrors, TextThatIsNotUtf8) {
+  // Bytes that are not UTF-8 were stored as they were: `results --format json` then printed
+  // invalid JSON. They are refused where they stand (the column counts characters).
+  EXPECT_EQ(error_of(with_base("name: \"{workload}/\xe9t\xe9\"")),
+            std::string(kFile) + ":4:19: config: byte 0xe9 is not UTF-8: a config is UTF-8 text");
+  EXPECT_THAT(error_of(with_base("name: \"\xc3\xa9t\xc3\xa9/{workload}/\xff\"")),
+              StartsWith(std::string(kFile) + ":4:23: config: byte 0xff is not UTF-8"));
+  // An overlong form, a UTF-16 surrogate, a truncated sequence at the end, a NUL byte.
+  EXPECT_THAT(error_of(with_base("# \xc0\xaf")), StartsWith(std::string(kFile) + ":4:3:"));
+  EXPECT_THAT(error_of(with_base("# \xed\xa0\x80")), StartsWith(std::string(kFile) + ":4:3:"));
+  EXPECT_THAT(error_of(kBase + "# \xe2\x82"), StartsWith(std::string(kFile) + ":4:3:"));
+  EXPECT_THAT(error_of(kBase + std::string("#\0", 2)),
+              StartsWith(std::string(kFile) + ":4:2: config: byte 0x00 is not text"));
+  EXPECT_THAT(error_of("\xff\xfew\0o\0"), HasSubstr("UTF-16"));
+  // UTF-8 is fine, a byte-order mark included.
+  EXPECT_NO_THROW(
+      (void)parse(with_base("name: \"{workload}/\xc3\xa9t\xc3\xa9/\xf0\x9f\x9a\x80\"")));
+  EXPECT_NO_THROW((void)parse("\xef\xbb\xbf" + kBase));
+}
+
+TEST(ConfigErrors, ASecondYamlDocumentIsRefusedAtItsMarker) {
+  // Everything after `---` was ignored, an invalid key in it included.
+  EXPECT_EQ(error_of(kBase + "---\nbogus: 1\n"),
+            std::string(kFile) +
+                ":4:1: config: a second YAML document starts here ('---'); a config is one "
+                "document (merge the two, or remove the marker)");
+  EXPECT_THAT(error_of(kBase + "--- # more\n\n\nseeds: [1]\n"), StartsWith(at(4, 1, "config")));
+  EXPECT_THAT(error_of(kBase + "---\n"), StartsWith(at(4, 1, "config")));
+  EXPECT_THAT(error_of("---\n" + kBase + "...\n---\nseeds: [2]\n"), StartsWith(at(6, 1, "config")));
+  // One document, with its markers, is fine.
+  EXPECT_NO_THROW((void)parse("---\n" + kBase + "...\n"));
+}
+
+TEST(Config, NegativeZeroIsZero) {
+  EXPECT_EQ(std::signbit(parse(with_base("sim: {compute-scale: [-0.0]}")).compute_scales.at(0)),
+            false);
+  EXPECT_EQ(std::signbit(parse(with_base("run: {time-limit: -0}")).time_limit), false);
 }
 
 TEST(ConfigErrors, EmptyConfigNamesLineAndColumn) {
@@ -955,6 +1018,89 @@ TEST(ConfigErrors, ZipUnequalLengths) {
 TEST(ConfigErrors, ExcludeUnknownAxis) {
   EXPECT_THAT(error_of(with_base("exclude: [{colour: red}]")),
               AllOf(StartsWith(at(4, 12, "exclude[0]")), HasSubstr("unknown axis 'colour'")));
+}
+
+TEST(ConfigErrors, ExcludeValueThatMatchesNothing) {
+  // `exclude: [{mapper: grredy}]` excluded nothing and the sweep ran everything.
+  const std::string config =
+      "workloads: [{generate: npb:lu:S:4, label: lu}]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy, {name: scotch, params: {runs: [1, 2]}}]\n"
+      "seeds: [0, 1]\n"
+      "mpi: {eager-threshold: [1024]}\n";
+  EXPECT_THAT(error_of(config + "exclude: [{mapper: grredy}]\n"),
+              AllOf(StartsWith(std::string(kFile) + ":6:20: exclude[0].mapper: 'grredy' matches "
+                                                    "no mapper of the sweep"),
+                    HasSubstr("mappers: in-order, greedy, scotch[runs=1], scotch, scotch[runs=2]"),
+                    HasSubstr("did you mean 'greedy'?")));
+  // The second value of a list, at its own column.
+  EXPECT_THAT(error_of(config + "exclude: [{workload: [lu, cg]}]\n"),
+              StartsWith(std::string(kFile) + ":6:27: exclude[0].workload: 'cg' matches no "
+                                              "workload"));
+  EXPECT_THAT(error_of(config + "exclude: [{machine: mesh:4x4}]\n"),
+              HasSubstr("'mesh:4x4' matches no machine"));
+  EXPECT_THAT(error_of(config + "exclude: [{model: packet}]\n"),
+              AllOf(HasSubstr("'packet' matches no model"), HasSubstr("models: flow")));
+  // Numeric axes: values the axis does not have.
+  EXPECT_THAT(error_of(config + "exclude: [{seed: 2}]\n"),
+              AllOf(HasSubstr("exclude[0].seed: '2' matches no seed"), HasSubstr("seeds: 0, 1")));
+  EXPECT_THAT(error_of(config + "exclude: [{eager-threshold: 65536}]\n"),
+              HasSubstr("'65536' matches no eager-threshold"));
+  EXPECT_THAT(error_of(config + "exclude: [{compute-scale: 0.5}]\n"),
+              AllOf(HasSubstr("'0.5' matches no compute-scale"), HasSubstr("compute-scales: 1")));
+  EXPECT_THAT(error_of(config + "exclude: [{repeat: 1}]\n"),
+              AllOf(HasSubstr("'1' matches no repeat"), HasSubstr("repeats: 0")));
+  // Labels, specs, names and parameterised labels all match.
+  EXPECT_NO_THROW((void)parse(config +
+                              "exclude: [{workload: [lu, \"npb:lu:S:4\"], mapper: [scotch, "
+                              "\"scotch[runs=2]\"], seed: 1, model: flow, eager-threshold: "
+                              "1024, compute-scale: 1, repeat: 0, machine: torus:4x4}]\n"));
+}
+
+TEST(ConfigErrors, ExcludeKnowsTheValuesOfBothVariants) {
+  // One exclude serves the file and its quick variant: a value of either variant's axes is known
+  // in both, and one of neither is an error in both.
+  const std::string config =
+      "workloads: [npb:lu:S:16]\n"
+      "machines: [torus:4x4, {topology: mesh:4x4, label: small}]\n"
+      "mappers: [in-order, scotch]\n"
+      "seeds: [0, 1]\n"
+      "quick:\n"
+      "  workloads: [{generate: npb:lu:S:4, label: tiny}]\n"
+      "  mappers: [in-order, greedy]\n"
+      "  seeds: [5]\n"
+      "  models: [{name: packet, label: pkt}]\n";
+  for (const bool quick : {false, true}) {
+    for (const auto* exclude :
+         {"{mapper: greedy}", "{mapper: scotch}", "{workload: tiny}", "{workload: npb:lu:S:16}",
+          "{seed: 5}", "{seed: 1}", "{model: pkt}", "{model: flow}", "{machine: small}"}) {
+      EXPECT_NO_THROW((void)parse_config(config + "exclude: [" + exclude + "]\n", kFile, {}, quick))
+          << exclude << (quick ? " --quick" : "");
+    }
+    EXPECT_THAT(error_of_quick(config + "exclude: [{mapper: grredy}]\n", quick),
+                HasSubstr("did you mean 'greedy'?"));
+  }
+}
+
+TEST(Config, SectionsAfterTheQuickMapAreRead) {
+  // A top-level section after `quick:` was copied over the quick map when it was set aside
+  // (YAML::Node's assignment writes through): "quick: expected a map, got a list".
+  const std::string config =
+      "workloads: [npb:lu:S:16]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [in-order, greedy]\n"
+      "quick:\n"
+      "  mappers: [in-order]\n"
+      "seeds: [0, 1]\n"
+      "repeats: 2\n";
+  const auto full = parse_config(config, kFile, {}, false);
+  EXPECT_EQ(full.mappers.size(), 2U);
+  EXPECT_EQ(full.seeds, (std::vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(full.repeats, 2);
+  const auto quick = parse_config(config, kFile, {}, true);
+  EXPECT_EQ(quick.mappers.size(), 1U);
+  EXPECT_EQ(quick.seeds, (std::vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(quick.repeats, 2);
 }
 
 TEST(ConfigErrors, ExcludeEmptyOrNotAMap) {

@@ -3,6 +3,8 @@
 #include "experiments/Merge.hpp"
 
 #include <array>
+#include <atomic>
+#include <fstream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -193,6 +195,80 @@ TEST(Merge, TamperedResultIsAConflictAndTheOutputKeepsItsValue) {
   EXPECT_EQ(report.inserted, 0U);
   EXPECT_EQ(report.integrity, "ok");
   EXPECT_EQ(contents(out), before);  // the output keeps its values
+}
+
+TEST(Merge, AlteredConfigurationIsAConflictNeverIdentical) {
+  // A run's `config` column is what its key hashes. An input whose config was altered used to
+  // count as identical (and, for a key the output lacked, would have been inserted as that run).
+  const TempDir dir;
+  const auto s = run_sharded(dir);
+  const auto out = dir.path() / "merged.db";
+  (void)merge(out, std::vector{s.shards[0]});
+  const auto tampered = copy_database(s.shards[0], dir.path() / "tampered.db");
+  const auto key = text(tampered, "SELECT run_key FROM runs ORDER BY run_key LIMIT 1");
+  execute(tampered,
+          fmt::format("UPDATE runs SET config = config || 'x: 1' || char(10) WHERE run_key = '{}'",
+                      key));
+  const auto before = contents(out);
+  const auto report = merge(out, std::vector{tampered});
+  ASSERT_EQ(report.conflicts.size(), 1U);
+  EXPECT_EQ(report.conflicts[0].key, key);
+  EXPECT_THAT(report.conflicts[0].columns,
+              ElementsAre("config (not the configuration of its run key)"));
+  EXPECT_EQ(report.identical, static_cast<std::size_t>(count(tampered,
+                                                             "SELECT COUNT(*) FROM "
+                                                             "runs")) -
+                                  1);
+  EXPECT_EQ(contents(out), before);
+  // Into an output without the run, it is not inserted either.
+  const auto fresh = dir.path() / "fresh.db";
+  const auto into_fresh = merge(fresh, std::vector{tampered});
+  EXPECT_EQ(into_fresh.conflicts.size(), 1U);
+  EXPECT_EQ(count(fresh, fmt::format("SELECT COUNT(*) FROM runs WHERE run_key = '{}'", key)), 0);
+}
+
+TEST(Merge, ADamagedInputIsNamedAndNothingIsMerged) {
+  // A damaged input used to surface, mid-merge, as the healthy output being malformed.
+  const TempDir dir;
+  const auto s = run_sharded(dir);
+  const auto out = dir.path() / "merged.db";
+  (void)merge(out, std::vector{s.shards[0]});
+  const auto before = contents(out);
+  const auto damaged = copy_database(s.shards[1], dir.path() / "damaged.db");
+  {
+    // Garbage over the pages after the first two (the header and schema stay readable).
+    std::fstream file(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(2 * 4096);
+    const std::string garbage(3 * 4096, '\x5a');
+    file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+  }
+  const auto message = message_of(out, {s.shards[2], damaged});
+  EXPECT_THAT(message, AllOf(HasSubstr("input database '" + damaged.string() + "' is damaged"),
+                             HasSubstr("nothing was merged")));
+  EXPECT_THAT(message, ::testing::Not(HasSubstr(out.string())));
+  EXPECT_EQ(contents(out), before);
+}
+
+TEST(Merge, InterruptedMergeIntoANewFileLeavesNothing) {
+  const TempDir dir;
+  const auto s = run_sharded(dir);
+  const auto out = dir.path() / "new.db";
+  const std::atomic<bool> interrupt{true};
+  EXPECT_THROW((void)merge(out, s.shards, &interrupt), Cancelled);
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().starts_with("new.db"))
+      left.push_back(entry.path().filename().string());
+  }
+  EXPECT_THAT(left, ::testing::IsEmpty());
+  // Into an existing output, the inputs merged before stay; the rest is left for a rerun.
+  const auto existing = dir.path() / "existing.db";
+  (void)merge(existing, std::vector{s.shards[0]});
+  const auto before = contents(existing);
+  const auto report = merge(existing, s.shards, &interrupt);
+  EXPECT_TRUE(report.interrupted);
+  EXPECT_EQ(report.inputs, 0U);
+  EXPECT_EQ(contents(existing), before);
 }
 
 TEST(Merge, ChangedMappingIsAConflictOnNodes) {

@@ -16,6 +16,7 @@
 #include "experiments/Workloads.hpp"
 #include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
+#include "support/Parse.hpp"
 #include "tests/experiments/SweepTestSupport.hpp"
 #include "tests/support/TempDir.hpp"
 
@@ -548,6 +549,26 @@ TEST(WriteResults, JsonIsWellFormedWithEveryRow) {
   }
   EXPECT_EQ(written({}, TableFormat::Json), "[]\n");
   EXPECT_EQ(JsonParser(written({}, TableFormat::Json)).parse().items.size(), 0U);
+}
+
+TEST(QueryFormats, JsonStaysUtf8WhateverTheDatabaseHolds) {
+  // Bytes that are not UTF-8 (a database written before configs were checked, or altered) made
+  // invalid JSON; they print as U+FFFD, and UTF-8 text as it is.
+  ResultTable table;
+  table.context_key = "c";
+  table.workload = "lu\xff\xfe-\xc3\xa9t\xc3\xa9-\xe2\x82";
+  table.machine = "torus:4x4";
+  table.model = "flow";
+  table.metrics = {"hop_bytes"};
+  table.rows.push_back({"in-order", "", 0, 1, 0, "", {1.0}});
+  const auto json = written({table}, TableFormat::Json);
+  EXPECT_THAT(json,
+              HasSubstr("\"workload\": \"lu\\ufffd\\ufffd-\xc3\xa9t\xc3\xa9-\\ufffd\\ufffd\""));
+  for (std::size_t at = 0; at < json.size();) {
+    const auto length = utf8_length(json, at);
+    ASSERT_NE(length, 0U) << "byte " << at << " is not UTF-8";
+    at += length;
+  }
 }
 
 /// A hand-made table with awkward text: quotes, commas, a newline, a backslash.

@@ -13,11 +13,13 @@
 #include <gtest/gtest.h>
 
 #include "support/Error.hpp"
+#include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
 
 namespace mapsim::exp {
 namespace {
 
+using mapsim::testing::shell;
 using mapsim::testing::TempDir;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
@@ -34,12 +36,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
-}
-
-/// The exit status of a shell command (-1 if it did not exit normally).
-int shell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 bool executable(const std::filesystem::path& path) {
@@ -67,10 +63,14 @@ Paths awkward_paths(const TempDir& dir) {
 }
 
 /// A stand-in for mapsim: writes its arguments, one per line in brackets, to $FAKE_LOG, appends
-/// a line to the file after --db, and exits with 3.
+/// a line to the file after --db, and exits with 3. With FAKE_MERGE set, `merge OUT IN` copies
+/// IN to OUT instead (as the array task copies its database).
 void write_fake_mapsim(const std::filesystem::path& path) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << "#!/bin/bash\n"
+                         "if [ \"$1\" = merge ] && [ -n \"${FAKE_MERGE:-}\" ]; then\n"
+                         "  cp \"$3\" \"$2\"; exit 0\n"
+                         "fi\n"
                          "printf '[%s]\\n' \"$@\" > \"$FAKE_LOG\"\n"
                          "while [ $# -gt 0 ]; do\n"
                          "  if [ \"$1\" = --db ]; then echo ran >> \"$2\"; fi\n"
@@ -192,7 +192,8 @@ TEST(Slurm, UnwritableFolderIsAnError) {
     (void)write_slurm_scripts(options);
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), AllOf(HasSubstr("cannot create"), HasSubstr("sweep-shards")));
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("--slurm: cannot create the shards' folder"),
+                                HasSubstr("sweep-shards"), HasSubstr("not a directory")));
   }
 }
 
@@ -236,7 +237,7 @@ TEST(Slurm, ArrayTaskRunsItsShardAndKeepsItsDatabase) {
   const auto log = dir.path() / "log";
   const auto task = fmt::format(
       "cd / && SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_JOB_ID=77 "
-      "SLURM_CPUS_PER_TASK=4 TMPDIR={} FAKE_LOG={} bash {} 2> /dev/null",
+      "SLURM_CPUS_PER_TASK=4 TMPDIR={} FAKE_LOG={} FAKE_MERGE=copy bash {} 2> /dev/null",
       shell_quote(tmp.string()), shell_quote(log.string()), shell_quote(scripts.array.string()));
   // The runner's exit status is the task's.
   EXPECT_EQ(shell(task), 3);

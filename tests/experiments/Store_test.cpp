@@ -8,6 +8,8 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -200,6 +202,17 @@ TEST(Store, RefusesOlderSchemaTellingToUpgrade) {
   EXPECT_EQ(pragma(path, "user_version"), schema::kVersion - 1);
 }
 
+/// Every file in `dir` with its content.
+std::map<std::string, std::string> directory_files(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[entry.path().filename().string()] = {std::istreambuf_iterator<char>(in),
+                                               std::istreambuf_iterator<char>()};
+  }
+  return files;
+}
+
 TEST(Store, RefusesDatabasesOfOtherApplications) {
   const TempDir dir;
   // Tables, no application id.
@@ -208,10 +221,18 @@ TEST(Store, RefusesDatabasesOfOtherApplications) {
     sql::Connection db(tables, sql::Connection::Mode::Create);
     db.execute("CREATE TABLE notes (text TEXT)");
   }
+  // Refused before anything is written: the file keeps every byte (it used to be switched to
+  // WAL first: its header changed and -wal and -shm files appeared beside it).
+  const auto files = [&] { return directory_files(dir.path()); };
+  const auto before = files();
   for (const auto access : {Store::Access::Read, Store::Access::Write}) {
     EXPECT_THAT(error_of([&] { (void)Store(tables, access); }),
                 AllOf(HasSubstr(tables.string()), HasSubstr("another application")));
+    EXPECT_EQ(files(), before);
   }
+  EXPECT_THAT(error_of([&] { (void)Store::upgrade(tables); }),
+              AllOf(HasSubstr(tables.string()), HasSubstr("another application")));
+  EXPECT_EQ(files(), before);
   EXPECT_EQ(count(tables, "SELECT COUNT(*) FROM sqlite_schema"), 1);  // nothing added
 
   // Another application's id.
@@ -220,9 +241,13 @@ TEST(Store, RefusesDatabasesOfOtherApplications) {
     sql::Connection db(other, sql::Connection::Mode::Create);
     db.execute("PRAGMA application_id = 42; CREATE TABLE t (x INTEGER)");
   }
+  const auto with_other = files();
   EXPECT_THAT(error_of([&] { (void)Store(other, Store::Access::Write); }),
               AllOf(HasSubstr(other.string()), HasSubstr("not a mapsim results database"),
                     HasSubstr("0x2a")));
+  EXPECT_THAT(error_of([&] { (void)Store::upgrade(other); }),
+              AllOf(HasSubstr(other.string()), HasSubstr("0x2a")));
+  EXPECT_EQ(files(), with_other);
 
   // An empty database is not one to read.
   const auto empty = dir.path() / "empty.db";
@@ -371,7 +396,7 @@ TEST(StoreUpgrade, CurrentVersionIsLeftAloneAndOthersRefused) {
     db.execute("CREATE TABLE t (x INTEGER)");
   }
   EXPECT_THAT(error_of([&] { (void)Store::upgrade(other); }),
-              AllOf(HasSubstr(other.string()), HasSubstr("not a mapsim results database")));
+              AllOf(HasSubstr(other.string()), HasSubstr("another application")));
   EXPECT_THAT(error_of([&] { (void)Store::upgrade(dir.path() / "missing.db"); }),
               HasSubstr("does not exist"));
 }
@@ -475,6 +500,29 @@ TEST(StoreClaim, RunWithExpiredHeartbeatIsTakenOverOnAnyHost) {
   store.connection().execute(fmt::format("UPDATE runs SET heartbeat_at = '{}'", kLongAgo));
   EXPECT_EQ(store.state("a").status, RunStatus::Stale);
   EXPECT_EQ(store.claim(runs, this_process("test"), false), std::vector<bool>{true});
+}
+
+TEST(StoreClaim, RunWithAHeartbeatFarInTheFutureIsTakenOver) {
+  // A heartbeat ahead of this host's clock by more than the expiry (another host's clock far
+  // off, or an altered row) read as fresh until that time came: the run was skipped forever.
+  // Clocks of hosts sharing a database agree within the expiry, or no heartbeat means anything.
+  const TempDir dir;
+  Store store(dir.path() / "r.db", Store::Access::Write);
+  auto remote = owner_with_pid(::getppid(), "remote");
+  remote.host = "another-host.example";
+  const std::vector<RunIdentity> runs{fake_identity("a")};
+  ASSERT_EQ(store.claim(runs, remote, false), std::vector<bool>{true});
+  store.connection().execute("UPDATE runs SET heartbeat_at = '2999-01-01T00:00:00.000Z'");
+  EXPECT_EQ(store.state("a").status, RunStatus::Stale);
+  EXPECT_EQ(store.mark_stale(this_process("test")), 1);
+  EXPECT_EQ(store.claim(runs, this_process("test"), false), std::vector<bool>{true});
+  // A few seconds ahead (clocks a little apart) is a live runner.
+  const std::vector<RunIdentity> other{fake_identity("b")};
+  ASSERT_EQ(store.claim(other, remote, false), std::vector<bool>{true});
+  store.connection().execute(
+      "UPDATE runs SET heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+5 seconds') "
+      "WHERE run_key = 'b'");
+  EXPECT_EQ(store.state("b").status, RunStatus::Running);
 }
 
 TEST(StoreCommit, StoresResultsMappingAndLinks) {
@@ -809,6 +857,52 @@ TEST(StoreWriter, WriteErrorReachesTheCommitAndFinish) {
   Store store(path, Store::Access::Read);
   EXPECT_EQ(store.state("a").status, RunStatus::Running);
   EXPECT_EQ(store.connection().query_integer("SELECT COUNT(*) FROM links"), 0);
+}
+
+TEST(StoreWriter, AClaimQueuedBehindAFailedWriteIsAnswered) {
+  // A claim waits for its answer. One queued behind a write that failed used to be dropped
+  // unanswered while the claim itself kept its promise alive: the worker waited forever (a
+  // sweep on a read-only database hung). It must get the write's error.
+  const TempDir dir;
+  const auto path = dir.path() / "r.db";
+  auto writer = std::make_unique<StoreWriter>(path, this_process("writer"));
+  const std::vector<RunIdentity> runs{fake_identity("a"), fake_identity("b")};
+  ASSERT_EQ(writer->claim(runs, false), (std::vector<bool>{true, true}));
+  // Another connection holds the write lock: the writer waits in the failing commit until the
+  // claim is queued behind it.
+  sql::Connection blocker(path, sql::Connection::Mode::ReadWrite);
+  blocker.execute("BEGIN IMMEDIATE");
+  auto record = done_record("a");  // two rows for one link break the links table's primary key
+  record.links = {{1, 0, 1, "torus", 10, {}, {}, {}}, {1, 0, 1, "torus", 20, {}, {}, {}}};
+  auto failed = writer->commit(record);
+  std::promise<std::string> claim_answer;
+  auto claimed = claim_answer.get_future();
+  std::thread worker([&] {
+    try {
+      (void)writer->claim({fake_identity("c")}, false);
+      claim_answer.set_value("claimed");
+    } catch (const InputError& e) {
+      claim_answer.set_value(std::string("InputError: ") + e.what());
+    } catch (const std::exception& e) {
+      claim_answer.set_value(std::string("other error: ") + e.what());
+    }
+  });
+  for (int i = 0; i < 60'000 && writer->queued() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(writer->queued(), 1U) << "the claim was not queued";
+  blocker.execute("ROLLBACK");
+  EXPECT_THROW((void)failed.get(), InputError);
+  if (claimed.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    ADD_FAILURE() << "the queued claim got no answer";
+    worker.detach();  // it waits forever: leave it, and the writer it uses, to the process
+    (void)writer.release();
+    return;
+  }
+  worker.join();
+  EXPECT_THAT(claimed.get(), AllOf(HasSubstr("InputError"), HasSubstr("UNIQUE constraint")));
+  EXPECT_THROW(writer->finish(), InputError);
+  // Nothing was written after the failure: c was never claimed.
+  EXPECT_EQ(count(path, "SELECT COUNT(*) FROM runs WHERE run_key = 'c'"), 0);
 }
 
 TEST(StoreWriter, ReleasesAndHeartbeats) {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -289,8 +290,8 @@ TEST(SweepCounts, ExcludeMatchesLabelsAndSpecs) {
   // A model likewise.
   EXPECT_EQ(expand_text(config + "exclude: [{model: packet}]").excluded, 24U);
   EXPECT_EQ(expand_text(config + "exclude: [{model: \"packet[packet-size=1024]\"}]").excluded, 12U);
-  // A value that matches nothing excludes nothing.
-  EXPECT_EQ(expand_text(config + "exclude: [{mapper: random}]").excluded, 0U);
+  // A value that matches nothing would exclude nothing: an error (Config_test has the messages).
+  EXPECT_THROW((void)expand_text(config + "exclude: [{mapper: random}]"), InputError);
 }
 
 TEST(SweepCounts, ExcludeNumericAxes) {
@@ -359,13 +360,67 @@ TEST(SweepCounts, ExtraWhereIsAndedWithTheConfigs) {
   EXPECT_EQ(alone.runs.size(), 6U);
 }
 
+TEST(SweepErrors, TooManyCombinationsAreRefusedBeforeAnythingIsMade) {
+  // A sweep was expanded in memory whatever its size: 1.2e8 combinations took 11 GB and 55 s
+  // in --dry-run and died with a bare "out of memory". They are counted first; above the limit
+  // the count and the axes are named. Here 10 workloads x 10 seeds x 1000 repeats x (a zip of
+  // 2 machines and 2 mappers) = 200000 combinations, refused under a limit of 199999 and made
+  // under a limit of 200000 in the Slurm check's dry form (where 0: nothing kept).
+  std::string workloads;
+  for (int r = 4; r < 14; ++r)
+    workloads += fmt::format("{}stencil2d:S:{}", r == 4 ? "" : ", ", r * r);
+  std::string seeds;
+  for (int s = 0; s < 10; ++s) seeds += fmt::format("{}{}", s == 0 ? "" : ", ", s);
+  const auto config = fmt::format(
+      "workloads: [{}]\nmachines: [torus:16x16, mesh:16x16]\nmappers: [in-order, greedy]\n"
+      "seeds: [{}]\nrepeats: 1000\nzip: [[machine, mapper]]\n",
+      workloads, seeds);
+  try {
+    (void)expand(parse_config(config, "big.yaml", {}), {}, 199'999);
+    ADD_FAILURE() << "expanded";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "big.yaml: the sweep crosses 200000 combinations (workload 10 x machine+mapper 2 x "
+              "model 1 x eager-threshold 1 x compute-scale 1 x seed 10 x repeat 1000), more "
+              "than the 199999 mapsim expands; narrow an axis, zip axes that vary together, or "
+              "split the config (`mapsim run --max-combinations` raises the limit)");
+  }
+  const auto made = expand(parse_config(config, "big.yaml", {}), "ranks < 0", 200'000);
+  EXPECT_EQ(made.combinations, 200'000U);
+  EXPECT_EQ(made.filtered, 200'000U);
+  EXPECT_TRUE(made.runs.empty());
+  // The default limit.
+  EXPECT_EQ(kMaxCombinations, 1'000'000U);
+}
+
+TEST(SweepErrors, LinkSettingsOfAClassTheMachineLacks) {
+  // They applied to nothing, silently, although `simulate --link` refuses them.
+  EXPECT_EQ(expand_error(changed("machines: [torus:4x4]",
+                                 "machines: [{topology: torus:4x4, links: {th3-switch: "
+                                 "{bandwidth: 1}}}]")),
+            "sweep.yaml:2:42: machines[0].links.th3-switch: torus:4x4 has no th3-switch links; "
+            "its link classes: grid, intra-node");
+  EXPECT_NO_THROW((void)expand_text(
+      changed("machines: [torus:4x4]",
+              "machines: [{topology: torus:4x4, links: {intra-node: {bandwidth: 50}}}]")));
+}
+
+TEST(SweepKeys, NegativeZeroComputeScaleIsZero) {
+  // -0.0 and 0 gave two run keys for one configuration ("compute-scale: -0").
+  EXPECT_EQ(only_run(plus("sim: {compute-scale: -0.0}")).key,
+            only_run(plus("sim: {compute-scale: 0}")).key);
+  const auto both = expand_text(plus("sim: {compute-scale: [0, -0.0]}"));
+  EXPECT_EQ(both.runs.size(), 1U);
+  EXPECT_EQ(both.merged, 1U);
+}
+
 TEST(SweepErrors, BadWhereNamesItsOrigin) {
   EXPECT_THAT(expand_error(plus("where: \"colour = 1\"")),
               AllOf(StartsWith("sweep.yaml:5:8: where 'colour = 1': "),
                     HasSubstr("no such column: colour"), HasSubstr("columns: workload,")));
   EXPECT_THAT(expand_error(kSingle, "colour = 1"),
-              AllOf(StartsWith("--where: where 'colour = 1': "), HasSubstr("no such column")));
-  EXPECT_THAT(expand_error(kSingle, "ranks <="), StartsWith("--where: where 'ranks <=': "));
+              AllOf(StartsWith("--where 'colour = 1': "), HasSubstr("no such column")));
+  EXPECT_THAT(expand_error(kSingle, "ranks <="), StartsWith("--where 'ranks <=': "));
 }
 
 // ---- runs without replay ------------------------------------------------------------------------
@@ -514,17 +569,19 @@ TEST(SweepKeys, KeysAreDigestsOfTheCanonicalConfiguration) {
     EXPECT_TRUE(is_lower_hex(run.key)) << run.key;
     EXPECT_TRUE(is_lower_hex(run.mapping_key)) << run.mapping_key;
     EXPECT_TRUE(is_lower_hex(run.context_key)) << run.context_key;
-    EXPECT_EQ(run.key, sha256(run.config));
+    EXPECT_EQ(run.key, sha256(canonical_config(sweep, run)));
     EXPECT_NE(run.key, run.mapping_key);
     EXPECT_NE(run.key, run.context_key);
   }
   // Every effective value is a line of the configuration, defaults filled in.
-  const auto run = only_run(kSingle);
+  const auto single = expand_text(kSingle);
+  ASSERT_EQ(single.runs.size(), 1U);
+  const auto config = canonical_config(single, single.runs[0]);
   for (const auto* line :
        {"results-version: 1\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
         "params: imbalance=0,runs=4,strategy=quality\n", "seed: 0\n", "model: packet\n",
         "packet-size: 4096\n", "eager-threshold: 65536\n", "compute-scale: 1\n", "repeat: 0\n"}) {
-    EXPECT_THAT(run.config, HasSubstr(line));
+    EXPECT_THAT(config, HasSubstr(line));
   }
 }
 
@@ -664,11 +721,9 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
       changed("machines: [torus:4x4]", "machines: [\"torus:4x4:cores=1\"]"),
       changed("mappers: [scotch]", "mappers: [{name: scotch, label: s}]"),
       changed("models: [packet]", "models: [{name: packet, label: p}]"),
-      // The defaults given as overrides, and a class a torus does not have.
+      // The defaults given as overrides.
       changed("machines: [torus:4x4]",
               "machines: [{topology: torus:4x4, links: {grid: {bandwidth: 25, latency: 100}}}]"),
-      changed("machines: [torus:4x4]",
-              "machines: [{topology: torus:4x4, links: {th3-switch: {bandwidth: 1}}}]"),
       plus("store: {links: true}\nrun: {time-limit: 5}"),
       plus("name: \"{workload}-{mapper}\""),
       // LU class S runs itmax = 50 SSOR iterations unless told otherwise (NPB 3.4).

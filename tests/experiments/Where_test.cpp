@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -161,10 +162,10 @@ TEST(WhereErrors, UnknownColumnNamesOriginExpressionAndColumns) {
 
 TEST(WhereErrors, SyntaxError) {
   EXPECT_THAT(error_of("ranks <= ", "--where"),
-              AllOf(StartsWith("--where: where 'ranks <= ': "), HasSubstr("syntax error")));
+              AllOf(StartsWith("--where 'ranks <= ': "), HasSubstr("syntax error")));
   EXPECT_THAT(error_of("mapper = 'greedy"),
               AllOf(StartsWith("sweep.yaml:9:8: where 'mapper = 'greedy': "),
-                    HasSubstr("unrecognized token")));
+                    HasSubstr("the string at position 10 is not closed")));
 }
 
 TEST(WhereErrors, OneExpressionOnly) {
@@ -173,12 +174,42 @@ TEST(WhereErrors, OneExpressionOnly) {
   // Closing the parenthesis around the expression does not let a second statement through.
   EXPECT_THAT(error_of("1); DROP TABLE candidates; SELECT (1"),
               AllOf(StartsWith("sweep.yaml:9:8: where '1); DROP TABLE candidates; SELECT (1': "),
-                    HasSubstr("more than one statement")));
+                    HasSubstr("')' at position 2 closes a parenthesis it did not open")));
   // Nor does a comment hiding the rest of the query.
   EXPECT_THAT(error_of("1) ORDER BY row; --"),
               StartsWith("sweep.yaml:9:8: where '1) ORDER BY row; --': "));
   // And the rows are still there for the next condition.
   EXPECT_EQ(holds("1"), (Holds{true, true, true, true}));
+}
+
+TEST(WhereErrors, NothingEndsTheExpressionEarly) {
+  // The expression was spliced into the query as "WHERE (EXPR)": "1) GROUP BY mapper --" made
+  // a query of another shape (a config's where dropped runs silently, `results` printed a wrong
+  // table and exited 0), and "1) GROUP BY (mapper" balanced its parentheses to the same end.
+  for (const char* spliced : {"1) GROUP BY mapper --", "1) GROUP BY (mapper", "1) OR (1",
+                              "ranks > 0) /* */ ORDER BY (row"}) {
+    EXPECT_THAT(error_of(spliced),
+                AllOf(StartsWith(fmt::format("sweep.yaml:9:8: where '{}': ", spliced)),
+                      HasSubstr("closes a parenthesis it did not open")))
+        << spliced;
+  }
+  EXPECT_THAT(error_of("(ranks > 0"), HasSubstr("'(' at position 1 is not closed"));
+  EXPECT_THAT(error_of("ranks > 0 /* why"), HasSubstr("the comment at position 11 is not closed"));
+  EXPECT_THAT(error_of("\"ranks > 0"), HasSubstr("the quoted name at position 1 is not closed"));
+  EXPECT_THAT(error_of("-- nothing"), HasSubstr("the condition is empty"));
+  EXPECT_THAT(error_of("ranks > 0; "), HasSubstr("';' at position 10"));
+}
+
+TEST(Where, ATrailingCommentIsPartOfTheCondition) {
+  // It failed with "incomplete input": the comment hid the closing parenthesis.
+  EXPECT_EQ(holds("ranks <= 16 -- the small ones"), (Holds{true, false, false, true}));
+  EXPECT_EQ(holds("ranks <= 16 /* small */ AND mapper = 'in-order' -- first"),
+            (Holds{true, false, false, false}));
+  // Parentheses, semicolons and comment marks inside strings and quoted names are text.
+  EXPECT_EQ(holds("workload = ')' OR name = '; --' OR \"mapper\" = 'scotch'"),
+            (Holds{false, false, true, true}));
+  EXPECT_EQ(holds("(ranks <= 16) AND (seed = 0 OR (mapper = 'scotch'))"),
+            (Holds{true, false, false, true}));
 }
 
 }  // namespace
