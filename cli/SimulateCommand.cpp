@@ -27,6 +27,7 @@
 #include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
+#include "cli/MatrixChoice.hpp"
 #include "cli/Report.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
@@ -97,11 +98,23 @@ class TraceInput {
     if (reader_ && !stream_) stored_ = reader_->read_trace();
   }
 
-  /// The point-to-point matrix (for the mappers).
-  [[nodiscard]] traces::CommMatrix matrix() const {
-    if (stored_) return traces::point_to_point_matrix(*stored_);
-    if (generator_) return traces::workload_matrix(*generator_);
-    return traces::read_matrix(std::filesystem::path(text_));
+  /// The mappers' matrix (cli/MatrixChoice.hpp), its caveats logged.
+  [[nodiscard]] traces::CommMatrix matrix(const traces::MatrixOptions& options) const {
+    traces::CommMatrix matrix;
+    std::optional<std::uint64_t> calls;
+    if (stored_) {
+      matrix = options.collectives ? traces::matrix_with_collectives(*stored_, options.algorithms)
+                                   : traces::point_to_point_matrix(*stored_);
+      calls = collective_calls(reader_->summary());
+    } else if (generator_) {
+      matrix = traces::workload_matrix(*generator_, options);
+    } else {
+      traces::TraceReader reader(text_);
+      matrix = traces::read_matrix(reader, options);
+      calls = collective_calls(reader.summary());
+    }
+    report_caveats(matrix, options, source_, calls);
+    return matrix;
   }
 
   /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
@@ -363,7 +376,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "rankfile, a host list, a SLURM_HOSTFILE, an MPICH_RANK_ORDER), read by its content")(
       "mapper", po::value<std::string>(),
       "compute the mapping with this mapper (a comma list, or 'all') from the trace's "
-      "point-to-point matrix ('mapsim list mappers')")(
+      "matrix, collectives included unless --p2p-only ('mapsim list mappers')")(
       "seed", po::value<std::string>()->default_value("0"),
       "random seed of the mappers and of per-message routes (routing=ecmp, valiant, ugal)")(
       "param", po::value<std::vector<std::string>>()->composing(),
@@ -393,6 +406,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "write per-link bytes, busy time and utilisation to this CSV file ('-': standard output)")(
       "format", po::value<std::string>()->default_value("text"),
       "report format: text, csv or json");
+  add_matrix_options(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -402,6 +416,8 @@ int run_simulate(const std::vector<std::string>& args) {
     throw po::error("give --mapping or --mapper, not both");
   if (options.count("param") != 0 && options.count("mapper") == 0)
     throw po::error("--param needs --mapper");
+  if (options.count("p2p-only") != 0 && options.count("mapper") == 0)
+    throw po::error("--p2p-only needs --mapper: it chooses what the mappers' matrix counts");
   const auto format = report_format_from_name(options["format"].as<std::string>(), "--format");
 
   // The mappers and all their parameters first: a bad name or parameter fails before anything
@@ -461,7 +477,7 @@ int run_simulate(const std::vector<std::string>& args) {
                                                     : std::vector<std::string>{};
   config.links = apply_link_overrides(overrides, *topology);
   sim::validate(config);
-  if (options.count("links") != 0) check_writable(options["links"].as<std::string>(), "--links");
+  if (options.count("links") != 0) prepare_output(options["links"].as<std::string>(), "--links");
 
   // The rank count from the archive's definitions (or the generator), then the mapping file,
   // then the events.
@@ -494,7 +510,7 @@ int run_simulate(const std::vector<std::string>& args) {
   trace.load();
 
   if (!chosen.empty()) {
-    const auto matrix = trace.matrix();
+    const auto matrix = trace.matrix(matrix_options(options));
     replays.resize(chosen.size());
     mappings.resize(chosen.size());
     for (std::size_t k = 0; k < chosen.size(); ++k) {
