@@ -199,8 +199,8 @@ std::vector<Case> cases() {
        kMapCsv + "--mapper all --param greedy.nope=1",
        {"nope", "greedy"}},
       {"UnwritableMappingFile",
-       kMapCsv + "--mapper greedy --out /nonexistent/x.map",
-       {"/nonexistent/x.map"}},
+       kMapCsv + "--mapper greedy --out /dev/null/x.map",
+       {"/dev/null/x.map"}},
       // Mapping files.
       {"RankTwice", kSimLu + "--mapping twice.map", {"twice.map:2", "0"}},
       {"GarbageMapping", kSimLu + "--mapping garbage.map", {"garbage.map:1", "garbage"}},
@@ -218,7 +218,7 @@ std::vector<Case> cases() {
       {"NegativeComputeScale", kSimLu + "--compute-scale -1", {"--compute-scale"}},
       {"NegativeEagerThreshold", kSimLu + "--eager-threshold -5", {"--eager-threshold", "-5"}},
       {"ZeroPacketSize", kSimLu + "--model packet --packet-size 0", {"--packet-size", "0"}},
-      {"UnwritableLinks", kSimLu + "--links /nonexistent/links.csv", {"/nonexistent/links.csv"}},
+      {"UnwritableLinks", kSimLu + "--links /dev/null/links.csv", {"/dev/null/links.csv"}},
       // Experiment configs.
       {"UnknownConfigKey", "run unknown-key.yaml --db tour.db", {"unknown-key.yaml:4", "bogus"}},
       {"BrokenYaml", "run broken.yaml --db tour.db", {"broken.yaml:2"}},
