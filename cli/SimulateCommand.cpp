@@ -29,6 +29,7 @@
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
 #include "cli/Report.hpp"
+#include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "sim/Simulation.hpp"
@@ -49,104 +50,6 @@
 
 namespace mapsim::cli {
 namespace {
-
-/// How the trace's events reach the replays.
-enum class ReadMode { Auto, Memory, Stream };
-
-ReadMode read_mode_from_name(const std::string& name) {
-  if (name == "auto") return ReadMode::Auto;
-  if (name == "memory") return ReadMode::Memory;
-  if (name == "stream") return ReadMode::Stream;
-  const std::vector<std::string_view> names{"auto", "memory", "stream"};
-  throw InputError(fmt::format("--read: unknown mode '{}'; valid: auto, memory, stream{}", name,
-                               suggest_suffix(name, names)));
-}
-
-/// The trace named by --trace: an OTF2 archive, read into memory once or streamed per replay,
-/// or a generator spec, whose ranks run as coroutines per replay (traces/EventStreams.hpp).
-class TraceInput {
- public:
-  TraceInput(const std::string& text, ReadMode mode) : text_(text) {
-    if (traces::is_generator_spec(text)) {
-      if (mode == ReadMode::Memory) {
-        throw InputError(fmt::format(
-            "--read memory: '{}' is a generator spec, whose events are always streamed", text));
-      }
-      generator_ = traces::parse_generator_spec(text);
-      streams_ = std::make_unique<traces::WorkloadStreams>(*generator_);
-      ranks_ = streams_->rank_count();
-      source_ = streams_->source();
-      return;
-    }
-    reader_.emplace(text);  // the definitions: rank count, missing files
-    ranks_ = reader_->rank_count();
-    source_ = reader_->summary().anchor.string();
-    stream_ = mode == ReadMode::Stream ||
-              (mode == ReadMode::Auto && !traces::archive_fits_in_memory(text));
-  }
-
-  [[nodiscard]] Rank ranks() const { return ranks_; }
-  [[nodiscard]] const std::string& source() const { return source_; }
-  /// How the replays get the events: "memory", "stream" (an archive) or "generated".
-  [[nodiscard]] std::string_view reading() const {
-    if (generator_) return "generated";
-    return stream_ ? "stream" : "memory";
-  }
-
-  /// Reads an archive that is to be held in memory (the expensive step, after every cheap check).
-  void load() {
-    if (reader_ && !stream_) stored_ = reader_->read_trace();
-  }
-
-  /// The mappers' matrix (cli/MatrixChoice.hpp), its caveats logged.
-  [[nodiscard]] traces::CommMatrix matrix(const traces::MatrixOptions& options) const {
-    traces::CommMatrix matrix;
-    std::optional<std::uint64_t> calls;
-    if (stored_) {
-      matrix = options.collectives ? traces::matrix_with_collectives(*stored_, options.algorithms)
-                                   : traces::point_to_point_matrix(*stored_);
-      calls = collective_calls(reader_->summary());
-    } else if (generator_) {
-      matrix = traces::workload_matrix(*generator_, options);
-    } else {
-      traces::TraceReader reader(text_);
-      matrix = traces::read_matrix(reader, options);
-      calls = collective_calls(reader.summary());
-    }
-    report_caveats(matrix, options, source_, calls);
-    return matrix;
-  }
-
-  /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
-  [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
-                                     const sim::SimConfig& config) {
-    if (stored_) return sim::simulate(*stored_, topology, mapping, config);
-    std::unique_ptr<traces::EventStreams> streams;
-    {
-      const std::scoped_lock lock(mutex_);
-      streams = std::move(streams_);  // the first replay takes the one opened for the checks
-    }
-    if (!streams) {
-      if (generator_) {
-        streams = std::make_unique<traces::WorkloadStreams>(*generator_);
-      } else {
-        streams = std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
-      }
-    }
-    return sim::simulate(*streams, topology, mapping, config);
-  }
-
- private:
-  std::string text_;
-  std::string source_;
-  Rank ranks_ = 0;
-  bool stream_ = true;
-  std::optional<traces::GeneratorOptions> generator_;
-  std::optional<traces::TraceReader> reader_;
-  std::optional<traces::Trace> stored_;
-  std::unique_ptr<traces::EventStreams> streams_;
-  std::mutex mutex_;
-};
 
 std::string seconds(sim::Time t) {
   const double s = sim::to_seconds(t);
