@@ -102,7 +102,7 @@ int run_advise(const std::vector<std::string>& args) {
       fmt::format("the portfolio: a comma list of mappers or 'all' (default: {}); in-order is "
                   "always added",
                   kPortfolio)
-          .c_str())("candidates", po::value<std::string>()->default_value("3"),
+          .c_str())("candidates", po::value<std::string>()->default_value("2"),
                     "how many of the fastest mappings to replay for the whole run too (1 to 64)")(
       "seed", po::value<std::string>()->default_value("0"),
       "random seed of the mappers and of per-message routes")(
