@@ -10,6 +10,7 @@
 #include "cli/Cli.hpp"
 #include "cli/Interrupt.hpp"
 #include "experiments/HeatMap.hpp"
+#include "experiments/RankCorrelation.hpp"
 #include "experiments/ReportCharts.hpp"
 #include "experiments/ReportData.hpp"
 #include "experiments/ReportWriter.hpp"
@@ -89,6 +90,10 @@ int run_report(const std::vector<std::string>& args) {
       "the simulated time the static metrics are compared with")(
       "metric", po::value<std::string>()->default_value("hop_bytes"),
       "the metric of the scaling charts")(
+      "tie-tolerance", po::value<std::string>(),
+      "relative difference within which two mappers' static metrics or simulated times count "
+      "as equal (ties) for rho and the discordant pairs, in [0, 1) (default 0.001, i.e. "
+      "0.1 %; 0: exact)")(
       "heatmap", po::value<std::vector<std::string>>()->composing(),
       "a link-load heat map of this run: its name, or its key or a prefix of 6 or more hex "
       "digits (repeatable; default: in-order and the fastest mapper in the largest context with "
@@ -110,6 +115,11 @@ int run_report(const std::vector<std::string>& args) {
   if (options.count("gnuplot-timeout") != 0) {
     report.gnuplot_timeout =
         parse_real(options["gnuplot-timeout"].as<std::string>(), "--gnuplot-timeout", 0.001, 1e6);
+  }
+  double tie_tolerance = exp::kDefaultTieTolerance;
+  if (options.count("tie-tolerance") != 0) {
+    tie_tolerance =
+        exp::parse_tie_tolerance(options["tie-tolerance"].as<std::string>(), "--tie-tolerance");
   }
   exp::check_gnuplot(report.gnuplot, report.gnuplot_timeout);  // before reading a large database
   {
@@ -140,7 +150,7 @@ int run_report(const std::vector<std::string>& args) {
   append(exp::scaling_charts(data, query.scaling_metric));
   std::vector<exp::ContextAgreement> agreements;
   for (const auto metric : exp::kReportStaticMetrics) {
-    auto of_metric = exp::agreement(data, metric);
+    auto of_metric = exp::agreement(data, metric, tie_tolerance);
     if (metric == "hop_bytes") append(exp::agreement_charts(data, of_metric));
     for (auto& a : of_metric) agreements.push_back(std::move(a));
   }

@@ -40,16 +40,24 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     const auto& first = data.contexts[group.front()];
     const auto mappers = mappers_of(data, group);
     double rho_sum = 0;
-    int rho_count = 0;
+    int rho_count = 0, tied_count = 0;
     for (const auto c : group) {
-      if (const auto& rho = of_context[c]->rho) {
-        rho_sum += *rho;
+      const auto& a = *of_context[c];
+      if (a.mostly_tied()) {
+        ++tied_count;
+      } else if (a.rho) {
+        rho_sum += *a.rho;
         ++rho_count;
       }
     }
-    const std::string rho_text = rho_count > 0 ? fmt::format("mean rho {:+.2f} over {} workloads",
-                                                             rho_sum / rho_count, rho_count)
-                                               : std::string("no rho: fewer than 3 mappers");
+    const std::string tied_text =
+        tied_count > 0 ? fmt::format(", {} mostly tied", tied_count) : std::string();
+    const std::string rho_text =
+        rho_count > 0    ? fmt::format("mean rho {:+.2f} over {} workloads{}", rho_sum / rho_count,
+                                       rho_count, tied_text)
+        : tied_count > 0 ? fmt::format("no rho: {} workloads mostly tied", tied_count)
+                         : std::string("no rho: fewer than 3 mappers");
+    const double tolerance = of_context[group.front()]->tie_tolerance;
 
     Chart chart;
     chart.name =
@@ -61,12 +69,14 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     chart.about = fmt::format(
         "A point per mapper and workload at ({0} / in-order, {1} / in-order). Where {0} tells "
         "the truth the points rise from left to right; rho is Spearman's rank correlation of "
-        "{0} and {1} over a workload's mappers (1: same order). The table lists the mapper "
-        "pairs that {0} orders one way and the simulation the other.",
-        metric_label(metric), time_metric);
+        "{0} and {1} over a workload's mappers (1: same order). Values within {2} of each "
+        "other are ties; a workload with more than half of its mapper pairs tied is 'mostly "
+        "tied': its order is noise, and its rho is left out of the mean. The table lists the "
+        "mapper pairs that {0} orders one way and the simulation the other.",
+        metric_label(metric), time_metric, tolerance_text(tolerance));
     chart.csv = fmt::format("workload,ranks,mapper,{0},{1},{0}_ratio,{1}_ratio,rho\n",
                             csv_field(metric), csv_field(time_metric));
-    chart.table_header = {"workload", "mappers", "rho", "discordant pairs"};
+    chart.table_header = {"workload", "mappers", "rho", "tied pairs", "discordant pairs"};
     std::string blocks;
     std::vector<std::pair<std::size_t, std::size_t>> series;  // (mapper, index)
     for (std::size_t m = 0; m < mappers.size(); ++m) {
@@ -103,8 +113,8 @@ std::vector<Chart> agreement_charts(const ReportData& data,
                         d.static_first, d.static_second, time_metric, d.time_first, d.time_second));
       }
       chart.table_rows.push_back(
-          {context.workload, std::to_string(a.mappers),
-           a.rho ? fmt::format("{:+.2f}", *a.rho) : "-",
+          {context.workload, std::to_string(a.mappers), rho_cell(a),
+           fmt::format("{} of {}", a.ties, a.pairs),
            pairs.empty() ? std::string("none") : fmt::format("{}", fmt::join(pairs, "; "))});
     }
     if (series.empty()) continue;
@@ -167,10 +177,14 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
       "rank correlation of the metric and the simulated time over the mappers (1: the metric "
       "orders them as the simulation does; 0: no relation; -1: the opposite order). The table "
       "counts the mapper pairs the metric orders as the simulation does (alike), the other way "
-      "(discordant), and those either cannot tell apart (ties).";
-  chart.csv = "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties\n";
-  chart.table_header = {"machine", "model", "metric",     "workloads", "mean rho",
-                        "pairs",   "alike", "discordant", "ties"};
+      "(discordant), and those either cannot tell apart (ties: values within the tie tolerance "
+      "on either side). Workloads with more than half of their pairs tied are 'mostly tied' and "
+      "left out of the mean rho.";
+  chart.csv =
+      "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties,mostly_tied,"
+      "tie_tolerance\n";
+  chart.table_header = {"machine", "model",      "metric", "workloads",   "mean rho", "pairs",
+                        "alike",   "discordant", "ties",   "mostly tied", "tolerance"};
   const auto share = [](std::size_t count, std::size_t pairs) {
     return pairs > 0 ? fmt::format("{} ({:.0f}%)", count,
                                    100.0 * static_cast<double>(count) / static_cast<double>(pairs))
@@ -178,13 +192,15 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
   };
   for (const auto& s : summaries) {
     const auto alike = s.pairs - s.discordant - s.ties;
-    chart.csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(s.machine),
-                             csv_field(s.model), csv_field(s.metric), s.contexts,
-                             csv_number(s.mean_rho), s.pairs, alike, s.discordant, s.ties);
+    chart.csv +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(s.machine), csv_field(s.model),
+                    csv_field(s.metric), s.contexts, csv_number(s.mean_rho), s.pairs, alike,
+                    s.discordant, s.ties, s.mostly_tied, s.tie_tolerance);
     chart.table_rows.push_back(
         {s.machine, s.model, metric_label(s.metric), std::to_string(s.contexts),
          s.mean_rho ? fmt::format("{:+.2f}", *s.mean_rho) : "-", std::to_string(s.pairs),
-         share(alike, s.pairs), share(s.discordant, s.pairs), share(s.ties, s.pairs)});
+         share(alike, s.pairs), share(s.discordant, s.pairs), share(s.ties, s.pairs),
+         std::to_string(s.mostly_tied), tolerance_text(s.tie_tolerance)});
   }
   const std::string dat = chart.name + ".dat";
   std::string table =

@@ -61,6 +61,18 @@ inline std::string ratio_cell(std::optional<double> value) {
   return value ? fmt::format("{:.3f}", *value) : std::string("-");
 }
 
+/// A relative tie tolerance as a percentage: 0.001 -> "0.1 %", 0 -> "0 % (exact)".
+inline std::string tolerance_text(double tolerance) {
+  return tolerance == 0 ? std::string("0 % (exact)") : fmt::format("{:g} %", 100 * tolerance);
+}
+
+/// A context's rho as the tables show it: "+0.80", "mostly tied" when more than half of its
+/// pairs are tied (its rho is no finding), "-" without a rho.
+inline std::string rho_cell(const ContextAgreement& a) {
+  if (a.mostly_tied()) return "mostly tied";
+  return a.rho ? fmt::format("{:+.2f}", *a.rho) : std::string("-");
+}
+
 /// "hop_bytes" -> "hop-bytes", as the charts name metrics.
 inline std::string metric_label(std::string_view metric) {
   std::string text(metric);

@@ -187,12 +187,44 @@ TEST(ReportCharts, AgreementTableListsTheDiscordantPairs) {
   ASSERT_EQ(chart.table_rows.size(), 1U);
   EXPECT_EQ(chart.table_rows[0][0], "lu:S:4");
   EXPECT_EQ(chart.table_rows[0][2], "-0.50");
-  EXPECT_EQ(chart.table_rows[0][3],
+  EXPECT_EQ(chart.table_rows[0][3], "0 of 3");  // tied pairs
+  EXPECT_EQ(chart.table_rows[0][4],
             "greedy < random by hop-bytes, but random faster (hop-bytes 50 vs 150, makespan_s 1.5 "
             "vs 1)");
   // A point series per mapper at (hop-bytes / in-order, time / in-order): greedy at (0.5, 0.75).
   EXPECT_TRUE(contains(chart.data_files[0].second, "# greedy\n0.5 0.75 \"lu:S:4\"\n"));
   EXPECT_TRUE(contains(chart.plot, "title 'random'"));
+}
+
+TEST(ReportCharts, MostlyTiedContextsAreNoFinding) {
+  const auto data = data_of({context("lu:S:4", 4), context("ft:S:4", 4)});
+  // lu: rho +0.50, none of its 3 pairs tied; ft: rho -0.80 but 2 of its 3 pairs tied.
+  ContextAgreement lu;
+  lu.context = 0;
+  lu.metric = "hop_bytes";
+  lu.mappers = 3;
+  lu.pairs = 3;
+  lu.rho = 0.5;
+  lu.tie_tolerance = 0.001;
+  auto ft = lu;
+  ft.context = 1;
+  ft.rho = -0.8;
+  ft.ties = 2;
+  EXPECT_FALSE(lu.mostly_tied());
+  EXPECT_TRUE(ft.mostly_tied());
+  const auto charts = agreement_charts(data, {lu, ft});
+  ASSERT_EQ(charts.size(), 1U);
+  // The mean is lu's alone; ft is counted as mostly tied, its rho not shown as a finding.
+  EXPECT_TRUE(contains(charts[0].title, "mean rho +0.50 over 1 workloads, 1 mostly tied"));
+  ASSERT_EQ(charts[0].table_rows.size(), 2U);
+  EXPECT_EQ(charts[0].table_rows[0][2], "+0.50");
+  EXPECT_EQ(charts[0].table_rows[1][2], "mostly tied");
+  EXPECT_EQ(charts[0].table_rows[1][3], "2 of 3");
+  EXPECT_TRUE(contains(charts[0].about, "within 0.1 % of each other are ties"));
+  // Only ft: no mean at all.
+  const auto alone = agreement_charts(data, {ft});
+  ASSERT_EQ(alone.size(), 1U);
+  EXPECT_TRUE(contains(alone[0].title, "no rho: 1 workloads mostly tied"));
 }
 
 TEST(ReportCharts, AgreementSummaryNeedsARho) {
@@ -204,14 +236,18 @@ TEST(ReportCharts, AgreementSummaryNeedsARho) {
   s.pairs = 6;
   s.discordant = 3;
   s.ties = 1;
+  s.tie_tolerance = 0.001;
   EXPECT_FALSE(agreement_summary_chart({s}).has_value());  // no rho: nothing to draw
   s.mean_rho = 0.25;
   const auto chart = agreement_summary_chart({s});
   ASSERT_TRUE(chart.has_value());
   // 6 pairs: 3 discordant, 1 tie, so 6 - 3 - 1 = 2 ordered alike.
   EXPECT_EQ(chart->csv,
-            "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties\n"
-            "torus:4x4,flow,hop_bytes,2,0.25,6,2,3,1\n");
+            "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties,mostly_tied,"
+            "tie_tolerance\n"
+            "torus:4x4,flow,hop_bytes,2,0.25,6,2,3,1,0,0.001\n");
+  EXPECT_EQ(chart->table_rows[0][9], "0");
+  EXPECT_EQ(chart->table_rows[0][10], "0.1 %");
   ASSERT_EQ(chart->table_rows.size(), 1U);
   EXPECT_EQ(chart->table_rows[0][6], "2 (33%)");  // 2 of 6 pairs
   EXPECT_EQ(chart->table_rows[0][7], "3 (50%)");  // 3 of 6 pairs
