@@ -17,6 +17,13 @@ namespace mapsim::exp {
 
 using namespace chart;
 
+namespace {
+
+/// gnuplot point types, filled first, one per workload of an agreement chart.
+constexpr int kShapes[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14, 1, 2, 3};
+
+}  // namespace
+
 std::vector<Chart> agreement_charts(const ReportData& data,
                                     const std::vector<ContextAgreement>& agreements) {
   std::vector<Chart> charts;
@@ -67,7 +74,8 @@ std::vector<Chart> agreement_charts(const ReportData& data,
         fmt::format("{} against simulated {} (/ in-order): {}, {} ({})", metric_label(metric),
                     time_metric, first.machine, first.model_title(), rho_text);
     chart.about = fmt::format(
-        "A point per mapper and workload at ({0} / in-order, {1} / in-order). Where {0} tells "
+        "A point per mapper and workload at ({0} / in-order, {1} / in-order), coloured by mapper, "
+        "shaped by workload. Where {0} tells "
         "the truth the points rise from left to right; rho is Spearman's rank correlation of "
         "{0} and {1} over a workload's mappers (1: same order). Values within {2} of each "
         "other are ties; a workload with more than half of its mapper pairs tied is 'mostly "
@@ -77,6 +85,17 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     chart.csv = fmt::format("workload,ranks,mapper,{0},{1},{0}_ratio,{1}_ratio,rho\n",
                             csv_field(metric), csv_field(time_metric));
     chart.table_header = {"workload", "mappers", "rho", "tied pairs", "discordant pairs"};
+    // A point shape per workload (cycling after kShapes.size()), a colour per mapper.
+    std::vector<std::string> workloads;
+    for (const auto c : group) {
+      const auto& w = data.contexts[c].workload;
+      if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
+        workloads.push_back(w);
+    }
+    const auto shape = [&](const std::string& workload) {
+      const auto at = std::find(workloads.begin(), workloads.end(), workload) - workloads.begin();
+      return kShapes[static_cast<std::size_t>(at) % std::size(kShapes)];
+    };
     std::string blocks;
     std::vector<std::pair<std::size_t, std::size_t>> series;  // (mapper, index)
     for (std::size_t m = 0; m < mappers.size(); ++m) {
@@ -86,8 +105,10 @@ std::vector<Chart> agreement_charts(const ReportData& data,
         const auto* row = find_row(context, mappers[m]);
         const auto x = ratio(row, column);
         const auto y = ratio(row, ReportData::kTime);
-        if (x && y)
-          block += fmt::format("{:.9g} {:.9g} {}\n", *x, *y, data_string(context.workload));
+        if (x && y) {
+          block += fmt::format("{:.9g} {:.9g} {} {}\n", *x, *y, data_string(context.workload),
+                               shape(context.workload));
+        }
       }
       if (block.empty()) continue;
       blocks += fmt::format("# {}\n{}\n\n", mappers[m], block);
@@ -120,22 +141,33 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     if (series.empty()) continue;
     const std::string dat = chart.name + ".dat";
     chart.data_files.emplace_back(dat, std::move(blocks));
-    chart.width = 900;
-    chart.height = 640;
+    chart.width = 1100;
+    chart.height = std::max(640, 160 + 22 * static_cast<int>(series.size() + workloads.size()));
     std::string plot(kCommon);
+    // The legend beside the plot (below it, it ran into the x label): the mappers' colours,
+    // then the workloads' shapes.
     plot += fmt::format(
-        "set grid\nset xlabel {}\nset ylabel {}\nset title {}\n"
+        "set grid\nset key outside right top vertical Left reverse\nset xlabel {}\n"
+        "set ylabel {}\nset title {}\n"
         "set label 1 {} at graph 0.02, graph 0.95 left front\nplot ",
         gp_string(fmt::format("{} / in-order", metric_label(metric))),
         gp_string(fmt::format("simulated {} / in-order", time_metric)),
-        gp_string(fmt::format("{} against simulated {}: {}, {}", metric_label(metric), time_metric,
-                              first.machine, first.model_title())),
+        gp_title(fmt::format("{} against simulated {}: {}, {}", metric_label(metric), time_metric,
+                             first.machine, first.model_title()),
+                 title_columns(chart.width - 300)),
         gp_string(rho_text));
     for (std::size_t s = 0; s < series.size(); ++s) {
-      plot += fmt::format("{}{} index {} using 1:2 with points pt 7 ps 1.3 lc {} title {}",
+      plot += fmt::format("{}{} index {} using 1:2:4 with points pt variable ps 1.3 lc {} notitle",
                           s == 0 ? "" : ", \\\n  ", s == 0 ? gp_string(dat) : "''",
-                          series[s].second, colour(palette, mappers[series[s].first]),
-                          gp_string(mappers[series[s].first]));
+                          series[s].second, colour(palette, mappers[series[s].first]));
+    }
+    for (const auto& [m, index] : series) {
+      plot += fmt::format(", \\\n  keyentry with points pt 7 ps 1.3 lc {} title {}",
+                          colour(palette, mappers[m]), gp_string(mappers[m]));
+    }
+    for (const auto& w : workloads) {
+      plot += fmt::format(", \\\n  keyentry with points pt {} ps 1.3 lc rgb 'black' title {}",
+                          shape(w), gp_string(w));
     }
     plot += '\n';
     chart.plot = std::move(plot);
@@ -220,7 +252,7 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
       "set bmargin 16\nset lmargin 24\n"
       "set yrange [-1:1]\n"
       "set ylabel 'mean Spearman rho with simulated time'\n";
-  plot += fmt::format("set title {}\nplot ", gp_string(chart.title));
+  plot += fmt::format("set title {}\nplot ", gp_title(chart.title, title_columns(chart.width)));
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     plot += fmt::format("{}{} using {}{} title {}", m == 0 ? "" : ", \\\n  ",
                         m == 0 ? gp_string(dat) : "''", m + 2, m == 0 ? ":xtic(1)" : "",
