@@ -118,17 +118,19 @@ void write_table(std::ostream& out, const ResultTable& table, bool markdown) {
       text = table.baseline_missing ? "no in-order run here to normalise by"
                                     : "values relative to in-order";
     }
+    // "within 0.1 %", or "equal" at tolerance 0.
+    const auto within = table.tie_tolerance == 0
+                            ? std::string("equal")
+                            : fmt::format("within {:g} %", 100 * table.tie_tolerance);
     if (table.pairs > 0 && table.mostly_tied()) {
       text += fmt::format(
-          "{}hop-bytes and makespan mostly tied ({} of {} pairs within {:g} %): "
-          "no rank correlation to read",
-          text.empty() ? "" : "; ", table.tied_pairs, table.pairs, 100 * table.tie_tolerance);
+          "{}hop-bytes and makespan mostly tied ({} of {} pairs {}): no rank correlation to read",
+          text.empty() ? "" : "; ", table.tied_pairs, table.pairs, within);
     } else if (table.rank_correlation) {
       text += fmt::format("{}rank correlation of hop-bytes and makespan: {:+.2f}",
                           text.empty() ? "" : "; ", *table.rank_correlation);
       if (table.tied_pairs > 0) {
-        text += fmt::format(" ({} of {} pairs tied within {:g} %)", table.tied_pairs, table.pairs,
-                            100 * table.tie_tolerance);
+        text += fmt::format(" ({} of {} pairs tied: {})", table.tied_pairs, table.pairs, within);
       }
     }
     return text;
