@@ -19,6 +19,10 @@ using namespace chart;
 
 namespace {
 
+/// The summary's left margin (24 characters) in pixels: the title is centred on the plot, so it
+/// has the chart's width less twice that.
+constexpr int kLeftMarginPixels = 24 * 8;
+
 /// gnuplot point types, filled first, one per workload of an agreement chart.
 constexpr int kShapes[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14, 1, 2, 3};
 
@@ -249,10 +253,11 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
   std::string plot(kCommon);
   plot += kHistogram;
   plot +=
-      "set bmargin 16\nset lmargin 24\n"
+      "set bmargin 16\nset lmargin 24\n"  // kLeftMarginPixels
       "set yrange [-1:1]\n"
       "set ylabel 'mean Spearman rho with simulated time'\n";
-  plot += fmt::format("set title {}\nplot ", gp_title(chart.title, title_columns(chart.width)));
+  plot += fmt::format("set title {}\nplot ",
+                      gp_title(chart.title, title_columns(chart.width - 2 * kLeftMarginPixels)));
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     plot += fmt::format("{}{} using {}{} title {}", m == 0 ? "" : ", \\\n  ",
                         m == 0 ? gp_string(dat) : "''", m + 2, m == 0 ? ":xtic(1)" : "",
