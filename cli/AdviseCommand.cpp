@@ -195,6 +195,7 @@ int run_advise(const std::vector<std::string>& args) {
 
   // 2. Every distinct mapping, communication only, under flow.
   sim::SimConfig comm_only;
+  comm_only.collectives = matrix_settings.algorithms;
   comm_only.compute_scale = 0;
   comm_only.seed = seed;
   {
@@ -214,6 +215,7 @@ int run_advise(const std::vector<std::string>& args) {
 
   // 3. The leading mappings and in-order, for the whole run.
   sim::SimConfig whole_run;
+  whole_run.collectives = matrix_settings.algorithms;
   whole_run.seed = seed;
   const std::size_t whole_count = std::min(candidates.size(), leading + 1);
   {

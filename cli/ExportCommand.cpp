@@ -12,6 +12,7 @@
 #include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
+#include "cli/MatrixChoice.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "sim/Simulation.hpp"
@@ -101,6 +102,7 @@ int run_export(const std::vector<std::string>& args) {
                   sim::SimConfig{}.eager_threshold)
           .c_str());
   add_machine_options(line.options);
+  add_collectives_option(line.options);
   line.positional.add("trace", 1);
   const auto parsed = parse(line, args);
   if (!parsed) return 0;
@@ -110,6 +112,7 @@ int run_export(const std::vector<std::string>& args) {
     throw InputError(fmt::format("--format '{}': the only format is simgrid-ti", format));
   traces::SimgridTiOptions ti;
   ti.compute = options.count("no-compute") == 0;
+  ti.collectives = collective_options(options);
   if (options.count("flops-per-second") != 0) {
     ti.flops_per_second =
         parse_real(options["flops-per-second"].as<std::string>(), "--flops-per-second");

@@ -80,6 +80,10 @@ traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology
       throw po::error(fmt::format(
           "--p2p-only needs a trace; the CSV matrix '{}' already says what it counts", source));
     }
+    if (vm.count("collectives") != 0) {
+      throw po::error(fmt::format(
+          "--collectives needs a trace; the CSV matrix '{}' already says what it counts", source));
+    }
     auto matrix = traces::read_matrix_csv(source);
     check_fits(matrix.rank_count(), topology, source);
     report_caveats(matrix, options, source, std::nullopt);

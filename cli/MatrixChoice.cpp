@@ -11,11 +11,26 @@ void add_matrix_options(po::options_description& options) {
   options.add_options()("p2p-only",
                         "leave collectives out of the mappers' matrix (by default it counts "
                         "them as the messages the replay sends for them, as sweeps do)");
+  add_collectives_option(options);
+}
+
+void add_collectives_option(po::options_description& options) {
+  options.add_options()(
+      "collectives", po::value<std::string>()->value_name("SEL[,OP=ALG...]"),
+      "collective algorithms of the replay and the matrix: mpich (MPICH's classic ones, the "
+      "default) or ompi (Open MPI 4.1's tuned rules), then optional overrides such as "
+      "allreduce=ring,alltoall=bruck (docs/models.md lists them)");
+}
+
+traces::CollectiveOptions collective_options(const po::variables_map& vm) {
+  if (vm.count("collectives") == 0) return {};
+  return traces::parse_collective_options(vm["collectives"].as<std::string>(), "--collectives");
 }
 
 traces::MatrixOptions matrix_options(const po::variables_map& vm) {
   traces::MatrixOptions options;
   options.collectives = vm.count("p2p-only") == 0;
+  options.algorithms = collective_options(vm);
   return options;
 }
 

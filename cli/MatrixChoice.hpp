@@ -2,8 +2,9 @@
 // What the mappers' matrix of a trace counts, the same in map, simulate and matrix as in sweeps:
 // by default its point-to-point messages and its collectives' messages as the replay sends them
 // (traces/CollectiveTraffic.hpp); --p2p-only (in a config, matrix: {collectives: false}) leaves
-// the collectives out. A matrix that could mislead the user (empty, or mostly collectives) is
-// said so on standard error.
+// the collectives out. --collectives mpich|ompi[,OP=ALG...] chooses the collectives' algorithms
+// (traces/CollectiveAlgorithm.hpp), for the matrix and the replay alike. A matrix that could
+// mislead the user (empty, or mostly collectives) is said so on standard error.
 
 #include <cstdint>
 #include <optional>
@@ -16,11 +17,17 @@
 
 namespace mapsim::cli {
 
-/// Adds --p2p-only to `options`.
+/// Adds --p2p-only and --collectives to `options`.
 void add_matrix_options(po::options_description& options);
 
-/// What --p2p-only asks for.
+/// Adds --collectives alone (commands without a mappers' matrix, e.g. export).
+void add_collectives_option(po::options_description& options);
+
+/// What --p2p-only and --collectives ask for.
 traces::MatrixOptions matrix_options(const po::variables_map& vm);
+
+/// What --collectives asks for (MPICH's algorithms without it). Throws InputError for a bad value.
+traces::CollectiveOptions collective_options(const po::variables_map& vm);
 
 /// Collective calls an archive has, counted once per rank taking part.
 std::uint64_t collective_calls(const traces::TraceSummary& summary);

@@ -111,7 +111,7 @@ void print_matrix_statistics(std::FILE* out, const traces::CommMatrix& matrix, s
 
 int run_matrix(const std::vector<std::string>& args) {
   CommandLine line(
-      "matrix", "INPUT [--csv OUT] [--p2p-only] [--top K]",
+      "matrix", "INPUT [--csv OUT] [--p2p-only | --collectives SEL[,OP=ALG...]] [--top K]",
       "Builds the communication matrix (messages and bytes per ordered rank pair) of "
       "an MPI trace\nand summarises it: ranks, events, point-to-point traffic, "
       "collectives, non-zero pairs,\nper-rank degree and volume, the heaviest pairs. "
@@ -120,16 +120,14 @@ int run_matrix(const std::vector<std::string>& args) {
       "stencil3d:S:27:iterations=10; see 'mapsim generate\n--help'), whose matrix "
       "is computed without building the trace. The matrix counts\npoint-to-point "
       "messages (MPI_Send, MPI_Isend, ...) and the messages the simulator sends for\n"
-      "collectives, as the mappers see them everywhere (--p2p-only: point-to-point only).");
+      "collectives, as the mappers see them everywhere (--p2p-only: point-to-point only;\n"
+      "--collectives: which algorithms expand them, MPICH's by default).");
   line.options.add_options()("input", po::value<std::string>()->required(),
                              "OTF2 anchor file or directory, CSV matrix, or generator spec")(
       "csv", po::value<std::string>(), "write the matrix to OUT as CSV src,dst,messages,bytes")(
-      "collectives", po::bool_switch(),
-      "count collectives, expanded into the point-to-point messages of the simulator's "
-      "algorithms (binomial trees, recursive doubling, ring, pairwise exchange, dissemination): "
-      "the default, kept for older scripts")("p2p-only", "count point-to-point messages only")(
       "top", po::value<std::string>()->default_value("10"),
       "how many of the heaviest pairs to list");
+  add_matrix_options(line.options);
   line.positional.add("input", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -146,8 +144,9 @@ int run_matrix(const std::vector<std::string>& args) {
   }
   const auto top = static_cast<std::size_t>(
       parse_integer((*vm)["top"].as<std::string>(), "--top", 0, 1'000'000));
-  if ((*vm)["collectives"].as<bool>() && vm->count("p2p-only") != 0)
-    throw po::error("give --collectives or --p2p-only, not both");
+  if (vm->count("collectives") != 0 && vm->count("p2p-only") != 0)
+    throw po::error(
+        "--collectives chooses the collectives' algorithms; --p2p-only leaves them out");
   const auto options = matrix_options(*vm);
   if (vm->count("csv") != 0) prepare_output((*vm)["csv"].as<std::string>(), "--csv");
   // With the matrix on standard output (--csv -), the summary goes to standard error.
@@ -178,7 +177,7 @@ int run_matrix(const std::vector<std::string>& args) {
     calls = collective_calls(summary);
   } else {
     csv_input = true;
-    if ((*vm)["collectives"].as<bool>() || vm->count("p2p-only") != 0) {
+    if (vm->count("collectives") != 0 || vm->count("p2p-only") != 0) {
       throw InputError(
           fmt::format("--{} needs a trace; the CSV matrix '{}' already says what it counts",
                       vm->count("p2p-only") != 0 ? "p2p-only" : "collectives", input.string()));

@@ -340,6 +340,7 @@ int run_simulate(const std::vector<std::string>& args) {
   config.seed = static_cast<std::uint64_t>(
       parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   config.model = options["model"].as<std::string>();
+  config.collectives = collective_options(options);
   const auto models = sim::network_models();
   if (std::none_of(models.begin(), models.end(),
                    [&](const auto& m) { return m.name == config.model; })) {

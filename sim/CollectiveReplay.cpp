@@ -83,7 +83,8 @@ const traces::CollectiveSchedule& Replay::instance(std::uint16_t comm, std::uint
     records[i] = traces::CollectiveRecord{call.bytes, call.received};
   }
   CollectiveInstance created;
-  created.schedule = std::make_unique<traces::CollectiveSchedule>(op, root, std::move(records));
+  created.schedule = std::make_unique<traces::CollectiveSchedule>(op, root, std::move(records),
+                                                                  config_.collectives);
   created.members_left = static_cast<std::uint32_t>(members.size());
   return *instances_.emplace(key, std::move(created)).first->second.schedule;
 }

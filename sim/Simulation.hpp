@@ -33,6 +33,7 @@
 #include "topologies/LinkClass.hpp"
 #include "topologies/Mapping.hpp"
 #include "topologies/Topology.hpp"
+#include "traces/CollectiveAlgorithm.hpp"
 #include "traces/EventStreams.hpp"
 #include "traces/Trace.hpp"
 
@@ -74,6 +75,8 @@ struct SimConfig {
   /// (Network.hpp); no effect under minimal routing.
   std::uint64_t seed = 0;
   ModelOptions model_options;
+  /// Which algorithm each collective runs (traces/CollectiveAlgorithm.hpp): MPICH's by default.
+  traces::CollectiveOptions collectives;
   StopCondition stop;
 };
 

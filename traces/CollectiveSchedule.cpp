@@ -2,34 +2,20 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "traces/OmpiRules.hpp"
 
 namespace mapsim::traces {
 namespace {
 
+using A = CollectiveAlgorithm;
+
 std::int64_t divide_rounded(std::int64_t value, std::int64_t by) {
   return by <= 0 ? 0 : (value + by / 2) / by;
-}
-
-std::int32_t lowbit(std::int32_t r) {
-  return r & -r;
-}
-
-/// The smallest power of two >= p.
-std::int32_t power_ceil(std::int32_t p) {
-  return static_cast<std::int32_t>(std::bit_ceil(static_cast<std::uint32_t>(p)));
-}
-
-/// The largest power of two <= p (p >= 1).
-std::int32_t power_floor(std::int32_t p) {
-  return static_cast<std::int32_t>(std::bit_floor(static_cast<std::uint32_t>(p)));
-}
-
-std::int32_t log2_ceil(std::int32_t p) {
-  return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint32_t>(p - 1)));
 }
 
 bool rooted(CollectiveOp op) {
@@ -46,13 +32,67 @@ bool rooted(CollectiveOp op) {
   }
 }
 
+bool power_of_two(std::int32_t p) {
+  return std::has_single_bit(static_cast<std::uint32_t>(p));
+}
+
+std::int64_t largest(const std::vector<std::int64_t>& payload) {
+  return *std::max_element(payload.begin(), payload.end());
+}
+
+std::int64_t total(const std::vector<std::int64_t>& payload) {
+  return std::accumulate(payload.begin(), payload.end(), std::int64_t{0});
+}
+
+/// MPICH's choice (what mapsim always replayed).
+CollectiveAlgorithm mpich_algorithm(CollectiveFamily family, std::int32_t p,
+                                    const std::vector<std::int64_t>& payload,
+                                    const CollectiveOptions& options) {
+  switch (family) {
+    case CollectiveFamily::Barrier:
+      return A::Bruck;
+    case CollectiveFamily::Bcast:
+    case CollectiveFamily::Reduce:
+    case CollectiveFamily::Gather:
+    case CollectiveFamily::Scatter:
+      return A::Binomial;
+    case CollectiveFamily::Allreduce:
+      return p > 1 && largest(payload) >= options.allreduce_ring_from ? A::Ring
+                                                                      : A::RecursiveDoubling;
+    case CollectiveFamily::Allgather:
+    case CollectiveFamily::Allgatherv:
+      return power_of_two(p) && total(payload) < options.allgather_ring_from ? A::RecursiveDoubling
+                                                                             : A::Ring;
+    case CollectiveFamily::Alltoall:
+    case CollectiveFamily::Alltoallv:
+      return A::Pairwise;
+    case CollectiveFamily::ReduceScatter:
+      return A::Ring;
+  }
+  return A::Default;
+}
+
+/// The message size Open MPI's rules look at (OmpiRules.hpp), from the per-member payloads.
+std::int64_t rule_bytes(CollectiveFamily family, std::int32_t p,
+                        const std::vector<std::int64_t>& payload) {
+  if (family == CollectiveFamily::Allgatherv) return total(payload) / p;
+  return largest(payload);
+}
+
+/// `bytes` split into p blocks, the first bytes % p one byte larger.
+std::vector<std::int64_t> blocks_of(std::int64_t bytes, std::int32_t p) {
+  std::vector<std::int64_t> blocks(static_cast<std::size_t>(p), bytes / p);
+  for (std::int64_t i = 0; i < bytes % p; ++i) ++blocks[static_cast<std::size_t>(i)];
+  return blocks;
+}
+
 }  // namespace
 
 CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
                                        std::vector<CollectiveRecord> records,
                                        const CollectiveOptions& options)
-    : op_(op), payload_(records.size(), 0) {
-  const auto p = static_cast<std::int32_t>(records.size());
+    : op_(op), size_(static_cast<std::int32_t>(records.size())) {
+  const std::int32_t p = size_;
   MAPSIM_EXPECTS(p >= 1, "a collective has at least one member");
   if (rooted(op)) {
     if (root < 0 || root >= p) {
@@ -61,274 +101,273 @@ CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
     }
     root_ = root;
   }
+  std::vector<std::int64_t> payload(records.size(), 0);
   auto per_member = [&](auto bytes_of) {
-    for (std::int32_t i = 0; i < p; ++i) payload_[static_cast<std::size_t>(i)] = bytes_of(i);
+    for (std::int32_t i = 0; i < p; ++i) payload[static_cast<std::size_t>(i)] = bytes_of(i);
   };
-  const auto& rec = records;
   auto at = [&](std::int32_t i) -> const CollectiveRecord& {
-    return rec[static_cast<std::size_t>(i)];
+    return records[static_cast<std::size_t>(i)];
   };
 
   switch (op) {
     case CollectiveOp::Barrier:
     case CollectiveOp::CreateHandle:
-      algorithm_ = Algorithm::Dissemination;
       break;
     case CollectiveOp::Bcast: {
       std::int64_t b = at(root_).received;
       if (b == 0) {
-        for (const auto& r : rec) b = std::max(b, r.received);
+        for (const auto& r : records) b = std::max(b, r.received);
       }
       per_member([&](std::int32_t) { return b; });
-      algorithm_ = Algorithm::BinomialBcast;
       break;
     }
     case CollectiveOp::Reduce:
-      per_member([&](std::int32_t i) { return at(i).sent; });
-      algorithm_ = Algorithm::BinomialReduce;
-      break;
     case CollectiveOp::Gather:
     case CollectiveOp::Gatherv:
+    case CollectiveOp::ReduceScatter:
+    case CollectiveOp::ReduceScatterBlock:  // the whole vector
       per_member([&](std::int32_t i) { return at(i).sent; });
-      algorithm_ = Algorithm::BinomialGather;
       break;
     case CollectiveOp::Scatter:
     case CollectiveOp::Scatterv:
       per_member([&](std::int32_t i) { return at(i).received; });
-      algorithm_ = Algorithm::BinomialScatter;
       break;
-    case CollectiveOp::Allreduce: {
-      per_member([&](std::int32_t i) { return divide_rounded(at(i).sent, p); });
-      const auto largest = *std::max_element(payload_.begin(), payload_.end());
-      algorithm_ = p > 1 && largest >= options.allreduce_ring_from
-                       ? Algorithm::RingAllreduce
-                       : Algorithm::RecursiveDoublingAllreduce;
-      break;
-    }
+    case CollectiveOp::Allreduce:
     case CollectiveOp::Allgather:
-    case CollectiveOp::Allgatherv: {
-      per_member([&](std::int32_t i) { return divide_rounded(at(i).sent, p); });
-      std::int64_t total = 0;
-      for (const auto b : payload_) total += b;
-      algorithm_ =
-          std::has_single_bit(static_cast<std::uint32_t>(p)) && total < options.allgather_ring_from
-              ? Algorithm::RecursiveDoublingAllgather
-              : Algorithm::RingAllgather;
-      break;
-    }
+    case CollectiveOp::Allgatherv:
     case CollectiveOp::Alltoall:
     case CollectiveOp::Alltoallv:
     case CollectiveOp::Alltoallw:
       per_member([&](std::int32_t i) { return divide_rounded(at(i).sent, p); });
-      algorithm_ = Algorithm::PairwiseExchange;
-      break;
-    case CollectiveOp::ReduceScatter:
-    case CollectiveOp::ReduceScatterBlock:
-      per_member([&](std::int32_t i) { return at(i).sent; });  // the whole vector
-      algorithm_ = Algorithm::RingReduceScatter;
       break;
     case CollectiveOp::Scan:
       per_member([&](std::int32_t i) { return divide_rounded(at(i).received, i + 1); });
-      algorithm_ = Algorithm::RecursiveDoublingScan;
-      break;
+      add_phase(Pattern::RecursiveDoublingScan, 0, std::move(payload));
+      return;
     case CollectiveOp::Exscan:
       per_member([&](std::int32_t i) {
         return i > 0 ? divide_rounded(at(i).received, i) : divide_rounded(at(i).sent, p - 1);
       });
-      algorithm_ = Algorithm::RecursiveDoublingScan;
-      break;
+      add_phase(Pattern::RecursiveDoublingScan, 0, std::move(payload));
+      return;
     case CollectiveOp::None:
     case CollectiveOp::DestroyHandle:
     case CollectiveOp::Other:
-      algorithm_ = Algorithm::None;
-      break;
+      add_phase(Pattern::None, 0, std::move(payload));
+      return;
   }
 
-  // Subtree sums walk members in relative order (root first); the allgather uses absolute order,
-  // with root_ 0.
-  prefix_.assign(static_cast<std::size_t>(p) + 1, 0);
-  for (std::int32_t r = 0; r < p; ++r) {
-    prefix_[static_cast<std::size_t>(r) + 1] =
-        prefix_[static_cast<std::size_t>(r)] + payload_[static_cast<std::size_t>(absolute(r))];
+  CollectiveFamily family{};
+  const bool chooses = family_of(op, family);
+  MAPSIM_EXPECTS(chooses, "every communicating collective has a family");
+  CollectiveAlgorithm algorithm = options.overrides[static_cast<std::size_t>(family)];
+  if (algorithm == A::Default) {
+    algorithm = options.selector == CollectiveSelector::Ompi
+                    ? ompi_algorithm(family, p, rule_bytes(family, p, payload))
+                    : mpich_algorithm(family, p, payload, options);
+  }
+  chosen_ = algorithm;
+  build(family, algorithm, payload);
+}
+
+void CollectiveSchedule::add_phase(Pattern pattern, std::int32_t root,
+                                   std::vector<std::int64_t> payload) {
+  phases_.emplace_back(pattern, root, std::move(payload));
+}
+
+void CollectiveSchedule::build(CollectiveFamily family, CollectiveAlgorithm algorithm,
+                               const std::vector<std::int64_t>& payload) {
+  const std::int32_t p = size_;
+  const std::vector<std::int64_t> zero(payload.size(), 0);
+  const std::vector<std::int64_t> uniform(payload.size(), largest(payload));
+  auto single = [&](Pattern pattern) { add_phase(pattern, root_, payload); };
+  switch (family) {
+    case CollectiveFamily::Barrier:
+      if (algorithm == A::Linear || algorithm == A::Tree) {
+        const bool linear = algorithm == A::Linear;
+        add_phase(linear ? Pattern::LinearReduce : Pattern::BinomialReduce, 0, zero);
+        add_phase(linear ? Pattern::LinearBcast : Pattern::BinomialBcast, 0, zero);
+      } else {
+        add_phase(algorithm == A::RecursiveDoubling ? Pattern::RecursiveDoublingAllreduce
+                                                    : Pattern::Dissemination,
+                  0, zero);
+      }
+      return;
+    case CollectiveFamily::Bcast:
+      switch (algorithm) {
+        case A::Linear:
+          return single(Pattern::LinearBcast);
+        case A::Chain:
+          return single(Pattern::ChainBcast);
+        case A::Binary:
+          return single(Pattern::BinaryBcast);
+        case A::Knomial:
+          return single(Pattern::KnomialBcast);
+        case A::ScatterAllgather: {
+          // The blocks are numbered by relative rank; the allgather runs over members.
+          const auto by_rank = blocks_of(payload.front(), p);
+          std::vector<std::int64_t> blocks(payload.size());
+          for (std::int32_t i = 0; i < p; ++i) {
+            blocks[static_cast<std::size_t>(i)] =
+                by_rank[static_cast<std::size_t>((i - root_ + p) % p)];
+          }
+          add_phase(Pattern::BinomialScatter, root_, blocks);
+          add_phase(power_of_two(p) ? Pattern::RecursiveDoublingAllgather : Pattern::RingAllgather,
+                    0, blocks);
+          return;
+        }
+        default:
+          return single(Pattern::BinomialBcast);
+      }
+    case CollectiveFamily::Reduce:
+      switch (algorithm) {
+        case A::Linear:
+          return single(Pattern::LinearReduce);
+        case A::Chain:
+          return single(Pattern::ChainReduce);
+        case A::Binary:
+          return single(Pattern::BinaryReduce);
+        default:
+          return single(Pattern::BinomialReduce);
+      }
+    case CollectiveFamily::Gather:
+      return single(algorithm == A::Linear ? Pattern::LinearReduce : Pattern::BinomialGather);
+    case CollectiveFamily::Scatter:
+      return single(algorithm == A::Linear ? Pattern::LinearScatter : Pattern::BinomialScatter);
+    case CollectiveFamily::Allreduce:
+      switch (algorithm) {
+        case A::Linear:
+          add_phase(Pattern::LinearReduce, 0, payload);
+          add_phase(Pattern::LinearBcast, 0, uniform);
+          return;
+        case A::Nonoverlapping:
+          add_phase(Pattern::BinomialReduce, 0, payload);
+          add_phase(Pattern::BinomialBcast, 0, uniform);
+          return;
+        case A::Ring:
+          return single(Pattern::RingAllreduce);
+        case A::Rabenseifner:
+          return single(Pattern::Rabenseifner);
+        default:
+          return single(Pattern::RecursiveDoublingAllreduce);
+      }
+    case CollectiveFamily::Allgather:
+    case CollectiveFamily::Allgatherv:
+      switch (algorithm) {
+        case A::Linear:
+          add_phase(Pattern::BinomialGather, 0, payload);
+          add_phase(Pattern::BinomialBcast, 0,
+                    std::vector<std::int64_t>(payload.size(), total(payload)));
+          return;
+        case A::Bruck:
+          return single(Pattern::BruckAllgather);
+        case A::RecursiveDoubling:  // Open MPI falls back to Bruck unless P is a power of two
+          return single(power_of_two(p) ? Pattern::RecursiveDoublingAllgather
+                                        : Pattern::BruckAllgather);
+        case A::NeighborExchange:  // and to the ring for an odd P
+          return single(p % 2 == 0 ? Pattern::NeighborExchange : Pattern::RingAllgather);
+        default:
+          return single(Pattern::RingAllgather);
+      }
+    case CollectiveFamily::Alltoall:
+    case CollectiveFamily::Alltoallv:
+      switch (algorithm) {
+        case A::Linear:
+          return single(Pattern::LinearAlltoall);
+        case A::Bruck:
+          return single(Pattern::BruckAlltoall);
+        default:
+          return single(Pattern::PairwiseExchange);
+      }
+    case CollectiveFamily::ReduceScatter:
+      switch (algorithm) {
+        case A::Nonoverlapping:
+          add_phase(Pattern::BinomialReduce, 0, payload);
+          add_phase(Pattern::LinearScatter, 0, blocks_of(payload.front(), p));
+          return;
+        case A::RecursiveHalving:
+          return single(Pattern::RecursiveHalving);
+        default:
+          return single(Pattern::RingReduceScatter);
+      }
   }
 }
 
 std::string_view CollectiveSchedule::algorithm() const {
-  switch (algorithm_) {
-    case Algorithm::None:
+  if (phases_.size() == 2) {
+    switch (phases_.front().pattern()) {
+      case Pattern::LinearReduce:
+        return "linear reduce + linear bcast";
+      case Pattern::BinomialReduce:
+        return phases_.back().pattern() == Pattern::LinearScatter
+                   ? "binomial reduce + linear scatter"
+                   : "binomial reduce + binomial bcast";
+      case Pattern::BinomialGather:
+        return "binomial gather + binomial bcast";
+      default:
+        return "binomial scatter + allgather";
+    }
+  }
+  switch (phases_.front().pattern()) {
+    case Pattern::None:
       return "none (local)";
-    case Algorithm::Dissemination:
+    case Pattern::Dissemination:
       return "dissemination";
-    case Algorithm::BinomialBcast:
-    case Algorithm::BinomialReduce:
-    case Algorithm::BinomialGather:
-    case Algorithm::BinomialScatter:
+    case Pattern::BinomialBcast:
+    case Pattern::BinomialReduce:
+    case Pattern::BinomialGather:
+    case Pattern::BinomialScatter:
       return "binomial tree";
-    case Algorithm::RecursiveDoublingAllreduce:
-    case Algorithm::RecursiveDoublingAllgather:
-    case Algorithm::RecursiveDoublingScan:
+    case Pattern::LinearBcast:
+    case Pattern::LinearScatter:
+    case Pattern::LinearReduce:
+      return "linear";
+    case Pattern::ChainBcast:
+    case Pattern::ChainReduce:
+      return "chain";
+    case Pattern::BinaryBcast:
+    case Pattern::BinaryReduce:
+      return "binary tree";
+    case Pattern::KnomialBcast:
+      return "4-nomial tree";
+    case Pattern::RecursiveDoublingAllreduce:
+    case Pattern::RecursiveDoublingAllgather:
+    case Pattern::RecursiveDoublingScan:
       return "recursive doubling";
-    case Algorithm::RingAllreduce:
-    case Algorithm::RingAllgather:
-    case Algorithm::RingReduceScatter:
+    case Pattern::Rabenseifner:
+      return "Rabenseifner";
+    case Pattern::RingAllreduce:
+    case Pattern::RingAllgather:
+    case Pattern::RingReduceScatter:
       return "ring";
-    case Algorithm::PairwiseExchange:
+    case Pattern::BruckAllgather:
+    case Pattern::BruckAlltoall:
+      return "Bruck";
+    case Pattern::NeighborExchange:
+      return "neighbour exchange";
+    case Pattern::PairwiseExchange:
       return "pairwise exchange";
+    case Pattern::LinearAlltoall:
+      return "linear";
+    case Pattern::RecursiveHalving:
+      return "recursive halving";
   }
   return "unknown";
 }
 
-std::int32_t CollectiveSchedule::relative(std::int32_t member) const {
-  return (member - root_ + size()) % size();
-}
-
-std::int32_t CollectiveSchedule::absolute(std::int32_t relative_rank) const {
-  return (relative_rank + root_) % size();
-}
-
-std::int64_t CollectiveSchedule::subtree_bytes(std::int32_t r) const {
-  const std::int32_t end = r == 0 ? size() : std::min(size(), r + lowbit(r));
-  return prefix_[static_cast<std::size_t>(end)] - prefix_[static_cast<std::size_t>(r)];
-}
-
-std::int64_t CollectiveSchedule::ring_block(std::int32_t owner, std::int32_t block) const {
-  const std::int64_t b = payload_[static_cast<std::size_t>(owner)];
-  return b / size() + (block < b % size() ? 1 : 0);
-}
-
-namespace {
-
-/// Children of relative rank r in a binomial tree of p members, largest subtree first: masks
-/// first_mask, first_mask / 2, ..., 1. Returns first_mask (0 if r is a leaf).
-std::int32_t first_child_mask(std::int32_t r, std::int32_t p) {
-  std::int32_t mask = (r == 0 ? power_ceil(p) : lowbit(r)) >> 1;
-  while (mask > 0 && r + mask >= p) mask >>= 1;
-  return mask;
-}
-
-/// Number of children of relative rank r, i.e. of masks m = 1, 2, ... below lowbit(r) (all of
-/// them for the root) with r + m < p.
-std::int32_t child_count(std::int32_t r, std::int32_t p) {
-  const std::int32_t first = first_child_mask(r, p);
-  return first == 0 ? 0 : std::countr_zero(static_cast<std::uint32_t>(first)) + 1;
-}
-
-}  // namespace
-
 std::int32_t CollectiveSchedule::step_count(std::int32_t member) const {
-  const std::int32_t p = size();
-  if (p == 1) return 0;
-  switch (algorithm_) {
-    case Algorithm::None:
-      return 0;
-    case Algorithm::Dissemination:
-      return log2_ceil(p);
-    case Algorithm::BinomialBcast:
-    case Algorithm::BinomialScatter:
-    case Algorithm::BinomialReduce:
-    case Algorithm::BinomialGather: {
-      const std::int32_t r = relative(member);
-      return child_count(r, p) + (r != 0 ? 1 : 0);
-    }
-    case Algorithm::RecursiveDoublingAllreduce: {
-      const std::int32_t p2 = power_floor(p);
-      const std::int32_t rem = p - p2;
-      if (member < 2 * rem) return member % 2 == 0 ? 2 : 2 + log2_ceil(p2);
-      return log2_ceil(p2);
-    }
-    case Algorithm::RingAllreduce:
-      return 2 * (p - 1);
-    case Algorithm::RecursiveDoublingAllgather:
-      return log2_ceil(p);
-    case Algorithm::RingAllgather:
-    case Algorithm::PairwiseExchange:
-    case Algorithm::RingReduceScatter:
-      return p - 1;
-    case Algorithm::RecursiveDoublingScan: {
-      std::int32_t count = 0;
-      for (std::int32_t mask = 1; mask < p; mask <<= 1) count += (member ^ mask) < p ? 1 : 0;
-      return count;
-    }
-  }
-  return 0;
+  std::int32_t count = 0;
+  for (const auto& phase : phases_) count += phase.step_count(member);
+  return count;
 }
 
 CollectiveStep CollectiveSchedule::step(std::int32_t member, std::int32_t k) const {
-  MAPSIM_EXPECTS(k >= 0 && k < step_count(member), "collective step out of range");
-  const std::int32_t p = size();
-  const std::int64_t own = payload_[static_cast<std::size_t>(member)];
-  const std::int32_t next = (member + 1) % p;
-  const std::int32_t previous = (member - 1 + p) % p;
-  switch (algorithm_) {
-    case Algorithm::None:
-      break;
-    case Algorithm::Dissemination: {
-      const std::int32_t d = 1 << k;
-      return {(member + d) % p, ((member - d) % p + p) % p, 0};
-    }
-    case Algorithm::BinomialBcast:
-    case Algorithm::BinomialScatter: {
-      const std::int32_t r = relative(member);
-      if (r != 0 && k == 0) return {-1, absolute(r - lowbit(r)), 0};
-      const std::int32_t child = r + (first_child_mask(r, p) >> (k - (r != 0 ? 1 : 0)));
-      const std::int64_t bytes =
-          algorithm_ == Algorithm::BinomialBcast ? own : subtree_bytes(child);
-      return {absolute(child), -1, bytes};
-    }
-    case Algorithm::BinomialReduce:
-    case Algorithm::BinomialGather: {
-      const std::int32_t r = relative(member);
-      if (k < child_count(r, p)) return {-1, absolute(r + (1 << k)), 0};
-      const std::int64_t bytes = algorithm_ == Algorithm::BinomialReduce ? own : subtree_bytes(r);
-      return {absolute(r - lowbit(r)), -1, bytes};
-    }
-    case Algorithm::RecursiveDoublingAllreduce: {
-      const std::int32_t p2 = power_floor(p);
-      const std::int32_t rem = p - p2;
-      const bool folded = member < 2 * rem;
-      if (folded && member % 2 == 0) {  // hands its vector to member + 1, gets the result back
-        return k == 0 ? CollectiveStep{member + 1, -1, own} : CollectiveStep{-1, member + 1, 0};
-      }
-      std::int32_t round = k;
-      if (folded) {
-        if (k == 0) return {-1, member - 1, 0};
-        if (k == step_count(member) - 1) return {member - 1, -1, own};
-        round = k - 1;
-      }
-      const std::int32_t newrank = folded ? member / 2 : member - rem;
-      const std::int32_t partner_new = newrank ^ (1 << round);
-      const std::int32_t partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
-      return {partner, partner, own};
-    }
-    case Algorithm::RingAllreduce: {
-      const std::int32_t block =
-          k < p - 1 ? (member - k + p) % p : (member + 1 - (k - (p - 1)) + 2 * p) % p;
-      return {next, previous, ring_block(member, block)};
-    }
-    case Algorithm::RecursiveDoublingAllgather: {
-      const std::int32_t mask = 1 << k;
-      const std::int32_t start = member & ~(mask - 1);
-      const std::int64_t bytes = prefix_[static_cast<std::size_t>(start + mask)] -
-                                 prefix_[static_cast<std::size_t>(start)];
-      return {member ^ mask, member ^ mask, bytes};
-    }
-    case Algorithm::RingAllgather:
-      return {next, previous, payload_[static_cast<std::size_t>((member - k + p) % p)]};
-    case Algorithm::PairwiseExchange:
-      return {(member + k + 1) % p, (member - k - 1 + p) % p, own};
-    case Algorithm::RingReduceScatter:
-      return {next, previous, ring_block(member, (member - k - 1 + p) % p)};
-    case Algorithm::RecursiveDoublingScan: {
-      std::int32_t seen = 0;
-      for (std::int32_t mask = 1; mask < p; mask <<= 1) {
-        const std::int32_t partner = member ^ mask;
-        if (partner >= p) continue;
-        if (seen++ == k) return {partner, partner, own};
-      }
-      break;
-    }
+  for (const auto& phase : phases_) {
+    const std::int32_t count = phase.step_count(member);
+    if (k < count) return phase.step(member, k);
+    k -= count;
   }
-  MAPSIM_EXPECTS(false, "no such collective step");
+  MAPSIM_EXPECTS(false, "collective step out of range");
   return {};
 }
 

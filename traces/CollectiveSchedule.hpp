@@ -35,8 +35,11 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "traces/CollectiveAlgorithm.hpp"
+#include "traces/CollectivePhase.hpp"
 #include "traces/Trace.hpp"
 
 namespace mapsim::traces {
@@ -55,15 +58,6 @@ struct CollectiveStep {
   friend bool operator==(const CollectiveStep&, const CollectiveStep&) = default;
 };
 
-/// Algorithm choices, declared once with their defaults.
-struct CollectiveOptions {
-  /// Allreduce payloads of at least this many bytes use the ring, smaller ones recursive doubling.
-  std::int64_t allreduce_ring_from = 8 * 1024;
-  /// Allgathers whose gathered total reaches this many bytes use the ring even when P is a power
-  /// of two.
-  std::int64_t allgather_ring_from = 64 * 1024;
-};
-
 class CollectiveSchedule {
  public:
   /// `records` indexed by communicator rank; `root` a communicator rank, or -1 for rootless ops.
@@ -71,10 +65,12 @@ class CollectiveSchedule {
   CollectiveSchedule(CollectiveOp op, std::int32_t root, std::vector<CollectiveRecord> records,
                      const CollectiveOptions& options = {});
 
-  [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(payload_.size()); }
+  [[nodiscard]] std::int32_t size() const { return size_; }
   [[nodiscard]] CollectiveOp op() const { return op_; }
-  /// e.g. "binomial tree", "ring", "pairwise exchange".
+  /// e.g. "binomial tree", "ring", "pairwise exchange", "linear reduce + linear bcast".
   [[nodiscard]] std::string_view algorithm() const;
+  /// The algorithm the options chose (CollectiveAlgorithm::Default for scan and local operations).
+  [[nodiscard]] CollectiveAlgorithm chosen() const { return chosen_; }
 
   /// Steps of `member`, computed on demand in O(log P) or O(1): a schedule holds O(P) memory even
   /// for an all-to-all of P (P - 1) messages.
@@ -82,32 +78,15 @@ class CollectiveSchedule {
   [[nodiscard]] CollectiveStep step(std::int32_t member, std::int32_t k) const;
 
  private:
-  enum class Algorithm : std::uint8_t {
-    None,
-    Dissemination,
-    BinomialBcast,
-    BinomialReduce,
-    BinomialGather,
-    BinomialScatter,
-    RecursiveDoublingAllreduce,
-    RingAllreduce,
-    RecursiveDoublingAllgather,
-    RingAllgather,
-    PairwiseExchange,
-    RingReduceScatter,
-    RecursiveDoublingScan,
-  };
-
-  [[nodiscard]] std::int32_t relative(std::int32_t member) const;
-  [[nodiscard]] std::int32_t absolute(std::int32_t relative_rank) const;
-  [[nodiscard]] std::int64_t subtree_bytes(std::int32_t relative_rank) const;
-  [[nodiscard]] std::int64_t ring_block(std::int32_t owner, std::int32_t block) const;
+  void add_phase(Pattern pattern, std::int32_t root, std::vector<std::int64_t> payload);
+  void build(CollectiveFamily family, CollectiveAlgorithm algorithm,
+             const std::vector<std::int64_t>& payload);
 
   CollectiveOp op_;
-  Algorithm algorithm_ = Algorithm::None;
+  CollectiveAlgorithm chosen_ = CollectiveAlgorithm::Default;  ///< Default for scan and local ops
   std::int32_t root_ = 0;
-  std::vector<std::int64_t> payload_;  // per member, the bytes its algorithm sends (see above)
-  std::vector<std::int64_t> prefix_;  // prefix sums of payload_ by relative rank (trees, allgather)
+  std::int32_t size_ = 0;
+  std::vector<CollectivePhase> phases_;  // run one after the other; O(P) memory each
 };
 
 }  // namespace mapsim::traces

@@ -114,7 +114,8 @@ TEST(MatrixCommand, MissingInput) {
 }
 
 // A generator spec gives the matrix of the archive `mapsim generate` writes for it, byte for
-// byte: run in full (3 iterations) and extrapolated (7), with and without collectives.
+// byte: run in full (3 iterations) and extrapolated (7), with and without collectives, under
+// MPICH's and Open MPI's algorithms.
 TEST(MatrixCommand, GeneratorSpecGivesTheMatrixOfItsGeneratedArchive) {
   const TempDir dir;
   for (const std::string iterations : {"3", "7"}) {
@@ -125,7 +126,7 @@ TEST(MatrixCommand, GeneratorSpecGivesTheMatrixOfItsGeneratedArchive) {
                      " --out " + archive.string());
       ASSERT_EQ(generated.exit_code, 0) << generated.err;
       const std::string spec = "npb:" + kernel + ":S:4:iterations=" + iterations;
-      for (const std::string collectives : {"", " --collectives"}) {
+      for (const std::string collectives : {"", " --p2p-only", " --collectives ompi"}) {
         const auto from_archive =
             run_mapsim("matrix " + archive.string() + collectives + " --csv -");
         const auto from_spec = run_mapsim("matrix " + spec + collectives + " --csv -");
@@ -155,7 +156,7 @@ TEST(MatrixCommand, BadGeneratorSpecsAreNamed) {
 TEST(MatrixCommand, CollectivesAddTheSimulatorsMessages) {
   // ep.S.5 has no point-to-point messages; its collectives are 74 messages of 1,056 bytes in
   // all (hand-counted in CollectiveTraffic_test.cpp).
-  const auto r = run_mapsim("matrix --collectives " + kTraces + "npb/ep.S.5");
+  const auto r = run_mapsim("matrix --collectives mpich " + kTraces + "npb/ep.S.5");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("point-to-point 0 messages, 0 bytes"),
                            HasSubstr("74 messages, 1056 bytes (point-to-point and collectives")));
@@ -164,7 +165,7 @@ TEST(MatrixCommand, CollectivesAddTheSimulatorsMessages) {
 TEST(MatrixCommand, CollectivesNeedATrace) {
   const TempDir dir;
   const auto csv = dir.write("m.csv", "src,dst,messages,bytes\n0,1,1,10\n");
-  const auto r = run_mapsim("matrix " + csv.string() + " --collectives");
+  const auto r = run_mapsim("matrix " + csv.string() + " --collectives ompi");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("--collectives needs a trace"));
 }

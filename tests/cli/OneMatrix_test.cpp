@@ -168,9 +168,12 @@ TEST(OneMatrix, P2pOnlyIsRefusedWhereItCannotApply) {
   const auto simulate = run_mapsim("simulate --trace npb:lu:S:4 --topology torus:2x2 --p2p-only");
   EXPECT_EQ(simulate.exit_code, 2);
   EXPECT_THAT(simulate.err, HasSubstr("--p2p-only needs --mapper"));
-  const auto both = run_mapsim("matrix npb:lu:S:4 --collectives --p2p-only");
+  const auto both = run_mapsim("matrix npb:lu:S:4 --collectives ompi --p2p-only");
   EXPECT_EQ(both.exit_code, 2);
-  EXPECT_THAT(both.err, HasSubstr("give --collectives or --p2p-only, not both"));
+  EXPECT_THAT(both.err, HasSubstr("--p2p-only leaves them out"));
+  // The old boolean switch is gone: --collectives now takes the algorithms' selector.
+  const auto old = run_mapsim("matrix npb:lu:S:4 --collectives");
+  EXPECT_EQ(old.exit_code, 2);
 }
 
 }  // namespace
