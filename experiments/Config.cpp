@@ -297,8 +297,21 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       for (std::size_t i = 0; i < items.size(); ++i)
         parse_model(reader, items[i], fmt::format("models[{}]", i), config.models, model_nodes);
     } else if (section == "mpi") {
-      static constexpr std::array<std::string_view, 1> kKeys{"eager-threshold"};
+      static constexpr std::array<std::string_view, 2> kKeys{"eager-threshold", "collectives"};
       for (const auto& [k, item] : reader.entries(node, section, kKeys)) {
+        if (k.Scalar() == "collectives") {
+          const auto spec = reader.scalar(item, "mpi.collectives");
+          try {
+            config.collective_algorithms =
+                traces::parse_collective_options(spec, "mpi.collectives");
+          } catch (const InputError& e) {  // "mpi.collectives: ...", placed at the value
+            std::string_view message = e.what();
+            message.remove_prefix(
+                std::min(message.size(), std::string_view("mpi.collectives: ").size()));
+            throw reader.error(item, "mpi.collectives", message);
+          }
+          continue;
+        }
         for (const auto& v : reader.elements(item, "mpi.eager-threshold")) {
           config.eager_thresholds.push_back(
               reader.integer(v, "mpi.eager-threshold", 0, std::int64_t{1} << 40));

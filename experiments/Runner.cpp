@@ -258,7 +258,8 @@ class SweepRunner {
         try {
           const auto& workload = sweep_.config.workloads[w];
           slot.data = std::make_shared<const LoadedWorkload>(
-              load(workload, sweep_.config.collectives, slot.needs_trace));
+              load(workload, sweep_.config.collectives, slot.needs_trace,
+                   sweep_.config.collective_algorithms));
           count(&RunnerReport::workloads_loaded);
           if (workload.kind != WorkloadKind::Matrix) {
             for (const auto& caveat :
@@ -478,6 +479,7 @@ class SweepRunner {
     config.model_options = model.options;
     config.compute_scale = run.compute_scale;
     config.eager_threshold = run.eager_threshold;
+    config.collectives = sweep_.config.collective_algorithms;
     config.init_to_finalize = !sweep_.config.whole_run;
     config.links = sweep_.machine(run).links;
     config.seed = static_cast<std::uint64_t>(run.seed);

@@ -168,6 +168,10 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
                            : sweep.config.collectives            ? "point-to-point and collectives"
                                                                  : "point-to-point",
                            sweep.machine_keys[run.machine]);
+  // Only when not MPICH's, so that the keys of configs without mpi.collectives stay as they were.
+  if (!sweep.config.collective_algorithms.is_default())
+    parts.head +=
+        fmt::format("collectives: {}\n", traces::to_string(sweep.config.collective_algorithms));
   parts.mapping =
       fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name, mapper.params, run.seed);
   parts.setting =

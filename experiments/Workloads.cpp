@@ -78,11 +78,13 @@ WorkloadInfo inspect(const WorkloadValue& workload) {
   return info;
 }
 
-LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_trace) {
+LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_trace,
+                    const traces::CollectiveOptions& algorithms) {
   LoadedWorkload loaded;
   loaded.source = workload;
   traces::MatrixOptions options;
   options.collectives = collectives;
+  options.algorithms = algorithms;
   switch (workload.kind) {
     case WorkloadKind::Generated:
       loaded.matrix = traces::workload_matrix(workload.generator, options);
@@ -98,7 +100,7 @@ LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_t
         return loaded;
       }
       loaded.trace = traces::read_trace(workload.path);
-      loaded.matrix = collectives ? traces::matrix_with_collectives(*loaded.trace)
+      loaded.matrix = collectives ? traces::matrix_with_collectives(*loaded.trace, algorithms)
                                   : traces::point_to_point_matrix(*loaded.trace);
       return loaded;
     case WorkloadKind::Matrix:

@@ -58,6 +58,7 @@ inline constexpr std::uint64_t kStoredWorkloadMessages = std::uint64_t{2} << 20;
 /// and, if `collectives`, its collectives' messages too. Without `need_trace` (no run replays
 /// it) only the matrix is made: streamed from an archive, or computed from a generator without
 /// its trace (workload_matrix). Throws InputError naming the file for unreadable input.
-LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_trace = true);
+LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_trace = true,
+                    const traces::CollectiveOptions& algorithms = {});
 
 }  // namespace mapsim::exp

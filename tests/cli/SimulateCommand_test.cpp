@@ -37,6 +37,41 @@ TEST(SimulateCommand, ReplaysARealTraceAndWritesLinkLoads) {
   EXPECT_GE(std::count(csv.begin(), csv.end(), '\n'), 17);
 }
 
+// FT on 12 ranks: Open MPI's rules replace the pairwise all-to-all by the linear one for its
+// large blocks and pick other allreduce algorithms: other collective messages than MPICH's.
+TEST(SimulateCommand, CollectivesChooseTheAlgorithms) {
+  const std::string ft = std::string(MAPSIM_TEST_DATA_DIR) + "/npb/ft.S.12";
+  const auto mpich = run_mapsim("simulate --trace " + ft + " --topology torus:4x4");
+  const auto by_default = run_mapsim("simulate --trace " + ft +
+                                     " --topology torus:4x4 "
+                                     "--collectives mpich");
+  const auto ompi = run_mapsim("simulate --trace " + ft +
+                               " --topology torus:4x4 "
+                               "--collectives ompi");
+  const auto forced = run_mapsim("simulate --trace " + ft +
+                                 " --topology torus:4x4 "
+                                 "--collectives ompi,alltoall=bruck");
+  ASSERT_EQ(mpich.exit_code, 0) << mpich.err;
+  ASSERT_EQ(ompi.exit_code, 0) << ompi.err;
+  ASSERT_EQ(forced.exit_code, 0) << forced.err;
+  // All but the last line, which says how fast the replay ran.
+  const auto simulated = [](const std::string& out) {
+    return out.substr(0, out.find("\nevents "));
+  };
+  EXPECT_EQ(simulated(by_default.out), simulated(mpich.out));
+  EXPECT_THAT(mpich.out, HasSubstr("collectives      276 calls, 857 messages"));
+  EXPECT_THAT(ompi.out, HasSubstr("collectives      276 calls, 793 messages"));
+  EXPECT_NE(simulated(forced.out), simulated(ompi.out));
+}
+
+TEST(SimulateCommand, UnknownCollectivesAreNamed) {
+  const auto r = run_mapsim("simulate --trace " + kLu +
+                            " --topology torus:4x2 --collectives ompi,bcast=bintree");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("--collectives: unknown bcast algorithm 'bintree'"));
+  EXPECT_THAT(r.err, HasSubstr("'linear', 'chain', 'binary', 'binomial', 'knomial'"));
+}
+
 TEST(SimulateCommand, UnknownModelFails) {
   const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --model fluid");
   EXPECT_EQ(r.exit_code, 1);

@@ -713,6 +713,7 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
       changed("mappers: [scotch]",
               "mappers: [{name: scotch, params: {runs: 4, strategy: quality, imbalance: 0}}]"),
       plus("mpi: {eager-threshold: 65536}"),
+      plus("mpi: {collectives: mpich}"),  // MPICH's algorithms: the keys of old configs stand
       plus("sim: {compute-scale: 1, whole-run: false}"),
       plus("matrix: {collectives: true}"),
       plus("seeds: [0]\nrepeats: 1"),
@@ -741,6 +742,27 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
           changed("workloads: [npb:lu:S:4]", "workloads: [{generate: npb:lu:S:4, iterations: 2}]"))
           .key,
       only_run(changed("workloads: [npb:lu:S:4]", "workloads: [\"npb:lu:S:4:iterations=2\"]")).key);
+}
+
+// The key of kSingle as mapsim computed it before collective algorithms could be chosen (issue 24,
+// item 4; `mapsim run --dry-run` of main at the time): MPICH's algorithms, the default, given or
+// not, leave every existing key as it was.
+TEST(SweepKeys, DefaultCollectivesKeepTheKeysOfEarlierVersions) {
+  EXPECT_THAT(only_run(kSingle).key, StartsWith("2fcea9977694"));
+  EXPECT_THAT(only_run(plus("mpi: {collectives: mpich}")).key, StartsWith("2fcea9977694"));
+  EXPECT_THAT(canonical_config(expand_text(plus("mpi: {collectives: ompi}")),
+                               expand_text(plus("mpi: {collectives: ompi}")).runs[0]),
+              HasSubstr("collectives: ompi\n"));
+}
+
+TEST(SweepKeys, BadCollectivesAreNamedAtTheirLine) {
+  try {
+    (void)expand_text(plus("mpi: {collectives: \"ompi,alltoall=brook\"}"));
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("mpi.collectives"), HasSubstr("'brook'"),
+                                HasSubstr("did you mean 'bruck'")));
+  }
 }
 
 TEST(SweepKeys, ChangeWithEveryEffectiveValue) {
@@ -781,6 +803,9 @@ TEST(SweepKeys, ChangeWithEveryEffectiveValue) {
        Mapping::Same, Context::Changes},
       // What mappers see: the matrix, the workload, the machine.
       {plus("matrix: {collectives: false}"), Mapping::Changes, Context::Changes},
+      // The collectives' algorithms change the matrix and the replay.
+      {plus("mpi: {collectives: ompi}"), Mapping::Changes, Context::Changes},
+      {plus("mpi: {collectives: \"mpich,alltoall=bruck\"}"), Mapping::Changes, Context::Changes},
       {changed("workloads: [npb:lu:S:4]", "workloads: [\"npb:lu:S:4:iterations=2\"]"),
        Mapping::Changes, Context::Changes},
       {changed("workloads: [npb:lu:S:4]", "workloads: [npb:lu:S:8]"), Mapping::Changes,
