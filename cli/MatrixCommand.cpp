@@ -188,13 +188,17 @@ int run_matrix(const std::vector<std::string>& args) {
   const auto part = matrix.collective_total();
   print_matrix_statistics(
       out, matrix, top,
-      !csv_input ? fmt::format(" ({}{})", counted(options),
-                               options.collectives
-                                   ? fmt::format(" as the simulator sends them; collectives: {} "
-                                                 "messages, {} bytes",
-                                                 part.messages, part.bytes)
-                                   : std::string())
-                 : std::string());
+      !csv_input
+          ? fmt::format(" ({}{})", counted(options),
+                        options.collectives
+                            ? fmt::format(" as the simulator sends them{}; collectives: {} "
+                                          "messages, {} bytes",
+                                          options.algorithms.is_default()
+                                              ? std::string()
+                                              : " under " + traces::to_string(options.algorithms),
+                                          part.messages, part.bytes)
+                            : std::string())
+          : std::string());
   if (!csv_input) report_caveats(matrix, options, input_text, calls);
   if (vm->count("csv") != 0) {
     const fs::path csv = (*vm)["csv"].as<std::string>();

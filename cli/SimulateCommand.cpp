@@ -175,6 +175,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
       .add("model", config.model)
       .add("compute_scale", config.compute_scale)
       .add("eager_threshold_bytes", config.eager_threshold)
+      .add("collectives", traces::to_string(config.collectives))
       .add("whole_run", !config.init_to_finalize);
   if (packet) {
     s.add("packet_size_bytes", config.model_options.packet_bytes)

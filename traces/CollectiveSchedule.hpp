@@ -5,13 +5,17 @@
 // Every member of a communicator of P members runs a sequence of steps. A step sends send_bytes
 // to member send_to and/or receives one message from member recv_from (communicator ranks, -1 for
 // none) and ends when both are done (MPI_Sendrecv semantics); a message's size is its sender's.
-// Algorithms (MPICH's classics; r is a member's rank relative to the root):
+// Which algorithm runs is chosen by CollectiveOptions (CollectiveAlgorithm.hpp): MPICH's choices
+// below by default, Open MPI 4.1's rules (OmpiRules.hpp) with `ompi`, or per-operation overrides;
+// the other algorithms' patterns are in CollectivePhase.hpp and docs/models.md.
+// MPICH's algorithms (r is a member's rank relative to the root):
 //   Barrier, CreateHandle  dissemination: ceil(log2 P) steps, i -> i + 2^k, from i - 2^k, 0 bytes
 //   Bcast                  binomial tree: receive from r - lowbit(r), then send to r + 2^j, j down
 //   Reduce                 binomial tree: receive from r + 2^j (j up) while bit j of r is 0, then
 //                          send to r - lowbit(r)
 //   Gather(v), Scatter(v)  binomial trees as Reduce / Bcast, each message carrying its subtree's
-//   data Allreduce              recursive doubling (exchange with i xor 2^k; the first 2 (P - 2^m)
+//                          data
+//   Allreduce              recursive doubling (exchange with i xor 2^k; the first 2 (P - 2^m)
 //                          members fold into pairs when P is not a power of two), or ring
 //                          (reduce-scatter then allgather, 2 (P - 1) steps of b / P to i + 1)
 //   Allgather(v)           recursive doubling when P is a power of two (round k sends the 2^k
