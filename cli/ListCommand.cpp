@@ -13,6 +13,7 @@
 #include "support/Suggest.hpp"
 #include "topologies/LinkClass.hpp"
 #include "topologies/TopologySpec.hpp"
+#include "traces/CollectiveAlgorithm.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -68,6 +69,20 @@ void list_metrics() {
              fmt::join(exp::schema::metrics(), "\n  "));
 }
 
+void list_collectives() {
+  fmt::print(
+      "Collective algorithms (--collectives SELECTOR[,OP=ALGORITHM...], a config's "
+      "mpi.collectives):\n"
+      "  selectors: mpich (MPICH's classic algorithms, the default), ompi (Open MPI 4.1's "
+      "tuned rules)\n");
+  for (std::size_t f = 0; f < traces::kCollectiveFamilies; ++f) {
+    const auto family = static_cast<traces::CollectiveFamily>(f);
+    std::vector<std::string_view> names;
+    for (const auto a : traces::algorithms_of(family)) names.push_back(traces::name(a));
+    fmt::print("  {:<16}{}\n", traces::name(family), fmt::join(names, ", "));
+  }
+}
+
 void list_mappers() {
   fmt::print("Mappers (mapsim map --mapper NAME [--param key=value]):\n");
   std::size_t width = 0;
@@ -89,8 +104,8 @@ void list_mappers() {
 int run_list(const std::vector<std::string>& args) {
   CommandLine line("list", "[WHAT]",
                    "Lists what mapsim knows. WHAT is one of: topologies, link-classes, "
-                   "mappers, models,\ncolumns (of the results database), metrics (default: all "
-                   "of them).");
+                   "mappers, models,\ncollectives, columns (of the results database), metrics "
+                   "(default: all of them).");
   line.options.add_options()("what", po::value<std::string>()->default_value("all"),
                              "what to list");
   line.positional.add("what", 1);
@@ -106,6 +121,8 @@ int run_list(const std::vector<std::string>& args) {
     list_mappers();
   } else if (what == "models") {
     list_models();
+  } else if (what == "collectives") {
+    list_collectives();
   } else if (what == "columns") {
     list_columns();
   } else if (what == "metrics") {
@@ -119,12 +136,14 @@ int run_list(const std::vector<std::string>& args) {
     fmt::print("\n");
     list_models();
     fmt::print("\n");
+    list_collectives();
+    fmt::print("\n");
     list_columns();
     fmt::print("\n");
     list_metrics();
   } else {
-    const std::vector<std::string_view> valid{"topologies", "link-classes", "mappers", "models",
-                                              "columns",    "metrics",      "all"};
+    const std::vector<std::string_view> valid{"topologies",  "link-classes", "mappers", "models",
+                                              "collectives", "columns",      "metrics", "all"};
     throw InputError(fmt::format("cannot list '{}'; valid: {}{}", what, fmt::join(valid, ", "),
                                  suggest_suffix(what, valid)));
   }

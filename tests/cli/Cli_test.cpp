@@ -66,6 +66,10 @@ TEST(Cli, ListShowsTopologyKindsAndLinkClasses) {
        {"mesh", "torus", "haec", "tianhe3", "grid", "haec-wireless", "th3-switch", "intra-node"}) {
     EXPECT_THAT(r.out, HasSubstr(kind));
   }
+  const auto collectives = run_mapsim("list collectives");
+  EXPECT_EQ(collectives.exit_code, 0);
+  EXPECT_THAT(collectives.out, HasSubstr("alltoall        linear, pairwise, bruck\n"));
+  EXPECT_THAT(collectives.out, HasSubstr("mpich (MPICH's classic algorithms, the default)"));
   const auto bad = run_mapsim("list gizmos");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.err, HasSubstr("cannot list 'gizmos'"));

@@ -98,8 +98,9 @@ TEST(DidYouMean, UnknownNames) {
 TEST(DidYouMean, UnknownListTopic) {
   const auto r = run_mapsim("list mapper");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("cannot list 'mapper'; valid: topologies, link-classes, mappers, "
-                               "models, columns, metrics, all; did you mean 'mappers'?"));
+  EXPECT_THAT(r.err,
+              HasSubstr("cannot list 'mapper'; valid: topologies, link-classes, mappers, "
+                        "models, collectives, columns, metrics, all; did you mean 'mappers'?"));
 }
 
 TEST(CliProgress, NoProgressTextWhenStderrIsNotATerminal) {

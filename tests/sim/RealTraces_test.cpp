@@ -73,8 +73,7 @@ TEST(RealTraces, EveryTraceReplaysToCompletionUnderEveryModel) {
 }
 
 // Open MPI's algorithms (--collectives ompi) replay every trace to completion, send the messages
-// the matrix with collectives counts under them, and replay FT (12 ranks: alltoall blocks of
-// 32 KiB and more, linear rather than pairwise; allreduce) differently from MPICH's.
+// the matrix with collectives counts under them, and replay FT and MG differently from MPICH's.
 TEST(RealTraces, EveryTraceReplaysUnderOpenMpisAlgorithms) {
   traces::CollectiveOptions ompi;
   ompi.selector = traces::CollectiveSelector::Ompi;
@@ -95,6 +94,12 @@ TEST(RealTraces, EveryTraceReplaysUnderOpenMpisAlgorithms) {
     EXPECT_EQ(part.bytes, r.collective_bytes) << what;
     if (what == "npb/ft.S.12") {
       EXPECT_NE(r.collective_messages, mpich.collective_messages);
+      EXPECT_NE(r.makespan, mpich.makespan);
+    }
+    // MG on 8 ranks: its barriers (and communicator creations) run recursive doubling rather than
+    // dissemination, its small bcasts and reduces binary or 4-nomial trees rather than binomial
+    // ones: the same number of messages, at other times.
+    if (what == "npb/mg.S.8") {
       EXPECT_NE(r.makespan, mpich.makespan);
     }
   }
