@@ -285,6 +285,139 @@ TEST(CollectiveAlgorithms, BinaryReduceOnFiveMembers) {
   EXPECT_EQ(steps(s, 3), (Steps{{1, -1, 13}}));
 }
 
+struct TwoMembers {
+  F family;
+  CollectiveOp op;
+  A algorithm;
+  Steps first;   // member 0 (the root)
+  Steps second;  // member 1
+};
+
+TEST(CollectiveAlgorithms, EveryAlgorithmOnTwoMembers) {
+  // Hand-derived. Payloads: 8 bytes (bcast b, reduce and gather vectors, scatter blocks, the
+  // allreduce vector, allgather and alltoall blocks: sent = P b = 16), the reduce_scatter vector
+  // of 16 bytes (blocks of 8).
+  const Steps send_recv{{1, 1, 8}};
+  const Steps recv_send{{0, 0, 8}};
+  const TwoMembers cases[] = {
+      {F::Barrier,
+       CollectiveOp::Barrier,
+       A::Linear,
+       {{-1, 1, 0}, {1, -1, 0}},
+       {{0, -1, 0}, {-1, 0, 0}}},
+      {F::Barrier, CollectiveOp::Barrier, A::RecursiveDoubling, {{1, 1, 0}}, {{0, 0, 0}}},
+      {F::Barrier, CollectiveOp::Barrier, A::Bruck, {{1, 1, 0}}, {{0, 0, 0}}},
+      {F::Barrier,
+       CollectiveOp::Barrier,
+       A::Tree,
+       {{-1, 1, 0}, {1, -1, 0}},
+       {{0, -1, 0}, {-1, 0, 0}}},
+      {F::Bcast, CollectiveOp::Bcast, A::Linear, {{1, -1, 8}}, {{-1, 0, 0}}},
+      {F::Bcast, CollectiveOp::Bcast, A::Chain, {{1, -1, 8}}, {{-1, 0, 0}}},
+      {F::Bcast, CollectiveOp::Bcast, A::Binary, {{1, -1, 8}}, {{-1, 0, 0}}},
+      {F::Bcast, CollectiveOp::Bcast, A::Binomial, {{1, -1, 8}}, {{-1, 0, 0}}},
+      {F::Bcast, CollectiveOp::Bcast, A::Knomial, {{1, -1, 8}}, {{-1, 0, 0}}},
+      {F::Bcast,
+       CollectiveOp::Bcast,
+       A::ScatterAllgather,
+       {{1, -1, 4}, {1, 1, 4}},
+       {{-1, 0, 0}, {0, 0, 4}}},
+      {F::Reduce, CollectiveOp::Reduce, A::Linear, {{-1, 1, 0}}, {{0, -1, 8}}},
+      {F::Reduce, CollectiveOp::Reduce, A::Chain, {{-1, 1, 0}}, {{0, -1, 8}}},
+      {F::Reduce, CollectiveOp::Reduce, A::Binary, {{-1, 1, 0}}, {{0, -1, 8}}},
+      {F::Reduce, CollectiveOp::Reduce, A::Binomial, {{-1, 1, 0}}, {{0, -1, 8}}},
+      {F::Allreduce,
+       CollectiveOp::Allreduce,
+       A::Linear,
+       {{-1, 1, 0}, {1, -1, 8}},
+       {{0, -1, 8}, {-1, 0, 0}}},
+      {F::Allreduce,
+       CollectiveOp::Allreduce,
+       A::Nonoverlapping,
+       {{-1, 1, 0}, {1, -1, 8}},
+       {{0, -1, 8}, {-1, 0, 0}}},
+      {F::Allreduce, CollectiveOp::Allreduce, A::RecursiveDoubling, send_recv, recv_send},
+      // The ring: reduce-scatter then allgather of b / P = 4 bytes.
+      {F::Allreduce,
+       CollectiveOp::Allreduce,
+       A::Ring,
+       {{1, 1, 4}, {1, 1, 4}},
+       {{0, 0, 4}, {0, 0, 4}}},
+      // Rabenseifner: halve (4 bytes) then double back (4 bytes).
+      {F::Allreduce,
+       CollectiveOp::Allreduce,
+       A::Rabenseifner,
+       {{1, 1, 4}, {1, 1, 4}},
+       {{0, 0, 4}, {0, 0, 4}}},
+      // Linear allgather: gather to 0, then bcast the whole 16 bytes.
+      {F::Allgather,
+       CollectiveOp::Allgather,
+       A::Linear,
+       {{-1, 1, 0}, {1, -1, 16}},
+       {{0, -1, 8}, {-1, 0, 0}}},
+      {F::Allgather, CollectiveOp::Allgather, A::Bruck, send_recv, recv_send},
+      {F::Allgather, CollectiveOp::Allgather, A::RecursiveDoubling, send_recv, recv_send},
+      {F::Allgather, CollectiveOp::Allgather, A::Ring, send_recv, recv_send},
+      {F::Allgather, CollectiveOp::Allgather, A::NeighborExchange, send_recv, recv_send},
+      {F::Alltoall, CollectiveOp::Alltoall, A::Linear, send_recv, recv_send},
+      {F::Alltoall, CollectiveOp::Alltoall, A::Pairwise, send_recv, recv_send},
+      {F::Alltoall, CollectiveOp::Alltoall, A::Bruck, send_recv, recv_send},
+      {F::Gather, CollectiveOp::Gather, A::Linear, {{-1, 1, 0}}, {{0, -1, 8}}},
+      {F::Gather, CollectiveOp::Gather, A::Binomial, {{-1, 1, 0}}, {{0, -1, 8}}},
+      {F::Scatter, CollectiveOp::Scatter, A::Linear, {{1, -1, 8}}, {{-1, 0, 0}}},
+      {F::Scatter, CollectiveOp::Scatter, A::Binomial, {{1, -1, 8}}, {{-1, 0, 0}}},
+      // Reduce the 16-byte vector to 0, then send member 1 its 8-byte block.
+      {F::ReduceScatter,
+       CollectiveOp::ReduceScatter,
+       A::Nonoverlapping,
+       {{-1, 1, 0}, {1, -1, 8}},
+       {{0, -1, 16}, {-1, 0, 0}}},
+      {F::ReduceScatter, CollectiveOp::ReduceScatter, A::RecursiveHalving, send_recv, recv_send},
+      {F::ReduceScatter, CollectiveOp::ReduceScatter, A::Ring, send_recv, recv_send},
+  };
+  std::size_t covered = 0;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(testing::Message() << name(c.family) << '=' << name(c.algorithm));
+    std::vector<CollectiveRecord> records;
+    switch (c.op) {
+      case CollectiveOp::Bcast:
+        records = same(2, 16, 8);
+        break;
+      case CollectiveOp::Reduce:
+      case CollectiveOp::Gather:
+        records = same(2, 8, 0);
+        break;
+      case CollectiveOp::Scatter:
+        records = same(2, 0, 8);
+        break;
+      case CollectiveOp::Barrier:
+        records = same(2, 0, 0);
+        break;
+      default:
+        records = same(2, 16, 16);
+    }
+    const CollectiveSchedule s(c.op, 0, records, forcing(c.family, c.algorithm));
+    EXPECT_EQ(steps(s, 0), c.first);
+    EXPECT_EQ(steps(s, 1), c.second);
+    ++covered;
+  }
+  // Every algorithm of every family but the v-variants (which share their base's) is above.
+  std::size_t expected = 0;
+  for (const auto f : {F::Barrier, F::Bcast, F::Reduce, F::Allreduce, F::Allgather, F::Alltoall,
+                       F::Gather, F::Scatter, F::ReduceScatter}) {
+    expected += algorithms_of(f).size();
+  }
+  EXPECT_EQ(covered, expected);
+}
+
+TEST(CollectiveAlgorithms, KnomialBcastOnEightMembers) {
+  // Radix 4: the root's children are 4 (4^1), then 1, 2, 3; 4's are 5, 6, 7.
+  const CollectiveSchedule s(CollectiveOp::Bcast, 0, same(8, 64, 8), forcing(F::Bcast, A::Knomial));
+  EXPECT_EQ(steps(s, 0), (Steps{{4, -1, 8}, {1, -1, 8}, {2, -1, 8}, {3, -1, 8}}));
+  EXPECT_EQ(steps(s, 4), (Steps{{-1, 0, 0}, {5, -1, 8}, {6, -1, 8}, {7, -1, 8}}));
+  EXPECT_EQ(steps(s, 6), (Steps{{-1, 4, 0}}));
+}
+
 struct RuleCase {
   F family;
   std::int32_t p;
