@@ -57,12 +57,14 @@ topo::Mapping placement(const po::variables_map& options, const traces::Trace& t
 int run_export(const std::vector<std::string>& args) {
   CommandLine line(
       "export",
-      "TRACE --format simgrid-ti --out DIR [--no-compute] [--topology SPEC [--mapping FILE | "
+      "TRACE --format simgrid-ti --out DIR [--no-compute] [--collectives SEL] [--topology SPEC "
+      "[--mapping FILE | "
       "--mapper NAME] [--link CLASS:GBPS:NS]... [--platform auto|native|explicit]]",
       "Writes an OTF2 trace in another simulator's format.\n\n"
       "simgrid-ti: SimGrid's time-independent trace (DIR/rank-<r>.txt and DIR/index.txt), for\n"
       "  smpirun -np N -platform P.xml -hostfile H -replay DIR/index.txt\n"
-      "Collectives are written as the point-to-point schedules mapsim replays, every message\n"
+      "Collectives are written as the point-to-point schedules mapsim replays (--collectives:\n"
+      "MPICH's algorithms by default, or Open MPI's), every message\n"
       "with its own tag, so that SMPI replays exactly the messages mapsim replays; computation\n"
       "as compute actions in flops at --flops-per-second (the SimGrid hosts' speed), from\n"
       "MPI_Init to MPI_Finalize.\n\n"

@@ -12,7 +12,8 @@
 //   Receives carry the sender's size. Cancelled requests are left out; a send that no receive
 //   matches becomes an isend that is never waited for.
 // - Collectives are not handed to SMPI's own algorithms: each is written as the point-to-point
-//   schedule mapsim replays (CollectiveSchedule.hpp), one `irecv` / `isend` / `wait` group per
+//   schedule mapsim replays (CollectiveSchedule.hpp, under options.collectives: MPICH's or Open
+//   MPI's algorithms, as `--collectives` chose), one `irecv` / `isend` / `wait` group per
 //   step, so both simulators move the same messages between the same ranks. A non-blocking
 //   collective runs where it starts (its Wait writes nothing).
 // - Computation: `compute F` with F = gap (s) * flops_per_second, from MPI_Init to MPI_Finalize
@@ -34,6 +35,7 @@ struct SimgridTiOptions {
   bool compute = true;
   /// The speed of the SimGrid hosts the trace is replayed on; compute actions are in flops.
   double flops_per_second = 1e9;
+  /// The collectives' algorithms (the replay's choice; MPICH's by default).
   CollectiveOptions collectives;
 };
 
