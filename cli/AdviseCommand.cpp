@@ -334,6 +334,7 @@ int run_advise(const std::vector<std::string>& args) {
         .add("ranks", trace.ranks())
         .add("topology", topology->spec())
         .add("matrix_counts", counted(matrix_settings))
+        .add("collectives", traces::to_string(matrix_settings.algorithms))
         .add("seed", seed)
         .add("mappers", names.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))
@@ -375,8 +376,8 @@ int run_advise(const std::vector<std::string>& args) {
   }
 
   std::FILE* out = stdout;
-  fmt::print(out, "trace          {} ({} ranks; matrix: {}, {} bytes)\n", trace.source(),
-             trace.ranks(), counted(matrix_settings), matrix.total().bytes);
+  fmt::print(out, "trace          {} ({} ranks; matrix: {}{}, {} bytes)\n", trace.source(),
+             trace.ranks(), counted(matrix_settings), under(matrix_settings), matrix.total().bytes);
   fmt::print(out, "machine        {} ({} {}nodes x {} cores)\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
              topology->cores_per_node());

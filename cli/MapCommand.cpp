@@ -374,6 +374,7 @@ int run_map(const std::vector<std::string>& args) {
       .add("collective_bytes", matrix.collective_total().bytes)
       .add("matrix_counts",
            csv_input ? std::string_view("as the CSV file gives") : counted(matrix_options(*vm)))
+      .add("collectives", traces::to_string(matrix_options(*vm).algorithms))
       .add("topology", topology->spec())
       .add("nodes", topology->node_count())
       .add("cores", topology->cores_per_node())
@@ -447,14 +448,14 @@ int run_map(const std::vector<std::string>& args) {
     return exit_status(outcomes);
   }
 
-  fmt::print(
-      report, "matrix         {} ranks, {} messages, {} bytes ({}; {})\n", matrix.rank_count(),
-      total.messages, total.bytes, source,
-      csv_input ? "as the CSV file gives"
-      : matrix.collective_total().bytes == 0
-          ? std::string(counted(matrix_options(*vm)))
-          : fmt::format("of which collectives {} messages, {} bytes",
-                        matrix.collective_total().messages, matrix.collective_total().bytes));
+  fmt::print(report, "matrix         {} ranks, {} messages, {} bytes ({}; {})\n",
+             matrix.rank_count(), total.messages, total.bytes, source,
+             csv_input ? "as the CSV file gives"
+             : matrix.collective_total().bytes == 0
+                 ? std::string(counted(matrix_options(*vm)))
+                 : fmt::format("of which collectives {} messages, {} bytes{}",
+                               matrix.collective_total().messages, matrix.collective_total().bytes,
+                               under(matrix_options(*vm))));
   fmt::print(report, "topology       {} ({} {}nodes x {} cores)\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
              topology->cores_per_node());

@@ -56,4 +56,9 @@ std::string_view counted(const traces::MatrixOptions& options) {
   return options.collectives ? "point-to-point and collectives" : "point-to-point only";
 }
 
+std::string under(const traces::MatrixOptions& options) {
+  if (!options.collectives || options.algorithms.is_default()) return {};
+  return " under " + traces::to_string(options.algorithms);
+}
+
 }  // namespace mapsim::cli

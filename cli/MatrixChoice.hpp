@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "cli/Cli.hpp"
@@ -39,5 +40,8 @@ void report_caveats(const traces::CommMatrix& matrix, const traces::MatrixOption
 
 /// "point-to-point and collectives" or "point-to-point only": what a matrix counts, for reports.
 std::string_view counted(const traces::MatrixOptions& options);
+
+/// " under ompi,..." when the collectives are counted under other algorithms than MPICH's, else "".
+std::string under(const traces::MatrixOptions& options);
 
 }  // namespace mapsim::cli

@@ -168,6 +168,15 @@ TEST(OneMatrix, P2pOnlyIsRefusedWhereItCannotApply) {
   const auto simulate = run_mapsim("simulate --trace npb:lu:S:4 --topology torus:2x2 --p2p-only");
   EXPECT_EQ(simulate.exit_code, 2);
   EXPECT_THAT(simulate.err, HasSubstr("--p2p-only needs --mapper"));
+  // map and advise say under which algorithms the collectives were counted (MPICH's: nothing).
+  const auto map_ompi =
+      run_mapsim("map --trace npb:is:S:16 --topology torus:4x4 --mapper greedy --collectives ompi");
+  EXPECT_EQ(map_ompi.exit_code, 0) << map_ompi.err;
+  EXPECT_THAT(map_ompi.out + map_ompi.err, HasSubstr("bytes under ompi)"));
+  const auto map_csv = run_mapsim("map --matrix " + sh(csv) +
+                                  " --topology torus:2x2 --mapper greedy --collectives ompi");
+  EXPECT_EQ(map_csv.exit_code, 2);
+  EXPECT_THAT(map_csv.err, HasSubstr("--collectives needs a trace"));
   const auto both = run_mapsim("matrix npb:lu:S:4 --collectives ompi --p2p-only");
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_THAT(both.err, HasSubstr("--p2p-only leaves them out"));
