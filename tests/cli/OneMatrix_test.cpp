@@ -1,8 +1,9 @@
 // One matrix everywhere (issue 23): `matrix`, `map`, `simulate --mapper` and sweeps give the
 // mappers the same matrix of a trace — its point-to-point messages and its collectives' messages
 // as the replay sends them by default, point-to-point only with --p2p-only (matrix: {collectives:
-// false} in a config) — on every trace in tests/data; and they say so when the matrix could
-// mislead (empty, mostly collectives).
+// false} in a config), under Open MPI's algorithms with --collectives ompi (mpi: {collectives:
+// ompi}), and sweeps replay as `simulate` does under the same algorithms — on every trace in
+// tests/data; and they say so when the matrix could mislead (empty, mostly collectives).
 
 #include <filesystem>
 #include <fstream>
@@ -53,11 +54,15 @@ std::vector<fs::path> test_traces() {
   return traces;
 }
 
-class OneMatrix : public ::testing::TestWithParam<bool> {};
+// What the matrix counts: collectives under MPICH's algorithms (the default), none, or Open MPI's.
+enum class Counting : std::uint8_t { Default, P2pOnly, Ompi };
+
+class OneMatrix : public ::testing::TestWithParam<Counting> {};
 
 TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
-  const bool p2p_only = GetParam();
-  const std::string flag = p2p_only ? " --p2p-only" : "";
+  const bool p2p_only = GetParam() == Counting::P2pOnly;
+  const bool ompi = GetParam() == Counting::Ompi;
+  const std::string flag = p2p_only ? " --p2p-only" : ompi ? " --collectives ompi" : "";
   const auto topology = topo::make_topology(kMachine);
   const auto traces = test_traces();
   ASSERT_GE(traces.size(), 10U);
@@ -92,7 +97,8 @@ TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
     const std::string replay = "simulate --trace " + sh(trace) + " --topology " + kMachine +
                                " --model analytic --compute-scale 0 --format json";
     const auto mapped = run_mapsim(replay + " --mapper greedy" + flag);
-    const auto given = run_mapsim(replay + " --mapping " + sh(mapping_file));
+    const auto given =
+        run_mapsim(replay + " --mapping " + sh(mapping_file) + (ompi ? " --collectives ompi" : ""));
     ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
     ASSERT_EQ(given.exit_code, 0) << given.err;
     EXPECT_EQ(json_values(mapped.out, "makespan_ps"), json_values(given.out, "makespan_ps"));
@@ -101,8 +107,10 @@ TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
     // A sweep with the same matrix setting stores the same hop-bytes for both mappers.
     const auto config = dir.write(
         "c.yaml", "workloads: [{trace: \"" + trace.string() + "\"}]\nmachines: [\"" + kMachine +
-                      "\"]\nmappers: [in-order, greedy]\nmodels: [static]\nmatrix: {collectives: " +
-                      (p2p_only ? "false" : "true") + "}\n");
+                      "\"]\nmappers: [in-order, greedy]\nmodels: [static, analytic]\n"
+                      "sim: {compute-scale: 0}\nmatrix: {collectives: " +
+                      (p2p_only ? "false" : "true") + "}\n" +
+                      (ompi ? "mpi: {collectives: ompi}\n" : ""));
     const auto db = dir.path() / "r.db";
     const auto run = run_mapsim("run " + sh(config) + " --db " + sh(db));
     ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -110,15 +118,26 @@ TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
     for (const auto& [mapper, value] : {std::pair{std::string("in-order"), hop_bytes[0]},
                                         std::pair{std::string("greedy"), hop_bytes[1]}}) {
       EXPECT_EQ(std::to_string(connection.query_integer(
-                    "SELECT hop_bytes FROM results WHERE mapper = '" + mapper + "'")),
+                    "SELECT hop_bytes FROM results WHERE model = 'static' AND mapper = '" + mapper +
+                    "'")),
                 value)
           << mapper;
     }
+    // and replays greedy's mapping as `simulate` does, under the same collective algorithms.
+    EXPECT_EQ(
+        std::to_string(connection.query_integer(
+            "SELECT makespan_ps FROM results WHERE model = 'analytic' AND mapper = 'greedy'")),
+        json_values(mapped.out, "makespan_ps").front());
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(CollectivesIncludedAndExcluded, OneMatrix, ::testing::Bool(),
-                         [](const auto& param) { return param.param ? "P2pOnly" : "Default"; });
+INSTANTIATE_TEST_SUITE_P(CollectivesIncludedAndExcluded, OneMatrix,
+                         ::testing::Values(Counting::Default, Counting::P2pOnly, Counting::Ompi),
+                         [](const auto& param) {
+                           return param.param == Counting::Default   ? "Default"
+                                  : param.param == Counting::P2pOnly ? "P2pOnly"
+                                                                     : "Ompi";
+                         });
 
 // ep.S.5 has no point-to-point messages: by default its matrix is its collectives' messages,
 // said as a note; with --p2p-only it is empty, said as a warning that names what to do — in
