@@ -21,6 +21,7 @@ std::optional<traces::CommMatrix> recompute_matrix(const StoredWorkload& workloa
                                                    std::string& why) {
   traces::MatrixOptions options;
   options.collectives = workload.collectives;
+  options.algorithms = workload.algorithms;
   if (workload.kind == "generated") {
     return traces::workload_matrix(traces::parse_generator_spec(workload.spec), options);
   }

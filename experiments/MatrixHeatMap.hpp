@@ -3,7 +3,8 @@
 // from each sender (row) to each receiver (column), ranks binned into at most kMatrixCells cells
 // per side at thousands of ranks, colour on a log scale. The matrix is recomputed from the
 // workload the database names (a generator spec, an OTF2 trace or a CSV matrix) exactly as the
-// sweep computed it, collectives included or not as its runs were.
+// sweep computed it, collectives included or not as its runs were (under the algorithms their
+// canonical configuration names).
 
 #include <optional>
 #include <string>

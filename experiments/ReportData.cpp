@@ -390,16 +390,31 @@ std::vector<std::string> default_heatmap_runs(Store& store, std::string_view whe
   return runs;
 }
 
+traces::CollectiveOptions stored_algorithms(std::string_view config) {
+  // Sweep.cpp writes "collectives: SPEC" only when not MPICH's.
+  constexpr std::string_view kKey = "\ncollectives: ";
+  const auto at = config.find(kKey);
+  if (at == std::string_view::npos) return {};
+  auto value = config.substr(at + kKey.size());
+  value = value.substr(0, value.find('\n'));
+  try {
+    return traces::parse_collective_options(value, "the stored configuration");
+  } catch (const InputError&) {  // a newer mapsim's algorithm: count as MPICH's
+    return {};
+  }
+}
+
 std::vector<StoredWorkload> stored_workloads(Store& store, std::string_view where) {
   const auto sql = fmt::format(
-      "SELECT workload, MIN(workload_kind), MIN(workload_spec), MIN(collectives) FROM results "
-      "WHERE {} GROUP BY workload ORDER BY workload",
+      "SELECT workload, MIN(workload_kind), MIN(workload_spec), MIN(collectives), MIN(config) "
+      "FROM results WHERE {} GROUP BY workload ORDER BY workload",
       condition_with("status = 'done'", where));
   auto select = prepare_with_where(store.connection(), sql, where);
   std::vector<StoredWorkload> workloads;
   while (select.step()) {
     workloads.push_back({select.text(0), select.text(1), select.text(2),
-                         select.is_null(3) || select.integer(3) != 0});
+                         select.is_null(3) || select.integer(3) != 0,
+                         stored_algorithms(select.is_null(4) ? std::string() : select.text(4))});
   }
   return workloads;
 }

@@ -29,6 +29,7 @@
 
 #include "experiments/RankCorrelation.hpp"
 #include "experiments/Store.hpp"
+#include "traces/CollectiveAlgorithm.hpp"
 
 namespace mapsim::exp {
 
@@ -163,7 +164,12 @@ struct StoredWorkload {
   std::string kind;   ///< workload_kind: "generated", "trace" or "matrix"
   std::string spec;   ///< workload_spec: a generator spec or a path as the config gave it
   bool collectives = true;
+  /// The collectives' algorithms (mpi.collectives), from the runs' canonical configuration.
+  traces::CollectiveOptions algorithms;
 };
+
+/// The algorithms a run's canonical configuration (runs.config) names; MPICH's if none.
+traces::CollectiveOptions stored_algorithms(std::string_view config);
 
 /// The workloads of the done runs for which `where` holds, by label.
 std::vector<StoredWorkload> stored_workloads(Store& store, std::string_view where);

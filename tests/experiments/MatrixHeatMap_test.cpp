@@ -60,7 +60,7 @@ TEST(MatrixHeatMap, BinsRanksIntoAtMostTheLimitOfCellsPerSide) {
 TEST(MatrixHeatMap, RecomputesAGeneratedWorkloadAsTheSweepDid) {
   std::string why;
   for (const bool collectives : {true, false}) {
-    const StoredWorkload workload{"npb:cg:S:8", "generated", "npb:cg:S:8", collectives};
+    const StoredWorkload workload{"npb:cg:S:8", "generated", "npb:cg:S:8", collectives, {}};
     const auto matrix = recompute_matrix(workload, why);
     ASSERT_TRUE(matrix.has_value());
     traces::MatrixOptions options;
@@ -69,7 +69,23 @@ TEST(MatrixHeatMap, RecomputesAGeneratedWorkloadAsTheSweepDid) {
               traces::workload_matrix(traces::parse_generator_spec("npb:cg:S:8"), options));
     EXPECT_EQ(matrix->collective_total().bytes > 0, collectives);
   }
-  const StoredWorkload missing{"t", "trace", "no/such/trace", true};
+  // Under the algorithms its runs' configuration names (Open MPI's here).
+  StoredWorkload ompi{"npb:is:S:16", "generated", "npb:is:S:16", true, {}};
+  ompi.algorithms = stored_algorithms(
+      "results-version: 1\nworkload: generated x\nmatrix: m\n"
+      "topology: t\ncollectives: ompi\nmapper: greedy\n");
+  EXPECT_EQ(ompi.algorithms.selector, traces::CollectiveSelector::Ompi);
+  traces::MatrixOptions under_ompi;
+  under_ompi.collectives = true;
+  under_ompi.algorithms = ompi.algorithms;
+  const auto recomputed = recompute_matrix(ompi, why);
+  ASSERT_TRUE(recomputed.has_value());
+  EXPECT_EQ(*recomputed,
+            traces::workload_matrix(traces::parse_generator_spec("npb:is:S:16"), under_ompi));
+  EXPECT_NE(*recomputed, traces::workload_matrix(traces::parse_generator_spec("npb:is:S:16"),
+                                                 traces::MatrixOptions{true, {}}));
+  EXPECT_TRUE(stored_algorithms("results-version: 1\nmatrix: m\n").is_default());
+  const StoredWorkload missing{"t", "trace", "no/such/trace", true, {}};
   EXPECT_FALSE(recompute_matrix(missing, why).has_value());
   EXPECT_THAT(why, HasSubstr("'no/such/trace' is not found from the working directory"));
 }
