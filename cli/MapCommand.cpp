@@ -35,6 +35,7 @@
 #include "support/Version.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/CommMatrix.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -73,7 +74,7 @@ void check_fits(Rank ranks, const topo::Topology& topology, std::string_view sou
 traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology& topology) {
   if (vm.count("matrix") != 0) {
     const auto source = vm["matrix"].as<std::string>();
-    auto matrix = traces::read_matrix_csv(source);
+    auto matrix = traces::read_matrix_file(source);
     check_fits(matrix.rank_count(), topology, source);
     return matrix;
   }

@@ -17,6 +17,7 @@
 #include "support/Progress.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/MatrixStatistics.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -179,7 +180,7 @@ int run_matrix(const std::vector<std::string>& args) {
           "--collectives needs a trace; the CSV matrix '{}' already says what it counts",
           input.string()));
     }
-    matrix = traces::read_matrix_csv(input);
+    matrix = traces::read_matrix_file(input);
     fmt::print(out, "input          {} (CSV matrix)\n", input.string());
   }
   print_matrix_statistics(out, matrix, top, collectives);

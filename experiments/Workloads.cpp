@@ -8,6 +8,7 @@
 #include "support/Error.hpp"
 #include "traces/Otf2Archive.hpp"
 #include "traces/Otf2Streams.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
@@ -102,7 +103,7 @@ LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_t
                                   : traces::point_to_point_matrix(*loaded.trace);
       return loaded;
     case WorkloadKind::Matrix:
-      loaded.matrix = traces::read_matrix_csv(workload.path);
+      loaded.matrix = traces::read_matrix_file(workload.path);
       return loaded;
   }
   return loaded;
