@@ -122,9 +122,8 @@ void Recorder::send(MPI_Comm comm, int dest, int count, MPI_Datatype type) {
   add(world, std::int64_t{count} * size, 1);
 }
 
-void Recorder::collective(MPI_Comm comm, Op op, int root, std::int64_t sent,
+void Recorder::collective(CommState& state, Op op, int root, std::int64_t sent,
                           std::int64_t received) {
-  CommState& state = this->comm(comm);
   if (state.inter) return;
   if (state.ordinal < 0) state.ordinal = ordinals_[state.members]++;
   const std::int32_t root_world = root >= 0 && static_cast<std::size_t>(root) < state.members.size()

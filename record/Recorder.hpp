@@ -92,7 +92,11 @@ class Recorder {
   /// A message of `count` elements of `type` to `dest` (a rank of `comm`).
   void send(MPI_Comm comm, int dest, int count, MPI_Datatype type);
   /// A collective call; `root` a rank of `comm` or -1. Ignored on intercommunicators.
-  void collective(MPI_Comm comm, Op op, int root, std::int64_t sent, std::int64_t received);
+  void collective(MPI_Comm comm, Op op, int root, std::int64_t sent, std::int64_t received) {
+    collective(this->comm(comm), op, root, sent, received);
+  }
+  /// The same on a communicator already looked up.
+  void collective(CommState& state, Op op, int root, std::int64_t sent, std::int64_t received);
   /// The cached state of `comm` (members, my rank): looked up or built.
   CommState& comm(MPI_Comm comm);
   void forget(MPI_Comm comm);

@@ -78,8 +78,8 @@ void persistent(int rc, MPI_Comm comm, int dest, int count, MPI_Datatype type,
 }
 
 void create_handle(int rc, MPI_Comm parent) {
-  collective(rc, parent, [&](Recorder& r, CommState&, std::int64_t) {
-    r.collective(parent, Op::CreateHandle, -1, 0, 0);
+  collective(rc, parent, [&](Recorder& r, CommState& s, std::int64_t) {
+    r.collective(s, Op::CreateHandle, -1, 0, 0);
   });
 }
 
@@ -88,21 +88,21 @@ void create_handle(int rc, MPI_Comm parent) {
 void bcast(int rc, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto b = bytes(count, type);
-    r.collective(comm, Op::Bcast, root, s.me == root ? p * b : 0, b);
+    r.collective(s, Op::Bcast, root, s.me == root ? p * b : 0, b);
   });
 }
 
 void reduce(int rc, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto b = bytes(count, type);
-    r.collective(comm, Op::Reduce, root, b, s.me == root ? p * b : 0);
+    r.collective(s, Op::Reduce, root, b, s.me == root ? p * b : 0);
   });
 }
 
 void allreduce(int rc, int count, MPI_Datatype type, MPI_Comm comm) {
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t p) {
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto b = bytes(count, type);
-    r.collective(comm, Op::Allreduce, -1, p * b, p * b);
+    r.collective(s, Op::Allreduce, -1, p * b, p * b);
   });
 }
 
@@ -121,7 +121,7 @@ void gather(int rc, Op op, const void* sendbuf, int sendcount, MPI_Datatype send
                  : bytes(recvcount, recvtype);
       }
     }
-    r.collective(comm, op, root, sent, received);
+    r.collective(s, op, root, sent, received);
   });
 }
 
@@ -139,7 +139,7 @@ void scatter(int rc, Op op, const int sendcounts[], int sendcount, MPI_Datatype 
                      : bytes(sendcount, sendtype);
       }
     }
-    r.collective(comm, op, root, sent, received);
+    r.collective(s, op, root, sent, received);
   });
 }
 
@@ -154,49 +154,49 @@ void allgather(int rc, Op op, const void* sendbuf, int sendcount, MPI_Datatype s
     }
     const auto received =
         v ? sum(recvcounts, static_cast<int>(p), recvtype) : p * bytes(recvcount, recvtype);
-    r.collective(comm, op, -1, p * own, received);
+    r.collective(s, op, -1, p * own, received);
   });
 }
 
 void alltoall(int rc, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm) {
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t p) {
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto received = p * bytes(recvcount, recvtype);
     const auto sent = in_place(sendbuf) ? received : p * bytes(sendcount, sendtype);
-    r.collective(comm, Op::Alltoall, -1, sent, received);
+    r.collective(s, Op::Alltoall, -1, sent, received);
   });
 }
 
 void alltoallv(int rc, const void* sendbuf, const int sendcounts[], MPI_Datatype sendtype,
                const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t p) {
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto received = sum(recvcounts, static_cast<int>(p), recvtype);
     const auto sent = in_place(sendbuf) ? received : sum(sendcounts, static_cast<int>(p), sendtype);
-    r.collective(comm, Op::Alltoallv, -1, sent, received);
+    r.collective(s, Op::Alltoallv, -1, sent, received);
   });
 }
 
 void alltoallw(int rc, const void* sendbuf, const int sendcounts[], const MPI_Datatype sendtypes[],
                const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t p) {
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto received = sum(recvcounts, static_cast<int>(p), recvtypes);
     const auto sent =
         in_place(sendbuf) ? received : sum(sendcounts, static_cast<int>(p), sendtypes);
-    r.collective(comm, Op::Alltoallw, -1, sent, received);
+    r.collective(s, Op::Alltoallw, -1, sent, received);
   });
 }
 
 void reduce_scatter(int rc, const int recvcounts[], MPI_Datatype type, MPI_Comm comm) {
   collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto received = recvcounts != nullptr ? bytes(recvcounts[s.me], type) : 0;
-    r.collective(comm, Op::ReduceScatter, -1, sum(recvcounts, static_cast<int>(p), type), received);
+    r.collective(s, Op::ReduceScatter, -1, sum(recvcounts, static_cast<int>(p), type), received);
   });
 }
 
 void reduce_scatter_block(int rc, int recvcount, MPI_Datatype type, MPI_Comm comm) {
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t p) {
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t p) {
     const auto b = bytes(recvcount, type);
-    r.collective(comm, Op::ReduceScatterBlock, -1, p * b, b);
+    r.collective(s, Op::ReduceScatterBlock, -1, p * b, b);
   });
 }
 
@@ -205,9 +205,9 @@ void scan(int rc, Op op, int count, MPI_Datatype type, MPI_Comm comm) {
     const auto b = bytes(count, type);
     const std::int64_t me = s.me;
     if (op == Op::Scan) {
-      r.collective(comm, op, -1, (p - me) * b, (me + 1) * b);
+      r.collective(s, op, -1, (p - me) * b, (me + 1) * b);
     } else {
-      r.collective(comm, op, -1, (p - me - 1) * b, me * b);
+      r.collective(s, op, -1, (p - me - 1) * b, me * b);
     }
   });
 }
@@ -449,16 +449,16 @@ int MPI_Comm_disconnect(MPI_Comm* comm) {
 
 int MPI_Barrier(MPI_Comm comm) {
   const int rc = PMPI_Barrier(comm);
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t) {
-    r.collective(comm, Op::Barrier, -1, 0, 0);
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t) {
+    r.collective(s, Op::Barrier, -1, 0, 0);
   });
   return rc;
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Ibarrier(comm, request);
-  collective(rc, comm, [&](Recorder& r, CommState&, std::int64_t) {
-    r.collective(comm, Op::Barrier, -1, 0, 0);
+  collective(rc, comm, [&](Recorder& r, CommState& s, std::int64_t) {
+    r.collective(s, Op::Barrier, -1, 0, 0);
   });
   return rc;
 }
