@@ -124,6 +124,12 @@ TEST(Record, HaloExchangeHasItsNeighbourPattern) {
   });
   EXPECT_EQ(traces::read_recorded_matrix(out, with_collectives()), expected);
   EXPECT_EQ(traces::read_matrix_file(out), expected);
+
+  // mapsim matrix reads it so too.
+  const auto csv = dir.path() / "expanded.csv";
+  const auto run = testing::run_mapsim("matrix " + out.string() + " --csv " + csv.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(traces::read_matrix_csv(csv), expected);
 }
 
 TEST(Record, AllToAllOnFiveRanks) {
@@ -231,7 +237,8 @@ TEST(Record, EveryCollectiveExpandsAsForATrace) {
 
 // The rankfile mapsim writes names nodes node0..node5, which do not exist: local-ssh.sh stands
 // in for ssh and starts each node's Open MPI daemon on this machine (with the daemons' hwloc
-// shared-memory topology off, which several daemons on one machine crash on). mpirun then
+// shared-memory topology and PMIx store off, which several daemons on one machine crash on, and
+// a temporary directory each, in this test's). mpirun then
 // places every rank on the node the rankfile says, as --display-map shows.
 TEST(Record, MappedRankfileRunsTheProgram) {
   const TempDir dir;
@@ -255,8 +262,8 @@ TEST(Record, MappedRankfileRunsTheProgram) {
   const std::string options = std::string("--mca plm_rsh_agent ") + MAPSIM_LOCAL_SSH +
                               " --mca rtc ^hwloc --rankfile " + rankfile.string() +
                               " --display-map";
-  ASSERT_EQ(testing::shell("PMIX_MCA_gds=hash " + kMpirun + " " + options + " -np 6 -x " +
-                           "LD_PRELOAD=" + MAPSIM_RECORD_LIBRARY +
+  ASSERT_EQ(testing::shell("TMPDIR=" + dir.path().string() + " PMIX_MCA_gds=hash " + kMpirun + " " +
+                           options + " -np 6 -x " + "LD_PRELOAD=" + MAPSIM_RECORD_LIBRARY +
                            " -x MAPSIM_RECORD_OUT=" + again.string() + " " + MAPSIM_RECORD_HALO2D +
                            " >" + again.string() + ".log 2>&1"),
             0)
