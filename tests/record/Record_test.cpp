@@ -32,14 +32,17 @@ using traces::CommSpec;
 using traces::kWorld;
 using traces::TraceBuilder;
 
-// mpirun as root in a container, more ranks than cores.
-const std::string kMpirun = std::string(MAPSIM_MPIEXEC) + " --allow-run-as-root --oversubscribe";
+// mpirun as root in a container, more ranks than cores (and what the sanitizers need).
+const std::string kMpirun = std::string(MAPSIM_MPIEXEC) + " --allow-run-as-root --oversubscribe " +
+                            MAPSIM_RECORD_MPIRUN_OPTIONS;
 
-/// Runs `program` on `ranks` ranks with the recorder writing to `out`; returns mpirun's status.
+/// Runs `program` on `ranks` ranks with the recorder writing to `out` (mpirun's output to
+/// OUT.log), `options` added to mpirun's and `env` (VAR=value ...) to its environment; returns
+/// mpirun's status.
 int run_recorded(const std::string& program, int ranks, const fs::path& out,
-                 const std::string& options = {}) {
+                 const std::string& options = {}, const std::string& env = {}) {
   const auto log = out.string() + ".log";
-  return testing::shell(kMpirun + " " + options + " -np " + std::to_string(ranks) +
+  return testing::shell(env + " " + kMpirun + " " + options + " -np " + std::to_string(ranks) +
                         " -x LD_PRELOAD=" + MAPSIM_RECORD_LIBRARY + " -x MAPSIM_RECORD_OUT=" +
                         out.string() + " " + program + " >" + log + " 2>&1");
 }
@@ -230,16 +233,17 @@ TEST(Record, EveryCollectiveExpandsAsForATrace) {
     const Rank first = r % 2 == 0 ? 4 : 5;  // rank 0 of the half
     b.collective(CollectiveOp::Allreduce, half, -1, 96, 96);
     b.collective(CollectiveOp::Bcast, half, first, r == first ? 120 : 0, 40);
+    // The ring: world rank r sends to r - 2, the half's last (0 or 1) to its first (4 or 5).
     b.send(r == first - 4 ? first : r - 2, 9, 28, half);
   });
   EXPECT_EQ(traces::read_matrix_file(out), expected);
 }
 
 // The rankfile mapsim writes names nodes node0..node5, which do not exist: local-ssh.sh stands
-// in for ssh and starts each node's Open MPI daemon on this machine (with the daemons' hwloc
-// shared-memory topology and PMIx store off, which several daemons on one machine crash on, and
-// a temporary directory each, in this test's). mpirun then
-// places every rank on the node the rankfile says, as --display-map shows.
+// in for ssh and starts each node's Open MPI daemon on this machine, with a temporary directory
+// each (in this test's) and the hwloc shared-memory topology and PMIx store off (several daemons
+// on one machine crash on them). mpirun then places every rank on the node the rankfile says, as
+// --display-map shows.
 TEST(Record, MappedRankfileRunsTheProgram) {
   const TempDir dir;
   const auto recorded = dir.path() / "halo.csv";
@@ -262,10 +266,8 @@ TEST(Record, MappedRankfileRunsTheProgram) {
   const std::string options = std::string("--mca plm_rsh_agent ") + MAPSIM_LOCAL_SSH +
                               " --mca rtc ^hwloc --rankfile " + rankfile.string() +
                               " --display-map";
-  ASSERT_EQ(testing::shell("TMPDIR=" + dir.path().string() + " PMIX_MCA_gds=hash " + kMpirun + " " +
-                           options + " -np 6 -x " + "LD_PRELOAD=" + MAPSIM_RECORD_LIBRARY +
-                           " -x MAPSIM_RECORD_OUT=" + again.string() + " " + MAPSIM_RECORD_HALO2D +
-                           " >" + again.string() + ".log 2>&1"),
+  ASSERT_EQ(run_recorded(MAPSIM_RECORD_HALO2D, 6, again, options,
+                         "TMPDIR=" + dir.path().string() + " PMIX_MCA_gds=hash"),
             0)
       << testing::read_file(again.string() + ".log");
   // --display-map: "Data for node: node3 ..." then the node's "Process rank: 5" lines.
