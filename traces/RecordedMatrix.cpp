@@ -393,10 +393,20 @@ CommMatrix read_matrix_file(const std::filesystem::path& path, bool collectives)
     throw InputError(
         fmt::format("cannot open matrix file '{}': {}", path.string(), std::strerror(errno)));
   }
-  if (!is_recorded_matrix(in)) return read_matrix_csv(in, path.string());
+  // Telling the kinds apart reads the first line and goes back: a pipe is read into memory first.
+  if (in.tellg() == std::streampos(-1)) {
+    std::stringstream copy;
+    copy << in.rdbuf();
+    return read_matrix_file(copy, path.string(), collectives);
+  }
+  return read_matrix_file(in, path.string(), collectives);
+}
+
+CommMatrix read_matrix_file(std::istream& in, std::string_view name, bool collectives) {
+  if (!is_recorded_matrix(in)) return read_matrix_csv(in, name);
   MatrixOptions options;
   options.collectives = collectives;
-  return read_recorded_matrix(in, path.string(), options);
+  return read_recorded_matrix(in, name, options);
 }
 
 }  // namespace mapsim::traces

@@ -25,7 +25,7 @@
 namespace mapsim::traces {
 
 /// True if the stream's first line is the record header `# mapsim-record` (after an optional
-/// UTF-8 byte-order mark); the stream is left at its start.
+/// UTF-8 byte-order mark); the stream, which must be seekable, is left where it was.
 bool is_recorded_matrix(std::istream& in);
 
 /// Reads a recorded matrix: the point-to-point messages, and with `options.collectives` the
@@ -44,5 +44,7 @@ CommMatrix read_recorded_matrix(std::istream& in, std::string_view name,
 /// The CSV matrix file at `path` as mapsim reads it: a recorded one with its collectives
 /// (unless `collectives` is false), else a plain one (read_matrix_csv).
 CommMatrix read_matrix_file(const std::filesystem::path& path, bool collectives = true);
+/// The same from a seekable stream; `name` stands for the file in error messages.
+CommMatrix read_matrix_file(std::istream& in, std::string_view name, bool collectives = true);
 
 }  // namespace mapsim::traces

@@ -4,8 +4,11 @@
 
 #include "traces/RecordedMatrix.hpp"
 
+#include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -127,6 +130,15 @@ TEST(RecordedMatrix, ReadMatrixFileTellsRecordsFromPlainMatrices) {
   EXPECT_EQ(read_matrix_file(recorded, false), read_matrix_csv(plain));
   EXPECT_EQ(read_recorded_matrix(recorded, with_collectives()), read_matrix_file(recorded));
   EXPECT_THROW(read_recorded_matrix(dir.path() / "absent.csv", with_collectives()), InputError);
+  // Through a pipe, which cannot go back to the first line after reading it.
+  const auto fifo = dir.path() / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const auto* file : {&plain, &recorded}) {
+    std::thread writer([&] { std::ofstream(fifo) << std::ifstream(*file).rdbuf(); });
+    const auto matrix = read_matrix_file(fifo);
+    writer.join();
+    EXPECT_EQ(matrix, read_matrix_file(*file));
+  }
 }
 
 struct Malformed {
