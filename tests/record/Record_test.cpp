@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <regex>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -254,11 +254,13 @@ TEST(Record, MappedRankfileRunsTheProgram) {
                                        rankfile.string() + " --mapping-format rankfile");
   ASSERT_EQ(map.exit_code, 0) << map.err;
   const auto text = testing::read_file(rankfile);
-  std::map<std::string, std::string> node_of;  // rank -> node
-  const std::regex line(R"(rank (\d+)=(\S+) slot=0)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator();
-       ++it) {
-    node_of[(*it)[1]] = (*it)[2];
+  std::map<std::string, std::string> node_of;  // rank -> node, from "rank 3=node5 slot=0"
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto equals = line.find('=');
+    if (!line.starts_with("rank ") || equals == std::string::npos) continue;
+    node_of[line.substr(5, equals - 5)] =
+        line.substr(equals + 1, line.find(' ', equals) - equals - 1);
   }
   ASSERT_EQ(node_of.size(), 6u) << text;
 
@@ -272,13 +274,19 @@ TEST(Record, MappedRankfileRunsTheProgram) {
       << testing::read_file(again.string() + ".log");
   // --display-map: "Data for node: node3 ..." then the node's "Process rank: 5" lines.
   const auto log = testing::read_file(again.string() + ".log");
-  const std::regex entry(R"(Data for node: (\S+)|Process rank: (\d+))");
   std::string node;
   std::map<std::string, std::string> placed;
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), entry); it != std::sregex_iterator();
-       ++it) {
-    if ((*it)[1].matched) node = (*it)[1];
-    if ((*it)[2].matched) placed[(*it)[2]] = node;
+  std::istringstream map_lines(log);
+  for (std::string line; std::getline(map_lines, line);) {
+    const std::string node_key = "Data for node: ";
+    const std::string rank_key = "Process rank: ";
+    if (const auto at = line.find(node_key); at != std::string::npos) {
+      const auto first = at + node_key.size();
+      node = line.substr(first, line.find_first_of(" \t", first) - first);
+    } else if (const auto where = line.find(rank_key); where != std::string::npos) {
+      const auto first = where + rank_key.size();
+      placed[line.substr(first, line.find_first_of(" \t", first) - first)] = node;
+    }
   }
   EXPECT_EQ(placed, node_of) << log;
   // Where the ranks run does not change what they send.
