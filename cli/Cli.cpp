@@ -30,12 +30,13 @@ int run_generate(const std::vector<std::string>& args);
 int run_matrix(const std::vector<std::string>& args);
 int run_map(const std::vector<std::string>& args);
 int run_simulate(const std::vector<std::string>& args);
+int run_advise(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
 int run_help(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 13> kCommands{{
+constexpr std::array<Command, 14> kCommands{{
     {"run", "run an experiment sweep into a results database (default: the demo sweep)", run_run},
     {"results", "tables of a results database; export a stored mapping", run_results},
     {"report", "charts of a results database (gnuplot): bars, scaling, agreement, heat maps",
@@ -48,6 +49,7 @@ constexpr std::array<Command, 13> kCommands{{
     {"matrix", "communication matrix of an OTF2 trace or CSV matrix, summarised", run_matrix},
     {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
+    {"advise", "which placement for a trace on a machine, and how much it matters", run_advise},
     {"export", "write a trace in SimGrid's time-independent format (for SMPI)", run_export},
     {"help", "a command's help: 'mapsim help COMMAND' (as 'mapsim COMMAND --help')", run_help},
 }};

@@ -23,6 +23,7 @@
 #include "cli/Cli.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
+#include "cli/MatrixChoice.hpp"
 #include "cli/Report.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
@@ -69,13 +70,20 @@ void check_fits(Rank ranks, const topo::Topology& topology, std::string_view sou
   }
 }
 
-/// The matrix of --matrix or --trace (an OTF2 archive or a generator spec); the ranks are
-/// checked against the machine before the trace's events are read or the workload is run.
+/// The mappers' matrix of --matrix or --trace (an OTF2 archive or a generator spec, with its
+/// collectives unless --p2p-only); the ranks are checked against the machine before the trace's
+/// events are read or the workload is run.
 traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology& topology) {
+  const auto options = matrix_options(vm);
   if (vm.count("matrix") != 0) {
     const auto source = vm["matrix"].as<std::string>();
-    auto matrix = traces::read_matrix_file(source);
+    if (!options.collectives && !traces::is_recorded_matrix(source)) {
+      throw po::error(fmt::format(
+          "--p2p-only needs a trace; the CSV matrix '{}' already says what it counts", source));
+    }
+    auto matrix = traces::read_matrix_file(source, options.collectives);
     check_fits(matrix.rank_count(), topology, source);
+    report_caveats(matrix, options, source, std::nullopt);
     return matrix;
   }
   const auto source = vm["trace"].as<std::string>();
@@ -83,15 +91,18 @@ traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology
     const auto generator = traces::parse_generator_spec(source);
     check_fits(generator.ranks, topology, source);
     const ProgressStep step(fmt::format("computing the matrix of {}", source));
-    return traces::workload_matrix(generator);
+    auto matrix = traces::workload_matrix(generator, options);
+    report_caveats(matrix, options, source, std::nullopt);
+    return matrix;
   }
   traces::TraceReader reader(source);
   check_fits(reader.rank_count(), topology, source);
-  auto matrix = traces::read_matrix(reader);
+  auto matrix = traces::read_matrix(reader, options);
   if (reader.summary().mpi_events() == 0) {
     throw InputError(fmt::format("{}: the trace has no MPI events; there is nothing to map",
                                  reader.summary().anchor.string()));
   }
+  report_caveats(matrix, options, source, collective_calls(reader.summary()));
   return matrix;
 }
 
@@ -253,7 +264,9 @@ int run_map(const std::vector<std::string>& args) {
       "list mappers' lists the mappers and their parameters. The input is a CSV matrix\n"
       "(src,dst,messages,bytes), an OTF2 trace (anchor file or archive directory) or a\n"
       "generator spec (--trace npb:lu:C:64; see 'mapsim generate --help'), whose matrix is\n"
-      "computed without building the trace; point-to-point messages count. '--format csv|json'\n"
+      "computed without building the trace. The matrix counts point-to-point messages and the\n"
+      "messages the replay sends for collectives, as sweeps do (--p2p-only: point-to-point\n"
+      "only); an empty or mostly collective matrix is said so. '--format csv|json'\n"
       "prints the settings and one record per mapper with units in the keys (_bytes, _s,\n"
       "_hops). Mapping files record the settings in '#' header lines. Host names are the\n"
       "machine's: a Slurm topology file's, --hosts FILE's, or 'node' + the node id, zero-\n"
@@ -276,6 +289,7 @@ int run_map(const std::vector<std::string>& args) {
       "(one host per rank), slurm (SLURM_HOSTFILE for srun --distribution=arbitrary), mpich "
       "(Cray MPICH_RANK_ORDER)")("format", po::value<std::string>()->default_value("text"),
                                  "report format: text, csv or json");
+  add_matrix_options(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -329,12 +343,12 @@ int run_map(const std::vector<std::string>& args) {
                         out.path.string()));
       }
       if (fs::is_directory(out.path)) {
-        for (const auto& c : chosen) check_writable(out.file_for(c.name, mapping_format), "--out");
+        for (const auto& c : chosen) prepare_output(out.file_for(c.name, mapping_format), "--out");
       } else {
-        check_writable(out.path, "--out");
+        prepare_output(out.path, "--out");
       }
     } else {
-      check_writable(out.path, "--out");
+      prepare_output(out.path, "--out");
     }
   }
 
@@ -353,6 +367,10 @@ int run_map(const std::vector<std::string>& args) {
       .add("ranks", matrix.rank_count())
       .add("messages", total.messages)
       .add("message_bytes", total.bytes)
+      .add("collective_messages", matrix.collective_total().messages)
+      .add("collective_bytes", matrix.collective_total().bytes)
+      .add("matrix_counts",
+           csv_input ? std::string_view("as the CSV file gives") : counted(matrix_options(*vm)))
       .add("topology", topology->spec())
       .add("nodes", topology->node_count())
       .add("cores", topology->cores_per_node())
@@ -426,8 +444,14 @@ int run_map(const std::vector<std::string>& args) {
     return exit_status(outcomes);
   }
 
-  fmt::print(report, "matrix         {} ranks, {} messages, {} bytes ({})\n", matrix.rank_count(),
-             total.messages, total.bytes, source);
+  fmt::print(
+      report, "matrix         {} ranks, {} messages, {} bytes ({}; {})\n", matrix.rank_count(),
+      total.messages, total.bytes, source,
+      csv_input ? "as the CSV file gives"
+      : matrix.collective_total().bytes == 0
+          ? std::string(counted(matrix_options(*vm)))
+          : fmt::format("of which collectives {} messages, {} bytes",
+                        matrix.collective_total().messages, matrix.collective_total().bytes));
   fmt::print(report, "topology       {} ({} {}nodes x {} cores)\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
              topology->cores_per_node());

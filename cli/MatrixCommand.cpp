@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/Cli.hpp"
+#include "cli/MatrixChoice.hpp"
 #include "support/Error.hpp"
 #include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
@@ -75,11 +76,10 @@ void print_trace_summary(std::FILE* out, const traces::TraceSummary& summary) {
 }
 
 void print_matrix_statistics(std::FILE* out, const traces::CommMatrix& matrix, std::size_t top,
-                             bool collectives) {
+                             std::string_view counts) {
   const auto stats = traces::matrix_statistics(matrix, top);
   fmt::print(out, "matrix         {} ranks ({} active), {} messages, {} bytes{}\n", stats.ranks,
-             stats.active_ranks, stats.total.messages, stats.total.bytes,
-             collectives ? " (point-to-point and collectives as the simulator sends them)" : "");
+             stats.active_ranks, stats.total.messages, stats.total.bytes, counts);
   const auto pairs =
       static_cast<std::uint64_t>(stats.ranks) * static_cast<std::uint64_t>(stats.ranks);
   fmt::print(out, "non-zero pairs {} of {} ordered pairs ({} self pairs: {} messages, {} bytes)\n",
@@ -112,7 +112,7 @@ void print_matrix_statistics(std::FILE* out, const traces::CommMatrix& matrix, s
 
 int run_matrix(const std::vector<std::string>& args) {
   CommandLine line(
-      "matrix", "INPUT [--csv OUT] [--collectives] [--top K]",
+      "matrix", "INPUT [--csv OUT] [--p2p-only] [--top K]",
       "Builds the communication matrix (messages and bytes per ordered rank pair) of "
       "an MPI trace\nand summarises it: ranks, events, point-to-point traffic, "
       "collectives, non-zero pairs,\nper-rank degree and volume, the heaviest pairs. "
@@ -120,13 +120,15 @@ int run_matrix(const std::vector<std::string>& args) {
       "matrix with the header src,dst,messages,bytes,\nor a generator spec (e.g. npb:lu:C:64, "
       "stencil3d:S:27:iterations=10; see 'mapsim generate\n--help'), whose matrix "
       "is computed without building the trace. The matrix counts\npoint-to-point "
-      "messages (MPI_Send, MPI_Isend, ...) unless --collectives.");
+      "messages (MPI_Send, MPI_Isend, ...) and the messages the simulator sends for\n"
+      "collectives, as the mappers see them everywhere (--p2p-only: point-to-point only).");
   line.options.add_options()("input", po::value<std::string>()->required(),
                              "OTF2 anchor file or directory, CSV matrix, or generator spec")(
       "csv", po::value<std::string>(), "write the matrix to OUT as CSV src,dst,messages,bytes")(
       "collectives", po::bool_switch(),
-      "also count collectives, expanded into the point-to-point messages of the simulator's "
-      "algorithms (binomial trees, recursive doubling, ring, pairwise exchange, dissemination)")(
+      "count collectives, expanded into the point-to-point messages of the simulator's "
+      "algorithms (binomial trees, recursive doubling, ring, pairwise exchange, dissemination): "
+      "the default, kept for older scripts")("p2p-only", "count point-to-point messages only")(
       "top", po::value<std::string>()->default_value("10"),
       "how many of the heaviest pairs to list");
   line.positional.add("input", 1);
@@ -145,16 +147,18 @@ int run_matrix(const std::vector<std::string>& args) {
   }
   const auto top = static_cast<std::size_t>(
       parse_integer((*vm)["top"].as<std::string>(), "--top", 0, 1'000'000));
-  const bool collectives = (*vm)["collectives"].as<bool>();
-  if (vm->count("csv") != 0) check_writable((*vm)["csv"].as<std::string>(), "--csv");
+  if ((*vm)["collectives"].as<bool>() && vm->count("p2p-only") != 0)
+    throw po::error("give --collectives or --p2p-only, not both");
+  const auto options = matrix_options(*vm);
+  if (vm->count("csv") != 0) prepare_output((*vm)["csv"].as<std::string>(), "--csv");
   // With the matrix on standard output (--csv -), the summary goes to standard error.
   std::FILE* out = vm->count("csv") != 0 && (*vm)["csv"].as<std::string>() == "-" ? stderr : stdout;
 
   traces::CommMatrix matrix;
+  std::optional<std::uint64_t> calls;
+  bool csv_input = false;
   if (generated) {
     const auto generator = traces::parse_generator_spec(input_text);
-    traces::MatrixOptions options;
-    options.collectives = collectives;
     {
       const ProgressStep step(fmt::format("computing the matrix of {}", input_text));
       matrix = traces::workload_matrix(generator, options);
@@ -163,8 +167,6 @@ int run_matrix(const std::vector<std::string>& args) {
                input_text, traces::describe(generator));
   } else if (is_otf2(input)) {
     traces::TraceReader reader(input);
-    traces::MatrixOptions options;
-    options.collectives = collectives;
     matrix = traces::read_matrix(reader, options);
     const auto& summary = reader.summary();
     if (summary.mpi_events() == 0) {
@@ -174,16 +176,31 @@ int run_matrix(const std::vector<std::string>& args) {
           summary.anchor.string(), summary.locations, summary.records));
     }
     print_trace_summary(out, summary);
+    calls = collective_calls(summary);
   } else {
-    if (collectives) {
-      throw InputError(fmt::format(
-          "--collectives needs a trace; the CSV matrix '{}' already says what it counts",
-          input.string()));
+    // A matrix recorded by libmapsim-record has its collectives' calls, as a trace does.
+    const bool recorded = traces::is_recorded_matrix(input);
+    csv_input = !recorded;
+    if (!recorded && ((*vm)["collectives"].as<bool>() || vm->count("p2p-only") != 0)) {
+      throw InputError(
+          fmt::format("--{} needs a trace; the CSV matrix '{}' already says what it counts",
+                      vm->count("p2p-only") != 0 ? "p2p-only" : "collectives", input.string()));
     }
-    matrix = traces::read_matrix_file(input);
-    fmt::print(out, "input          {} (CSV matrix)\n", input.string());
+    matrix = traces::read_matrix_file(input, options.collectives);
+    fmt::print(out, "input          {} ({})\n", input.string(),
+               recorded ? "CSV matrix recorded by libmapsim-record" : "CSV matrix");
   }
-  print_matrix_statistics(out, matrix, top, collectives);
+  const auto part = matrix.collective_total();
+  print_matrix_statistics(
+      out, matrix, top,
+      !csv_input ? fmt::format(" ({}{})", counted(options),
+                               options.collectives
+                                   ? fmt::format(" as the simulator sends them; collectives: {} "
+                                                 "messages, {} bytes",
+                                                 part.messages, part.bytes)
+                                   : std::string())
+                 : std::string());
+  if (!csv_input) report_caveats(matrix, options, input_text, calls);
   if (vm->count("csv") != 0) {
     const fs::path csv = (*vm)["csv"].as<std::string>();
     write_output(csv, "--csv",

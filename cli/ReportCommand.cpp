@@ -1,6 +1,6 @@
 // `mapsim report`: charts of a results database drawn by gnuplot (bars per machine and model,
 // scaling with the rank count, agreement of the static metrics with the simulation, link-load
-// heat maps) with their data and an index (markdown and HTML).
+// heat maps) with their data and an index (markdown and HTML) that opens with the findings.
 
 #include <algorithm>
 #include <optional>
@@ -10,8 +10,10 @@
 #include "cli/Cli.hpp"
 #include "cli/Interrupt.hpp"
 #include "experiments/HeatMap.hpp"
+#include "experiments/RankCorrelation.hpp"
 #include "experiments/ReportCharts.hpp"
 #include "experiments/ReportData.hpp"
+#include "experiments/ReportFindings.hpp"
 #include "experiments/ReportWriter.hpp"
 #include "experiments/Slurm.hpp"
 #include "experiments/Store.hpp"
@@ -79,8 +81,9 @@ int run_report(const std::vector<std::string>& args) {
       "bars of hop-bytes and simulated time per mapper relative to in-order; the same against\n"
       "the rank count; how well the static metrics order the mappers as the simulation does;\n"
       "link-load heat maps of stored runs (run with --store-links). Each chart comes with its\n"
-      "data (CSV), its gnuplot script and a table in DIR/index.md and DIR/index.html. Needs\n"
-      "gnuplot (Debian package gnuplot-nox).");
+      "data (CSV), its gnuplot script and a table in DIR/index.md and DIR/index.html, which\n"
+      "open with the findings: per workload, machine and model the mapper to use and whether\n"
+      "hop-bytes would have chosen it. Needs gnuplot (Debian package gnuplot-nox).");
   line.options.add_options()("db", po::value<std::string>()->required(), "results database")(
       "out,o", po::value<std::string>()->required(), "the report directory (created)")(
       "where", po::value<std::string>(),
@@ -89,6 +92,10 @@ int run_report(const std::vector<std::string>& args) {
       "the simulated time the static metrics are compared with")(
       "metric", po::value<std::string>()->default_value("hop_bytes"),
       "the metric of the scaling charts")(
+      "tie-tolerance", po::value<std::string>(),
+      "relative difference within which two mappers' static metrics or simulated times count "
+      "as equal (ties) for rho and the discordant pairs, in [0, 1) (default 0.001, i.e. "
+      "0.1 %; 0: exact)")(
       "heatmap", po::value<std::vector<std::string>>()->composing(),
       "a link-load heat map of this run: its name, or its key or a prefix of 6 or more hex "
       "digits (repeatable; default: in-order and the fastest mapper in the largest context with "
@@ -110,6 +117,11 @@ int run_report(const std::vector<std::string>& args) {
   if (options.count("gnuplot-timeout") != 0) {
     report.gnuplot_timeout =
         parse_real(options["gnuplot-timeout"].as<std::string>(), "--gnuplot-timeout", 0.001, 1e6);
+  }
+  double tie_tolerance = exp::kDefaultTieTolerance;
+  if (options.count("tie-tolerance") != 0) {
+    tie_tolerance =
+        exp::parse_tie_tolerance(options["tie-tolerance"].as<std::string>(), "--tie-tolerance");
   }
   exp::check_gnuplot(report.gnuplot, report.gnuplot_timeout);  // before reading a large database
   {
@@ -139,9 +151,15 @@ int run_report(const std::vector<std::string>& args) {
   };
   append(exp::scaling_charts(data, query.scaling_metric));
   std::vector<exp::ContextAgreement> agreements;
+  std::vector<exp::ChartTable> findings;
   for (const auto metric : exp::kReportStaticMetrics) {
-    auto of_metric = exp::agreement(data, metric);
-    if (metric == "hop_bytes") append(exp::agreement_charts(data, of_metric));
+    auto of_metric = exp::agreement(data, metric, tie_tolerance);
+    if (metric == "hop_bytes") {
+      append(exp::agreement_charts(data, of_metric));
+      const auto found = exp::findings(data, tie_tolerance);
+      findings = exp::findings_tables(data, found, exp::compare_models(data, found), of_metric,
+                                      tie_tolerance);
+    }
     for (auto& a : of_metric) agreements.push_back(std::move(a));
   }
   if (auto summary = exp::agreement_summary_chart(exp::summarise(data, agreements)))
@@ -151,14 +169,22 @@ int run_report(const std::vector<std::string>& args) {
   } else {
     const auto runs = exp::default_heatmap_runs(store, query.where);
     if (runs.empty()) log::info("no run has stored links (mapsim run --store-links): no heat map");
-    append(heatmaps(store, runs, true));
+    auto chosen = heatmaps(store, runs, true);
+    for (auto& chart : chosen) {
+      chart.about +=
+          " Chosen by default: of the runs with stored links, the workload, machine and model "
+          "with the most ranks (then by workload, machine and model name), and in it in-order's "
+          "run and the fastest other mapper's (static runs: the lowest hop-bytes), on one colour "
+          "scale; --heatmap RUN draws others.";
+    }
+    append(std::move(chosen));
   }
 
   const InterruptGuard guard;
   report.interrupt = &interrupted();
   exp::ReportSummary summary;
   try {
-    summary = exp::write_report(charts, report);
+    summary = exp::write_report(charts, report, findings);
   } catch (const Cancelled& e) {
     fmt::print(stderr, "mapsim report: {}: nothing written ({} is as it was)\n", e.what(),
                report.out.string());

@@ -7,6 +7,7 @@
 
 #include "cli/Cli.hpp"
 #include "experiments/Query.hpp"
+#include "experiments/RankCorrelation.hpp"
 #include "experiments/Store.hpp"
 #include "mappers/MappingFile.hpp"
 #include "support/Error.hpp"
@@ -20,7 +21,8 @@ int run_results(const std::vector<std::string>& args) {
       "results", "DB [--where EXPR] [--metric M ...] [--normalize in-order] [--format F]",
       "Prints the results of a sweep: a table per workload, machine and model, with a row per\n"
       "mapper (averaged over repeats) and the rank correlation of hop-bytes and simulated\n"
-      "makespan. --mapping RUN exports the mapping of one run instead (RUN: its name, or its\n"
+      "makespan (values within --tie-tolerance are ties; mostly tied contexts say so). --mapping "
+      "RUN exports the mapping of one run instead (RUN: its name, or its\n"
       "key or a prefix of 6 or more hex digits). Works while a sweep writes the database.");
   line.options.add_options()("db", po::value<std::string>()->required(), "results database")(
       "where", po::value<std::string>(),
@@ -33,7 +35,10 @@ int run_results(const std::vector<std::string>& args) {
       "format", po::value<std::string>(),
       "table, csv, json or markdown (default table); with --mapping: plain, rankfile or "
       "hostlist (default plain)")("mapping", po::value<std::string>(),
-                                  "export the mapping of this run");
+                                  "export the mapping of this run")(
+      "tie-tolerance", po::value<std::string>(),
+      "relative difference within which hop-bytes or makespans count as equal for the rank "
+      "correlation, in [0, 1) (default 0.001, i.e. 0.1 %; 0: exact)");
   line.positional.add("db", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -41,7 +46,7 @@ int run_results(const std::vector<std::string>& args) {
   exp::Store store(options["db"].as<std::string>(), exp::Store::Access::Read);
 
   if (options.count("mapping") != 0) {
-    for (const char* other : {"where", "metric", "normalize"}) {
+    for (const char* other : {"where", "metric", "normalize", "tie-tolerance"}) {
       if (options.count(other) != 0)
         throw po::error(fmt::format("--{} does not apply to --mapping", other));
     }
@@ -64,6 +69,10 @@ int run_results(const std::vector<std::string>& args) {
     if (baseline != "in-order")
       throw InputError(fmt::format("--normalize '{}': the baseline is in-order", baseline));
     query.normalize = true;
+  }
+  if (options.count("tie-tolerance") != 0) {
+    query.tie_tolerance =
+        exp::parse_tie_tolerance(options["tie-tolerance"].as<std::string>(), "--tie-tolerance");
   }
   const auto format = exp::table_format_from_name(
       options.count("format") != 0 ? options["format"].as<std::string>() : "table");

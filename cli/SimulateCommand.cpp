@@ -27,7 +27,9 @@
 #include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
+#include "cli/MatrixChoice.hpp"
 #include "cli/Report.hpp"
+#include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "sim/Simulation.hpp"
@@ -48,92 +50,6 @@
 
 namespace mapsim::cli {
 namespace {
-
-/// How the trace's events reach the replays.
-enum class ReadMode { Auto, Memory, Stream };
-
-ReadMode read_mode_from_name(const std::string& name) {
-  if (name == "auto") return ReadMode::Auto;
-  if (name == "memory") return ReadMode::Memory;
-  if (name == "stream") return ReadMode::Stream;
-  const std::vector<std::string_view> names{"auto", "memory", "stream"};
-  throw InputError(fmt::format("--read: unknown mode '{}'; valid: auto, memory, stream{}", name,
-                               suggest_suffix(name, names)));
-}
-
-/// The trace named by --trace: an OTF2 archive, read into memory once or streamed per replay,
-/// or a generator spec, whose ranks run as coroutines per replay (traces/EventStreams.hpp).
-class TraceInput {
- public:
-  TraceInput(const std::string& text, ReadMode mode) : text_(text) {
-    if (traces::is_generator_spec(text)) {
-      if (mode == ReadMode::Memory) {
-        throw InputError(fmt::format(
-            "--read memory: '{}' is a generator spec, whose events are always streamed", text));
-      }
-      generator_ = traces::parse_generator_spec(text);
-      streams_ = std::make_unique<traces::WorkloadStreams>(*generator_);
-      ranks_ = streams_->rank_count();
-      source_ = streams_->source();
-      return;
-    }
-    reader_.emplace(text);  // the definitions: rank count, missing files
-    ranks_ = reader_->rank_count();
-    source_ = reader_->summary().anchor.string();
-    stream_ = mode == ReadMode::Stream ||
-              (mode == ReadMode::Auto && !traces::archive_fits_in_memory(text));
-  }
-
-  [[nodiscard]] Rank ranks() const { return ranks_; }
-  [[nodiscard]] const std::string& source() const { return source_; }
-  /// How the replays get the events: "memory", "stream" (an archive) or "generated".
-  [[nodiscard]] std::string_view reading() const {
-    if (generator_) return "generated";
-    return stream_ ? "stream" : "memory";
-  }
-
-  /// Reads an archive that is to be held in memory (the expensive step, after every cheap check).
-  void load() {
-    if (reader_ && !stream_) stored_ = reader_->read_trace();
-  }
-
-  /// The point-to-point matrix (for the mappers).
-  [[nodiscard]] traces::CommMatrix matrix() const {
-    if (stored_) return traces::point_to_point_matrix(*stored_);
-    if (generator_) return traces::workload_matrix(*generator_);
-    return traces::read_matrix(std::filesystem::path(text_));
-  }
-
-  /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
-  [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
-                                     const sim::SimConfig& config) {
-    if (stored_) return sim::simulate(*stored_, topology, mapping, config);
-    std::unique_ptr<traces::EventStreams> streams;
-    {
-      const std::scoped_lock lock(mutex_);
-      streams = std::move(streams_);  // the first replay takes the one opened for the checks
-    }
-    if (!streams) {
-      if (generator_) {
-        streams = std::make_unique<traces::WorkloadStreams>(*generator_);
-      } else {
-        streams = std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
-      }
-    }
-    return sim::simulate(*streams, topology, mapping, config);
-  }
-
- private:
-  std::string text_;
-  std::string source_;
-  Rank ranks_ = 0;
-  bool stream_ = true;
-  std::optional<traces::GeneratorOptions> generator_;
-  std::optional<traces::TraceReader> reader_;
-  std::optional<traces::Trace> stored_;
-  std::unique_ptr<traces::EventStreams> streams_;
-  std::mutex mutex_;
-};
 
 std::string seconds(sim::Time t) {
   const double s = sim::to_seconds(t);
@@ -363,7 +279,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "rankfile, a host list, a SLURM_HOSTFILE, an MPICH_RANK_ORDER), read by its content")(
       "mapper", po::value<std::string>(),
       "compute the mapping with this mapper (a comma list, or 'all') from the trace's "
-      "point-to-point matrix ('mapsim list mappers')")(
+      "matrix, collectives included unless --p2p-only ('mapsim list mappers')")(
       "seed", po::value<std::string>()->default_value("0"),
       "random seed of the mappers and of per-message routes (routing=ecmp, valiant, ugal)")(
       "param", po::value<std::vector<std::string>>()->composing(),
@@ -393,6 +309,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "write per-link bytes, busy time and utilisation to this CSV file ('-': standard output)")(
       "format", po::value<std::string>()->default_value("text"),
       "report format: text, csv or json");
+  add_matrix_options(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -402,6 +319,8 @@ int run_simulate(const std::vector<std::string>& args) {
     throw po::error("give --mapping or --mapper, not both");
   if (options.count("param") != 0 && options.count("mapper") == 0)
     throw po::error("--param needs --mapper");
+  if (options.count("p2p-only") != 0 && options.count("mapper") == 0)
+    throw po::error("--p2p-only needs --mapper: it chooses what the mappers' matrix counts");
   const auto format = report_format_from_name(options["format"].as<std::string>(), "--format");
 
   // The mappers and all their parameters first: a bad name or parameter fails before anything
@@ -461,7 +380,7 @@ int run_simulate(const std::vector<std::string>& args) {
                                                     : std::vector<std::string>{};
   config.links = apply_link_overrides(overrides, *topology);
   sim::validate(config);
-  if (options.count("links") != 0) check_writable(options["links"].as<std::string>(), "--links");
+  if (options.count("links") != 0) prepare_output(options["links"].as<std::string>(), "--links");
 
   // The rank count from the archive's definitions (or the generator), then the mapping file,
   // then the events.
@@ -494,7 +413,7 @@ int run_simulate(const std::vector<std::string>& args) {
   trace.load();
 
   if (!chosen.empty()) {
-    const auto matrix = trace.matrix();
+    const auto matrix = trace.matrix(matrix_options(options));
     replays.resize(chosen.size());
     mappings.resize(chosen.size());
     for (std::size_t k = 0; k < chosen.size(); ++k) {

@@ -17,6 +17,17 @@ namespace mapsim::exp {
 
 using namespace chart;
 
+namespace {
+
+/// The summary's left margin (24 characters) in pixels: the title is centred on the plot, so it
+/// has the chart's width less twice that.
+constexpr int kLeftMarginPixels = 24 * 8;
+
+/// gnuplot point types, filled first, one per workload of an agreement chart.
+constexpr int kShapes[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14, 1, 2, 3};
+
+}  // namespace
+
 std::vector<Chart> agreement_charts(const ReportData& data,
                                     const std::vector<ContextAgreement>& agreements) {
   std::vector<Chart> charts;
@@ -40,16 +51,24 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     const auto& first = data.contexts[group.front()];
     const auto mappers = mappers_of(data, group);
     double rho_sum = 0;
-    int rho_count = 0;
+    int rho_count = 0, tied_count = 0;
     for (const auto c : group) {
-      if (const auto& rho = of_context[c]->rho) {
-        rho_sum += *rho;
+      const auto& a = *of_context[c];
+      if (a.mostly_tied()) {
+        ++tied_count;
+      } else if (a.rho) {
+        rho_sum += *a.rho;
         ++rho_count;
       }
     }
-    const std::string rho_text = rho_count > 0 ? fmt::format("mean rho {:+.2f} over {} workloads",
-                                                             rho_sum / rho_count, rho_count)
-                                               : std::string("no rho: fewer than 3 mappers");
+    const std::string tied_text =
+        tied_count > 0 ? fmt::format(", {} mostly tied", tied_count) : std::string();
+    const std::string rho_text =
+        rho_count > 0    ? fmt::format("mean rho {:+.2f} over {} workloads{}", rho_sum / rho_count,
+                                       rho_count, tied_text)
+        : tied_count > 0 ? fmt::format("no rho: {} workloads mostly tied", tied_count)
+                         : std::string("no rho: fewer than 3 mappers");
+    const double tolerance = of_context[group.front()]->tie_tolerance;
 
     Chart chart;
     chart.name =
@@ -59,14 +78,28 @@ std::vector<Chart> agreement_charts(const ReportData& data,
         fmt::format("{} against simulated {} (/ in-order): {}, {} ({})", metric_label(metric),
                     time_metric, first.machine, first.model_title(), rho_text);
     chart.about = fmt::format(
-        "A point per mapper and workload at ({0} / in-order, {1} / in-order). Where {0} tells "
+        "A point per mapper and workload at ({0} / in-order, {1} / in-order), coloured by mapper, "
+        "shaped by workload. Where {0} tells "
         "the truth the points rise from left to right; rho is Spearman's rank correlation of "
-        "{0} and {1} over a workload's mappers (1: same order). The table lists the mapper "
-        "pairs that {0} orders one way and the simulation the other.",
-        metric_label(metric), time_metric);
+        "{0} and {1} over a workload's mappers (1: same order). Values within {2} of each "
+        "other are ties; a workload with more than half of its mapper pairs tied is 'mostly "
+        "tied': its order is noise, and its rho is left out of the mean. The table lists the "
+        "mapper pairs that {0} orders one way and the simulation the other.",
+        metric_label(metric), time_metric, tolerance_text(tolerance));
     chart.csv = fmt::format("workload,ranks,mapper,{0},{1},{0}_ratio,{1}_ratio,rho\n",
                             csv_field(metric), csv_field(time_metric));
-    chart.table_header = {"workload", "mappers", "rho", "discordant pairs"};
+    chart.table_header = {"workload", "mappers", "rho", "tied pairs", "discordant pairs"};
+    // A point shape per workload (cycling after kShapes.size()), a colour per mapper.
+    std::vector<std::string> workloads;
+    for (const auto c : group) {
+      const auto& w = data.contexts[c].workload;
+      if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
+        workloads.push_back(w);
+    }
+    const auto shape = [&](const std::string& workload) {
+      const auto at = std::find(workloads.begin(), workloads.end(), workload) - workloads.begin();
+      return kShapes[static_cast<std::size_t>(at) % std::size(kShapes)];
+    };
     std::string blocks;
     std::vector<std::pair<std::size_t, std::size_t>> series;  // (mapper, index)
     for (std::size_t m = 0; m < mappers.size(); ++m) {
@@ -76,8 +109,10 @@ std::vector<Chart> agreement_charts(const ReportData& data,
         const auto* row = find_row(context, mappers[m]);
         const auto x = ratio(row, column);
         const auto y = ratio(row, ReportData::kTime);
-        if (x && y)
-          block += fmt::format("{:.9g} {:.9g} {}\n", *x, *y, data_string(context.workload));
+        if (x && y) {
+          block += fmt::format("{:.9g} {:.9g} {} {}\n", *x, *y, data_string(context.workload),
+                               shape(context.workload));
+        }
       }
       if (block.empty()) continue;
       blocks += fmt::format("# {}\n{}\n\n", mappers[m], block);
@@ -103,29 +138,40 @@ std::vector<Chart> agreement_charts(const ReportData& data,
                         d.static_first, d.static_second, time_metric, d.time_first, d.time_second));
       }
       chart.table_rows.push_back(
-          {context.workload, std::to_string(a.mappers),
-           a.rho ? fmt::format("{:+.2f}", *a.rho) : "-",
+          {context.workload, std::to_string(a.mappers), rho_cell(a),
+           fmt::format("{} of {}", a.ties, a.pairs),
            pairs.empty() ? std::string("none") : fmt::format("{}", fmt::join(pairs, "; "))});
     }
     if (series.empty()) continue;
     const std::string dat = chart.name + ".dat";
     chart.data_files.emplace_back(dat, std::move(blocks));
-    chart.width = 900;
-    chart.height = 640;
+    chart.width = 1100;
+    chart.height = std::max(640, 160 + 22 * static_cast<int>(series.size() + workloads.size()));
     std::string plot(kCommon);
+    // The legend beside the plot (below it, it ran into the x label): the mappers' colours,
+    // then the workloads' shapes.
     plot += fmt::format(
-        "set grid\nset xlabel {}\nset ylabel {}\nset title {}\n"
+        "set grid\nset key outside right top vertical Left reverse\nset xlabel {}\n"
+        "set ylabel {}\nset title {}\n"
         "set label 1 {} at graph 0.02, graph 0.95 left front\nplot ",
         gp_string(fmt::format("{} / in-order", metric_label(metric))),
         gp_string(fmt::format("simulated {} / in-order", time_metric)),
-        gp_string(fmt::format("{} against simulated {}: {}, {}", metric_label(metric), time_metric,
-                              first.machine, first.model_title())),
+        gp_title(fmt::format("{} against simulated {}: {}, {}", metric_label(metric), time_metric,
+                             first.machine, first.model_title()),
+                 title_columns(chart.width - 300)),
         gp_string(rho_text));
     for (std::size_t s = 0; s < series.size(); ++s) {
-      plot += fmt::format("{}{} index {} using 1:2 with points pt 7 ps 1.3 lc {} title {}",
+      plot += fmt::format("{}{} index {} using 1:2:4 with points pt variable ps 1.3 lc {} notitle",
                           s == 0 ? "" : ", \\\n  ", s == 0 ? gp_string(dat) : "''",
-                          series[s].second, colour(palette, mappers[series[s].first]),
-                          gp_string(mappers[series[s].first]));
+                          series[s].second, colour(palette, mappers[series[s].first]));
+    }
+    for (const auto& [m, index] : series) {
+      plot += fmt::format(", \\\n  keyentry with points pt 7 ps 1.3 lc {} title {}",
+                          colour(palette, mappers[m]), gp_string(mappers[m]));
+    }
+    for (const auto& w : workloads) {
+      plot += fmt::format(", \\\n  keyentry with points pt {} ps 1.3 lc rgb 'black' title {}",
+                          shape(w), gp_string(w));
     }
     plot += '\n';
     chart.plot = std::move(plot);
@@ -167,10 +213,14 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
       "rank correlation of the metric and the simulated time over the mappers (1: the metric "
       "orders them as the simulation does; 0: no relation; -1: the opposite order). The table "
       "counts the mapper pairs the metric orders as the simulation does (alike), the other way "
-      "(discordant), and those either cannot tell apart (ties).";
-  chart.csv = "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties\n";
-  chart.table_header = {"machine", "model", "metric",     "workloads", "mean rho",
-                        "pairs",   "alike", "discordant", "ties"};
+      "(discordant), and those either cannot tell apart (ties: values within the tie tolerance "
+      "on either side). Workloads with more than half of their pairs tied are 'mostly tied' and "
+      "left out of the mean rho.";
+  chart.csv =
+      "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties,mostly_tied,"
+      "tie_tolerance\n";
+  chart.table_header = {"machine", "model",      "metric", "workloads",   "mean rho", "pairs",
+                        "alike",   "discordant", "ties",   "mostly tied", "tolerance"};
   const auto share = [](std::size_t count, std::size_t pairs) {
     return pairs > 0 ? fmt::format("{} ({:.0f}%)", count,
                                    100.0 * static_cast<double>(count) / static_cast<double>(pairs))
@@ -178,13 +228,15 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
   };
   for (const auto& s : summaries) {
     const auto alike = s.pairs - s.discordant - s.ties;
-    chart.csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(s.machine),
-                             csv_field(s.model), csv_field(s.metric), s.contexts,
-                             csv_number(s.mean_rho), s.pairs, alike, s.discordant, s.ties);
+    chart.csv +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(s.machine), csv_field(s.model),
+                    csv_field(s.metric), s.contexts, csv_number(s.mean_rho), s.pairs, alike,
+                    s.discordant, s.ties, s.mostly_tied, s.tie_tolerance);
     chart.table_rows.push_back(
         {s.machine, s.model, metric_label(s.metric), std::to_string(s.contexts),
          s.mean_rho ? fmt::format("{:+.2f}", *s.mean_rho) : "-", std::to_string(s.pairs),
-         share(alike, s.pairs), share(s.discordant, s.pairs), share(s.ties, s.pairs)});
+         share(alike, s.pairs), share(s.discordant, s.pairs), share(s.ties, s.pairs),
+         std::to_string(s.mostly_tied), tolerance_text(s.tie_tolerance)});
   }
   const std::string dat = chart.name + ".dat";
   std::string table =
@@ -201,10 +253,11 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
   std::string plot(kCommon);
   plot += kHistogram;
   plot +=
-      "set bmargin 16\nset lmargin 24\n"
+      "set bmargin 16\nset lmargin 24\n"  // kLeftMarginPixels
       "set yrange [-1:1]\n"
       "set ylabel 'mean Spearman rho with simulated time'\n";
-  plot += fmt::format("set title {}\nplot ", gp_string(chart.title));
+  plot += fmt::format("set title {}\nplot ",
+                      gp_title(chart.title, title_columns(chart.width - 2 * kLeftMarginPixels)));
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     plot += fmt::format("{}{} using {}{} title {}", m == 0 ? "" : ", \\\n  ",
                         m == 0 ? gp_string(dat) : "''", m + 2, m == 0 ? ":xtic(1)" : "",

@@ -34,6 +34,64 @@ inline std::string gp_string(std::string_view text) {
   return out + "'";
 }
 
+/// A chart title for gnuplot: `text` wrapped at spaces into lines of at most `columns`
+/// characters (a title wider than its chart is cut at both edges), as a double-quoted string in
+/// which "\n" breaks the line.
+inline std::string gp_title(std::string_view text, std::size_t columns) {
+  std::string out = "\"";
+  std::size_t line = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    auto end = text.find(' ', at);
+    if (end == std::string_view::npos) end = text.size();
+    const auto word = text.substr(at, end - at);
+    if (line > 0 && line + 1 + word.size() > columns) {
+      out += "\\n";
+      line = 0;
+    } else if (line > 0) {
+      out += ' ';
+      ++line;
+    }
+    for (const char c : word) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c == '\n' ? ' ' : c;
+    }
+    line += word.size();
+    at = end + 1;
+  }
+  return out + "\"";
+}
+
+/// The characters of a title that fit `pixels` of a chart's width (12-point Helvetica is about
+/// 7 pixels a character; 8 leaves a margin).
+inline std::size_t title_columns(int pixels) {
+  return static_cast<std::size_t>(std::max(40, pixels / 8));
+}
+
+/// Whether every element of `part` is in `whole` (both small: the mappers of a panel).
+template <typename T>
+inline bool includes_all(const std::vector<T>& whole, const std::vector<T>& part) {
+  return std::all_of(part.begin(), part.end(), [&](const T& x) {
+    return std::find(whole.begin(), whole.end(), x) != whole.end();
+  });
+}
+
+/// Which of two panels (left, right) draw a legend, given their mappers: one legend, beside the
+/// right panel if it has every mapper of the left one, else beside the left one if that has
+/// every mapper of the right one; both only if each has a mapper the other lacks. A right panel
+/// without mappers is not drawn: the left one has the legend.
+struct LegendPanels {
+  bool left = true;
+  bool right = false;
+};
+template <typename T>
+inline LegendPanels legend_panels(const std::vector<T>& left, const std::vector<T>& right) {
+  if (right.empty()) return {true, false};
+  if (includes_all(right, left)) return {false, true};
+  if (includes_all(left, right)) return {true, false};
+  return {true, true};
+}
+
 /// A string column of a gnuplot data file: in double quotes, which it cannot escape, so a double
 /// quote inside becomes a single one.
 inline std::string data_string(std::string_view text) {
@@ -59,6 +117,18 @@ inline std::string csv_number(std::optional<double> value) {
 
 inline std::string ratio_cell(std::optional<double> value) {
   return value ? fmt::format("{:.3f}", *value) : std::string("-");
+}
+
+/// A relative tie tolerance as a percentage: 0.001 -> "0.1 %", 0 -> "0 % (exact)".
+inline std::string tolerance_text(double tolerance) {
+  return tolerance == 0 ? std::string("0 % (exact)") : fmt::format("{:g} %", 100 * tolerance);
+}
+
+/// A context's rho as the tables show it: "+0.80", "mostly tied" when more than half of its
+/// pairs are tied (its rho is no finding), "-" without a rho.
+inline std::string rho_cell(const ContextAgreement& a) {
+  if (a.mostly_tied()) return "mostly tied";
+  return a.rho ? fmt::format("{:+.2f}", *a.rho) : std::string("-");
 }
 
 /// "hop_bytes" -> "hop-bytes", as the charts name metrics.

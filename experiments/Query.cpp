@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -117,9 +118,20 @@ void write_table(std::ostream& out, const ResultTable& table, bool markdown) {
       text = table.baseline_missing ? "no in-order run here to normalise by"
                                     : "values relative to in-order";
     }
-    if (table.rank_correlation) {
+    // "within 0.1 %", or "equal" at tolerance 0.
+    const auto within = table.tie_tolerance == 0
+                            ? std::string("equal")
+                            : fmt::format("within {:g} %", 100 * table.tie_tolerance);
+    if (table.pairs > 0 && table.mostly_tied()) {
+      text += fmt::format(
+          "{}hop-bytes and makespan mostly tied ({} of {} pairs {}): no rank correlation to read",
+          text.empty() ? "" : "; ", table.tied_pairs, table.pairs, within);
+    } else if (table.rank_correlation) {
       text += fmt::format("{}rank correlation of hop-bytes and makespan: {:+.2f}",
                           text.empty() ? "" : "; ", *table.rank_correlation);
+      if (table.tied_pairs > 0) {
+        text += fmt::format(" ({} of {} pairs tied: {})", table.tied_pairs, table.pairs, within);
+      }
     }
     return text;
   }();
@@ -272,14 +284,30 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
   }
 
   if (!tables.empty()) {
-    std::map<std::string, double> rho;
+    // As the rank_correlation view (repeat 0 of each done replayed run), with the tolerance.
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>, std::less<>> samples;
     auto correlation = db.prepare(
-        "SELECT context_key, rho FROM rank_correlation WHERE metric = 'hop_bytes' AND rho IS NOT "
-        "NULL");
-    while (correlation.step()) rho[correlation.text(0)] = correlation.real(1);
+        "SELECT context_key, CAST(hop_bytes AS REAL), CAST(makespan_ps AS REAL) FROM runs "
+        "WHERE status = 'done' AND repeat = 0 AND makespan_ps IS NOT NULL AND hop_bytes IS NOT "
+        "NULL ORDER BY context_key, run_key");
+    while (correlation.step()) {
+      auto& [x, y] = samples[correlation.text(0)];
+      x.push_back(correlation.real(1));
+      y.push_back(correlation.real(2));
+    }
+    const auto single_group = [&](const std::vector<double>& v) {
+      const auto ranks = tied_ranks(v, query.tie_tolerance);
+      return std::adjacent_find(ranks.begin(), ranks.end(), std::not_equal_to<>()) == ranks.end();
+    };
     for (auto& table : tables) {
-      if (const auto it = rho.find(table.context_key); it != rho.end())
-        table.rank_correlation = it->second;
+      table.tie_tolerance = query.tie_tolerance;
+      const auto it = samples.find(table.context_key);
+      if (it == samples.end()) continue;
+      const auto& [x, y] = it->second;
+      table.pairs = x.size() * (x.size() - 1) / 2;
+      table.tied_pairs = count_pairs(x, y, query.tie_tolerance).tied;
+      if (x.size() >= 2 && !single_group(x) && !single_group(y))
+        table.rank_correlation = spearman(x, y, query.tie_tolerance);
     }
   }
   return tables;
@@ -369,10 +397,11 @@ void write_summary(std::ostream& out, const std::vector<ResultTable>& tables) {
     };
     const auto [hb_mapper, hb_ratio] = best(0);
     const auto [ms_mapper, ms_ratio] = best(1);
-    lines.push_back(
-        {table.workload, table.machine, table.model, std::to_string(table.rows.size()), hb_mapper,
-         hb_ratio, ms_mapper, ms_ratio,
-         table.rank_correlation ? fmt::format("{:+.2f}", *table.rank_correlation) : "-"});
+    lines.push_back({table.workload, table.machine, table.model, std::to_string(table.rows.size()),
+                     hb_mapper, hb_ratio, ms_mapper, ms_ratio,
+                     table.pairs > 0 && table.mostly_tied() ? std::string("mostly tied")
+                     : table.rank_correlation ? fmt::format("{:+.2f}", *table.rank_correlation)
+                                              : std::string("-")});
   }
   std::vector<std::size_t> width(lines.front().size(), 0);
   for (const auto& line : lines) {

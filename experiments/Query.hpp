@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/RankCorrelation.hpp"
 #include "experiments/Store.hpp"
 #include "topologies/Mapping.hpp"
 
@@ -18,6 +19,9 @@ struct ResultsQuery {
   std::vector<std::string> metrics;   ///< schema::metrics() names ("hop-bytes" also accepted)
   bool normalize = false;             ///< divide by in-order's value in the same context
   std::vector<std::string> contexts;  ///< only these context keys (empty = all)
+  /// Relative tolerance within which hop-bytes or makespans are ties for the rank correlation
+  /// (RankCorrelation.hpp), in [0, 1); 0: exact, as the rank_correlation view.
+  double tie_tolerance = kDefaultTieTolerance;
 };
 
 /// The default metrics of `mapsim results`.
@@ -42,8 +46,15 @@ struct ResultTable {
   std::optional<double> compute_scale;
   std::vector<std::string> metrics;
   std::vector<ResultRow> rows;  ///< in-order first, then by mapper label and seed
-  /// Spearman's rho of hop-bytes and makespan over this context's mappings (replays only).
+  /// Spearman's rho of hop-bytes and makespan over this context's mappings (replays only; the
+  /// runs of repeat 0, as the rank_correlation view), values within the query's tie tolerance
+  /// tied; nullopt if either has a single tie group.
   std::optional<double> rank_correlation;
+  std::size_t pairs = 0;       ///< pairs of those runs
+  std::size_t tied_pairs = 0;  ///< of them tied in hop-bytes or makespan
+  double tie_tolerance = 0;    ///< the query's
+  /// More than half of the pairs tied: the rank correlation is no finding.
+  [[nodiscard]] bool mostly_tied() const { return 2 * tied_pairs > pairs; }
   bool normalized = false;
   bool baseline_missing = false;  ///< normalised, but no done in-order run in the context
 

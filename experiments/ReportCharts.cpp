@@ -87,13 +87,18 @@ std::optional<Chart> bars_page(const ReportData& data, const std::vector<std::si
   plot += kHistogram;
   plot += fmt::format("set lmargin {}\n", margin);
   plot +=
-      "set key outside right top vertical\nset yrange [0:*]\n"
+      "set yrange [0:*]\n"
       "set ylabel 'ratio to in-order (lower is better)'\n"
       "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lc rgb 'gray30'\n";
-  plot += fmt::format("set multiplot layout 1,{} title {}\n", panels, gp_string(title));
+  plot += fmt::format("set multiplot layout 1,{} title {}\n", panels,
+                      gp_title(title, title_columns(chart.width)));
+  // One legend: beside the right panel if it has every mapper of the left one, else beside the
+  // left one if that has every mapper of the right one (a mapper has one colour in both).
+  const auto legend = legend_panels(shown[0], shown[1]);
   const auto panel = [&](std::string_view heading, std::size_t first_column,
-                         const std::vector<std::size_t>& series) {
+                         const std::vector<std::size_t>& series, bool key) {
     if (series.empty()) return;
+    plot += key ? "set key outside right top vertical\n" : "unset key\n";
     plot += fmt::format("set title {}\nplot ", gp_string(heading));
     for (std::size_t s = 0; s < series.size(); ++s) {
       // lt: a mapper's colour in every panel and chart, whichever series are left out.
@@ -104,8 +109,9 @@ std::optional<Chart> bars_page(const ReportData& data, const std::vector<std::si
     }
     plot += '\n';
   };
-  panel("hop-bytes / in-order", 2, shown[0]);
-  panel(fmt::format("simulated {} / in-order", time_metric), 2 + mappers.size(), shown[1]);
+  panel("hop-bytes / in-order", 2, shown[0], legend.left);
+  panel(fmt::format("simulated {} / in-order", time_metric), 2 + mappers.size(), shown[1],
+        legend.right);
   plot += "unset multiplot\n";
   chart.plot = std::move(plot);
   return chart;
@@ -277,12 +283,20 @@ std::vector<Chart> scaling_charts(const ReportData& data, std::string_view metri
     std::string plot(kCommon);
     plot += fmt::format(
         "set logscale x 2\nset xtics ({})\nset xrange [{}:{}]\nset grid\n"
-        "set key outside right top vertical\n"
         "set xlabel 'MPI ranks'\nset ylabel 'ratio to in-order (lower is better)'\n",
         xtics, static_cast<double>(ranks.front()) / 1.25, static_cast<double>(ranks.back()) * 1.25);
-    plot += fmt::format("set multiplot layout 1,{} title {}\n", panels, gp_string(chart.title));
+    plot += fmt::format("set multiplot layout 1,{} title {}\n", panels,
+                        gp_title(chart.title, title_columns(chart.width)));
+    // One legend, as in the bars: beside the right panel if it has every mapper of the left.
+    std::vector<std::size_t> shown[2];
+    for (std::size_t p = 0; p < 2; ++p) {
+      for (const auto& entry : series[p]) shown[p].push_back(entry.first);
+    }
+    const auto legend = legend_panels(shown[0], shown[1]);
     for (std::size_t p = 0; p < 2; ++p) {
       if (series[p].empty()) continue;
+      plot += (p == 0 ? legend.left : legend.right) ? "set key outside right top vertical\n"
+                                                    : "unset key\n";
       plot += fmt::format(
           "set title {}\nplot ",
           gp_string(fmt::format("{} / in-order", p == 0 ? metric_label(metric) : time_metric)));

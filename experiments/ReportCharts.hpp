@@ -12,9 +12,13 @@
 //              line per mapper; contexts of the same ranks (several machines of one kind) are
 //              averaged;
 //   agreement  one chart per machine and model: per mapper and workload a point at
-//              (static metric / in-order, time / in-order), with the mean Spearman rho and the
-//              discordant mapper pairs of each workload in the table;
+//              (static metric / in-order, time / in-order), coloured by mapper and shaped by
+//              workload, with the mean Spearman rho (mostly tied workloads apart) and each
+//              workload's rho, tied pairs and discordant mapper pairs in the table;
 //   summary    mean rho per static metric, per machine and model.
+//
+// A chart of two panels has one legend, beside the panel that shows every mapper; long titles
+// wrap (ChartText.hpp's gp_title).
 //
 // Chart names are sanitised to [a-z0-9._-] and unique among the charts of one call; the kinds'
 // prefixes ("bars-", "scaling-", "agreement-", "summary-") keep the calls apart.

@@ -224,7 +224,9 @@ ReportData read_report(Store& store, const ReportQuery& query) {
   return data;
 }
 
-std::vector<ContextAgreement> agreement(const ReportData& data, std::string_view metric) {
+std::vector<ContextAgreement> agreement(const ReportData& data, std::string_view metric,
+                                        double tie_tolerance) {
+  MAPSIM_EXPECTS(tie_tolerance >= 0 && tie_tolerance < 1, "the tie tolerance was validated");
   const auto m = data.metric_index(metric);
   const auto t = data.time_index();
   std::vector<ContextAgreement> out;
@@ -239,20 +241,20 @@ std::vector<ContextAgreement> agreement(const ReportData& data, std::string_view
     a.metric = std::string(metric);
     a.mappers = rows.size();
     a.pairs = rows.size() * (rows.size() - 1) / 2;
-    if (rows.size() >= 3) {
-      std::vector<double> s, time;
-      for (const auto* row : rows) {
-        s.push_back(*row->values[m]);
-        time.push_back(*row->values[t]);
-      }
-      a.rho = spearman(s, time);
+    a.tie_tolerance = tie_tolerance;
+    std::vector<double> s, time;
+    for (const auto* row : rows) {
+      s.push_back(*row->values[m]);
+      time.push_back(*row->values[t]);
     }
+    if (rows.size() >= 3) a.rho = spearman(s, time, tie_tolerance);
+    a.ties = count_pairs(s, time, tie_tolerance).tied;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       for (std::size_t j = i + 1; j < rows.size(); ++j) {
-        const double si = *rows[i]->values[m], sj = *rows[j]->values[m];
-        const double ti = *rows[i]->values[t], tj = *rows[j]->values[t];
-        // Exact comparison of the means: a tie in either is no disagreement.
-        if (si == sj || ti == tj) ++a.ties;
+        const double si = s[i], sj = s[j];
+        const double ti = time[i], tj = time[j];
+        // A tie in either is no disagreement (as count_pairs).
+        if (tied(si, sj, tie_tolerance) || tied(ti, tj, tie_tolerance)) continue;
         if ((si - sj) * (ti - tj) >= 0) continue;
         const bool i_first = si < sj;
         const auto& first = i_first ? *rows[i] : *rows[j];
@@ -289,11 +291,13 @@ std::vector<AgreementSummary> summarise(const ReportData& data,
     g.summary.machine = context.machine;
     g.summary.model = context.model_title();
     g.summary.metric = a.metric;
+    g.summary.tie_tolerance = a.tie_tolerance;
     ++g.summary.contexts;
     g.summary.pairs += a.pairs;
     g.summary.discordant += a.discordant.size();
     g.summary.ties += a.ties;
-    if (a.rho) {
+    if (a.mostly_tied()) ++g.summary.mostly_tied;
+    if (a.rho && !a.mostly_tied()) {
       g.rho_sum += *a.rho;
       ++g.rhos;
     }

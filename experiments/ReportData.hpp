@@ -10,13 +10,16 @@
 //   agreement  per context: Spearman's rho of a static metric and the simulated time over the
 //              mappers, and the discordant pairs: mappers a, b with
 //                  (static(a) - static(b)) * (time(a) - time(b)) < 0,
-//              i.e. the static metric orders them one way and the simulation the other (ties
-//              in either are not discordant); summarised per machine and model.
+//              i.e. the static metric orders them one way and the simulation the other; values
+//              within a relative tie tolerance (RankCorrelation.hpp, default 0.1 %) are ties,
+//              on either side, and a tied pair is neither discordant nor alike. A context whose
+//              pairs are mostly tied (more than half) has no finding: its rho is shown but left
+//              out of the means. Summarised per machine and model.
 //
 // A mapper's value in a context is the mean over its done runs (repeats and seeds) of one
 // mapper label; failed runs are left out (a mapper with only failed runs has no row, a context
 // without done runs no entry). Contexts are as in `mapsim results`: the run's configuration
-// without mapper, parameters, seed and repeat. The means are compared exactly (no tolerance).
+// without mapper, parameters, seed and repeat.
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "experiments/RankCorrelation.hpp"
 #include "experiments/Store.hpp"
 
 namespace mapsim::exp {
@@ -98,13 +102,20 @@ struct ContextAgreement {
   std::size_t pairs = 0;                   ///< mappers * (mappers - 1) / 2
   std::optional<double> rho;               ///< nullopt with fewer than 3 mappers
   std::vector<DiscordantPair> discordant;  ///< by first, then second mapper label
-  /// Pairs the static metric or the simulation cannot tell apart (equal values); the others
-  /// (pairs - ties - discordant) are ordered alike.
+  /// Pairs the static metric or the simulation cannot tell apart (values within the tie
+  /// tolerance); the others (pairs - ties - discordant) are ordered alike.
   std::size_t ties = 0;
+  double tie_tolerance = 0;  ///< the relative tolerance the ties were counted with
+
+  /// More than half of the pairs tied: the order of the mappers is mostly noise, and rho is no
+  /// finding.
+  [[nodiscard]] bool mostly_tied() const { return 2 * ties > pairs; }
 };
 
-/// Every context with simulated times and at least two mappers, for `metric`.
-std::vector<ContextAgreement> agreement(const ReportData& data, std::string_view metric);
+/// Every context with simulated times and at least two mappers, for `metric`; values within
+/// `tie_tolerance` (relative, in [0, 1)) are ties for rho and the pairs.
+std::vector<ContextAgreement> agreement(const ReportData& data, std::string_view metric,
+                                        double tie_tolerance = kDefaultTieTolerance);
 
 /// Per machine, model label and static metric, over contexts: how often the metric orders
 /// mapper pairs as the simulation does.
@@ -113,10 +124,12 @@ struct AgreementSummary {
   std::string model;
   std::string metric;
   std::size_t contexts = 0;
-  std::optional<double> mean_rho;  ///< over contexts with a rho
+  std::optional<double> mean_rho;  ///< over contexts with a rho that are not mostly tied
   std::size_t pairs = 0;
   std::size_t discordant = 0;
   std::size_t ties = 0;
+  std::size_t mostly_tied = 0;  ///< contexts whose pairs are mostly tied
+  double tie_tolerance = 0;
 };
 std::vector<AgreementSummary> summarise(const ReportData& data,
                                         const std::vector<ContextAgreement>& agreements);

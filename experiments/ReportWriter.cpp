@@ -182,12 +182,25 @@ std::string markdown_table(const std::vector<std::string>& header,
   return text;
 }
 
-std::string markdown_index(const std::vector<Chart>& charts, const ReportOptions& options) {
+/// The file a finding's table is written to: findings-SUFFIX.csv.
+std::string findings_file(const ChartTable& table) {
+  return fmt::format("findings-{}.csv", table.suffix);
+}
+
+std::string markdown_index(const std::vector<Chart>& charts, const ReportOptions& options,
+                           const std::vector<ChartTable>& findings) {
   std::string text = fmt::format(
       "# mapsim report\n\nMade by mapsim {} with:\n\n```sh\n{}\n```\n\n"
       "Every chart below is drawn by gnuplot from its script and data in this directory; `gnuplot "
-      "NAME.gp` redraws one, `gnuplot {}` all of them.\n\n## Charts\n\n",
+      "NAME.gp` redraws one, `gnuplot {}` all of them.\n\n",
       version(), options.command, kMasterScript);
+  if (!findings.empty()) text += "## Findings\n";
+  for (const auto& table : findings) {
+    text += fmt::format("\n{0} Data: [{1}]({1}).\n", markdown_cell(table.caption),
+                        findings_file(table));
+    text += markdown_table(table.header, table.rows);
+  }
+  text += fmt::format("{}## Charts\n\n", findings.empty() ? "" : "\n");
   for (const auto& chart : charts)
     text += fmt::format("- [{}](#{})\n", markdown_cell(chart.title), chart.name);
   for (const auto& chart : charts) {
@@ -223,7 +236,11 @@ std::string html_table(const std::vector<std::string>& header,
   return text + "</table>\n";
 }
 
-std::string html_index(const std::vector<Chart>& charts, const ReportOptions& options) {
+/// Charts wider than this many pixels scroll in their box instead of shrinking to the page.
+constexpr int kPageWidth = 1360;
+
+std::string html_index(const std::vector<Chart>& charts, const ReportOptions& options,
+                       const std::vector<ChartTable>& findings) {
   std::string text = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>mapsim report</title>\n<style>\n"
@@ -232,22 +249,38 @@ std::string html_index(const std::vector<Chart>& charts, const ReportOptions& op
       "table {{ border-collapse: collapse; margin: 1em 0; }}\n"
       "th, td {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}\n"
       "pre {{ background: #f4f4f4; padding: 0.5em; overflow-x: auto; }}\n"
+      ".wide {{ overflow-x: auto; border: 1px solid #ddd; }}\n"
+      ".wide img {{ max-width: none; border: none; }}\n"
       "</style>\n</head>\n<body>\n<h1>mapsim report</h1>\n"
       "<p>Made by mapsim {} with:</p>\n<pre><code>{}</code></pre>\n"
       "<p>Every chart below is drawn by gnuplot from its script and data in this directory; "
-      "<code>gnuplot NAME.gp</code> redraws one, <code>gnuplot {}</code> all of them.</p>\n"
-      "<h2>Charts</h2>\n<ul>\n",
+      "<code>gnuplot NAME.gp</code> redraws one, <code>gnuplot {}</code> all of them.</p>\n",
       html(version()), html(options.command), kMasterScript);
+  if (!findings.empty()) text += "<h2>Findings</h2>\n";
+  for (const auto& table : findings) {
+    text += fmt::format("<p>{0} Data: <a href=\"{1}\">{1}</a>.</p>\n", html(table.caption),
+                        findings_file(table));
+    text += html_table(table.header, table.rows);
+  }
+  text += "<h2>Charts</h2>\n<ul>\n";
   for (const auto& chart : charts)
     text += fmt::format("<li><a href=\"#{}\">{}</a></li>\n", chart.name, html(chart.title));
   text += "</ul>\n";
   for (const auto& chart : charts) {
+    // A wide chart keeps its size and scrolls in its box, so that its labels stay readable.
+    const bool wide = chart.width > kPageWidth;
     text += fmt::format(
-        "<section id=\"{0}\">\n<h2>{1}</h2>\n<p>{2}</p>\n<p><img src=\"{0}.svg\" alt=\"{1}\"></p>\n"
+        "<section id=\"{0}\">\n<h2>{1}</h2>\n<p>{2}</p>\n{3}<img src=\"{0}.svg\" alt=\"{1}\"{4}>"
+        "{5}\n"
         "<p>Data: <a href=\"{0}.csv\">{0}.csv</a> · image: <a href=\"{0}.png\">{0}.png</a> · "
         "script: <a href=\"{0}.gp\">{0}.gp</a> — regenerate with <code>gnuplot {0}.gp</code> in "
         "this directory.</p>\n",
-        chart.name, html(chart.title), html(chart.about));
+        chart.name, html(chart.title), html(chart.about), wide ? "<div class=\"wide\">" : "<p>",
+        wide ? fmt::format(" width=\"{}\" height=\"{}\"", chart.width, chart.height) : "",
+        wide ? fmt::format("</div>\n<p>{} pixels wide: scroll it, or open <a href=\"{}.svg\">the "
+                           "full-size image</a>.</p>",
+                           chart.width, chart.name)
+             : "</p>");
     text += html_table(chart.table_header, chart.table_rows);
     for (const auto& table : chart.more_tables) {
       text += fmt::format("<p>{0} Data: <a href=\"{1}\">{1}</a>.</p>\n", html(table.caption),
@@ -421,7 +454,8 @@ void check_gnuplot(const fs::path& gnuplot, double timeout_seconds) {
     throw InputError(gnuplot_missing(gnuplot, fmt::format("'--version' exited {}", *end.status)));
 }
 
-ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options) {
+ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options,
+                           const std::vector<ChartTable>& findings) {
   check_gnuplot(options.gnuplot, options.gnuplot_timeout);
   std::set<std::string> names{"index", "report"};
   for (const auto& chart : charts) {
@@ -459,12 +493,21 @@ ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions
       MAPSIM_EXPECTS(written.insert(file).second, "the charts of a report write distinct files");
     summary.files.push_back(std::move(files));
   }
+  for (const auto& table : findings) {
+    MAPSIM_EXPECTS(!table.suffix.empty() &&
+                       table.suffix.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") ==
+                           std::string::npos,
+                   "a finding's suffix is [a-z0-9-]+");
+    const auto file = findings_file(table);
+    MAPSIM_EXPECTS(written.insert(file).second, "the findings' files are distinct");
+    write_text(dir.path() / file, table_csv(table));
+  }
   log::info("drawing {} charts with gnuplot", charts.size());
   if (options.interrupt != nullptr && options.interrupt->load())
     throw Cancelled("interrupted while writing the charts' data");
   render(dir.path(), charts, options);
-  write_text(dir.path() / "index.md", markdown_index(charts, options));
-  write_text(dir.path() / "index.html", html_index(charts, options));
+  write_text(dir.path() / "index.md", markdown_index(charts, options, findings));
+  write_text(dir.path() / "index.html", html_index(charts, options, findings));
   written.insert({"index.md", "index.html", std::string(kMasterScript), std::string(kManifest)});
   std::string manifest = "# mapsim report: the files it wrote (a new report removes them)\n";
   for (const auto& name : written) manifest += name + "\n";

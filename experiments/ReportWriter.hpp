@@ -6,7 +6,10 @@
 //                                 in the directory redraws both)
 //   NAME.svg, NAME.png            drawn by ONE gnuplot process for the whole report, which
 //                                 `load`s every NAME.gp from report.gp
-//   index.md, index.html          every chart with its title, how to read it, the image, its
+//   findings-SUFFIX.csv           the findings the index opens with (ReportFindings.hpp)
+//   index.md, index.html          the findings' tables, then every chart with its title, how
+//                                 to read it, the image (in HTML, a chart wider than the page
+//                                 scrolls in its box, with a link to the full-size image), its
 //                                 table, its files and the command that made the report
 //
 // The directory is filled as a temporary beside it and moved into place only when gnuplot has
@@ -49,11 +52,13 @@ struct ReportSummary {
 /// gnuplot-nox ..." unless `PROGRAM --version` runs and exits 0 within `timeout_seconds`.
 void check_gnuplot(const std::filesystem::path& gnuplot, double timeout_seconds = kGnuplotTimeout);
 
-/// Writes and renders `charts` (names unique, [a-z0-9._-]+). Throws InputError if gnuplot cannot
-/// be run (check_gnuplot, before anything is written), if it fails on a chart (naming the chart's
-/// script and quoting gnuplot), draws nothing for the timeout, leaves an image empty (naming a
-/// full disk or a file size limit when there is one), or if the directory cannot be written;
-/// Cancelled when `options.interrupt` is set (the temporary directory is removed).
-ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options);
+/// Writes and renders `charts` (names unique, [a-z0-9._-]+); the index opens with `findings`
+/// (suffixes unique, [a-z0-9-]+), each written as findings-SUFFIX.csv. Throws InputError if gnuplot
+/// cannot be run (check_gnuplot, before anything is written), if it fails on a chart (naming the
+/// chart's script and quoting gnuplot), draws nothing for the timeout, leaves an image empty
+/// (naming a full disk or a file size limit when there is one), or if the directory cannot be
+/// written; Cancelled when `options.interrupt` is set (the temporary directory is removed).
+ReportSummary write_report(const std::vector<Chart>& charts, const ReportOptions& options,
+                           const std::vector<ChartTable>& findings = {});
 
 }  // namespace mapsim::exp

@@ -22,6 +22,7 @@
 #include "support/Error.hpp"
 #include "support/Log.hpp"
 #include "support/Progress.hpp"
+#include "traces/MatrixStatistics.hpp"
 
 namespace mapsim::exp {
 namespace {
@@ -255,9 +256,21 @@ class SweepRunner {
         slot.error = sweep_.inputs[w].error;
       } else {
         try {
+          const auto& workload = sweep_.config.workloads[w];
           slot.data = std::make_shared<const LoadedWorkload>(
-              load(sweep_.config.workloads[w], sweep_.config.collectives, slot.needs_trace));
+              load(workload, sweep_.config.collectives, slot.needs_trace));
           count(&RunnerReport::workloads_loaded);
+          if (workload.kind != WorkloadKind::Matrix) {
+            for (const auto& caveat :
+                 traces::matrix_caveats(slot.data->matrix, sweep_.config.collectives, std::nullopt,
+                                        "matrix: {collectives: false}")) {
+              if (caveat.warning) {
+                log::warning("{}: {}", workload.label, caveat.text);
+              } else {
+                log::info("{}: {}", workload.label, caveat.text);
+              }
+            }
+          }
         } catch (const std::exception& e) {
           slot.error = e.what();
         }

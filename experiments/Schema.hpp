@@ -13,7 +13,8 @@
 //   normalized      done runs' metrics divided by in-order's in the same context (workload,
 //                   machine with its links, model, MPI and sim settings): 1 = as in-order
 //   rank_correlation  Spearman's rho between each static metric and the simulated makespan over
-//                   the mappings of one context (repeat 0 of each run)
+//                   the mappings of one context (repeat 0 of each run), ties exact (`mapsim
+//                   report` and `results` also tie values within a tolerance: RankCorrelation.hpp)
 //
 // PRAGMA application_id identifies a mapsim database; PRAGMA user_version is kVersion. A newer
 // version is refused; an older one is upgraded only by `mapsim upgrade` (Store::upgrade).

@@ -10,14 +10,15 @@
 namespace {
 
 void fuzz(std::string_view input) {
+  mapsim::traces::MatrixOptions options;
+  options.collectives = false;
   std::istringstream plain{std::string(input)};
-  const auto p2p = mapsim::traces::read_recorded_matrix(plain, "<fuzz>", {});
+  const auto p2p = mapsim::traces::read_recorded_matrix(plain, "<fuzz>", options);
   std::istringstream csv{std::string(input)};
   MAPSIM_EXPECTS(mapsim::traces::read_matrix_csv(csv, "<csv>") == p2p,
                  "a recorded matrix without collectives is its CSV matrix");
   // An all-to-all on 2^20 ranks takes a line to declare and hours to expand: keep runs short.
   if (p2p.rank_count() > 256) return;
-  mapsim::traces::MatrixOptions options;
   options.collectives = true;
   std::istringstream in{std::string(input)};
   const auto all = mapsim::traces::read_recorded_matrix(in, "<fuzz>", options);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything (Release) and runs mapsim's main job on its embedded default: the demo sweep
+# Builds mapsim (Release: the binary and its libraries; the tests and benchmarks are built by
+# scripts/test.sh) and runs mapsim's main job on its embedded default: the demo sweep
 # (experiments/configs/demo.yaml) into results.db, then its summary, then its charts (`mapsim
 # report`) into report/ (open report/index.html). Arguments go to `mapsim run` (and then no report
 # is drawn: the database may be another one).
@@ -7,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release >/dev/null
-cmake --build --preset release
+cmake --build --preset release --target mapsim
 build/release/mapsim run "$@"
 if [ $# -eq 0 ]; then
   build/release/mapsim report results.db --out report

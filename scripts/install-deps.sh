@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost-graph-dev libboost-program-options-dev libboost-context-dev libtbb-dev libsqlite3-dev sqlite3 libfmt-dev
-  libyaml-cpp-dev libssl-dev gnuplot-nox
+  libyaml-cpp-dev libssl-dev gnuplot-nox chromium
   libotf2-trace-dev otf2-tools libscotch-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin

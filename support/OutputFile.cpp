@@ -186,15 +186,18 @@ void write_output(const fs::path& path, std::string_view what,
   }
 }
 
-void check_writable(const fs::path& path, std::string_view what) {
+void prepare_output(const fs::path& path, std::string_view what) {
   if (path == "-") return;
   std::error_code ec;
   if (fs::is_directory(path, ec)) fail(what, path, EISDIR);
   fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::exists(dir, ec)) {
-    throw InputError(fmt::format("{}: cannot write '{}': the directory '{}' does not exist", what,
-                                 path.string(), dir.string()));
+    // A parent that is a file fails here with "Not a directory".
+    if (fs::create_directories(dir, ec); ec) {
+      throw InputError(fmt::format("{}: cannot write '{}': cannot create the directory '{}': {}",
+                                   what, path.string(), dir.string(), ec.message()));
+    }
   }
   if (!fs::is_directory(dir, ec)) {
     throw InputError(fmt::format("{}: cannot write '{}': '{}' is not a directory", what,

@@ -20,9 +20,11 @@ namespace mapsim {
 void write_output(const std::filesystem::path& path, std::string_view what,
                   const std::function<void(std::ostream&)>& write);
 
-/// Throws InputError if `path` ("-" excepted) cannot be created: its directory is missing or not
-/// writable. Cheap; for checking outputs before long work starts.
-void check_writable(const std::filesystem::path& path, std::string_view what);
+/// Makes sure `path` ("-" excepted) can be created before long work starts: creates its directory
+/// and any missing parents (`--out maps/lu/greedy.map` makes maps/lu), and throws InputError
+/// naming `what`, the path and the reason if that fails, if the directory is not writable, or if
+/// `path` is a directory.
+void prepare_output(const std::filesystem::path& path, std::string_view what);
 
 /// Why writes into `folder` may be failing, when the failing code did not say (SQLite's "disk I/O
 /// error", a program that left an empty file): "no space left on the device of 'DIR' (4096 bytes

@@ -87,8 +87,9 @@ void CollectiveTraffic::add_to(CommMatrixBuilder& builder,
         for (std::int32_t s = 0; s < steps; ++s) {
           const auto step = schedule.step(i, s);
           if (step.send_to < 0) continue;
-          builder.add(from, communicator.members[static_cast<std::size_t>(step.send_to)], 1,
-                      static_cast<std::uint64_t>(std::max<std::int64_t>(step.send_bytes, 0)));
+          builder.add_collective(
+              from, communicator.members[static_cast<std::size_t>(step.send_to)], 1,
+              static_cast<std::uint64_t>(std::max<std::int64_t>(step.send_bytes, 0)));
         }
       }
     }

@@ -69,8 +69,24 @@ void CommMatrixBuilder::add(Rank src, Rank dst, std::uint64_t messages, std::uin
   row.entries.push_back({dst, {messages, bytes}});
 }
 
+void CommMatrixBuilder::add_collective(Rank src, Rank dst, std::uint64_t messages,
+                                       std::uint64_t bytes) {
+  add(src, dst, messages, bytes);
+  collectives_.messages += messages;
+  collectives_.bytes += bytes;
+}
+
+void CommMatrixBuilder::count_as_collectives(Traffic part) {
+  MAPSIM_EXPECTS(part.messages <= total_.messages - collectives_.messages &&
+                     part.bytes <= total_.bytes - collectives_.bytes,
+                 "a part of what was added");
+  collectives_.messages += part.messages;
+  collectives_.bytes += part.bytes;
+}
+
 CommMatrix CommMatrixBuilder::build() const {
   CommMatrix matrix(rank_count());
+  matrix.collectives_ = collectives_;
   for (std::size_t src = 0; src < rows_.size(); ++src) {
     auto entries = rows_[src].entries;
     std::sort(entries.begin(), entries.end(),

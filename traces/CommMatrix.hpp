@@ -1,6 +1,8 @@
 #pragma once
 // Communication matrix: messages and bytes sent from each rank to each other rank, sparse (CSR).
-// Built from a trace (point-to-point by default) or read from CSV `src,dst,messages,bytes`.
+// Built from a trace (its point-to-point messages, and by default in every command its
+// collectives' messages as the replay sends them) or read from CSV `src,dst,messages,bytes`. A
+// matrix built from a trace also knows how much of its total the collectives make.
 
 #include <cstdint>
 #include <filesystem>
@@ -54,8 +56,15 @@ class CommMatrix {
   [[nodiscard]] Traffic at(Rank src, Rank dst) const;
   /// Sums of all entries, each at most kMaxMatrixTotal.
   [[nodiscard]] Traffic total() const;
+  /// The part of total() that collectives' messages make (zero for a matrix of point-to-point
+  /// messages, and for a CSV matrix, which does not say).
+  [[nodiscard]] Traffic collective_total() const { return collectives_; }
 
-  friend bool operator==(const CommMatrix&, const CommMatrix&) = default;
+  /// Equal entries (what the matrix holds, not how its total splits).
+  friend bool operator==(const CommMatrix& a, const CommMatrix& b) {
+    return a.ranks_ == b.ranks_ && a.row_start_ == b.row_start_ &&
+           a.destinations_ == b.destinations_ && a.traffic_ == b.traffic_;
+  }
 
  private:
   friend class CommMatrixBuilder;
@@ -72,6 +81,7 @@ class CommMatrix {
   std::vector<std::size_t> row_start_;
   std::vector<Rank> destinations_;
   std::vector<Traffic> traffic_;
+  Traffic collectives_;
 };
 
 /// Accumulates traffic pair by pair, in any order, then builds the CSR matrix.
@@ -82,6 +92,11 @@ class CommMatrixBuilder {
   /// Adds traffic from src to dst (summed with what is there). Preconditions: ranks in range.
   /// Throws InputError if the matrix's total bytes or messages would pass kMaxMatrixTotal.
   void add(Rank src, Rank dst, std::uint64_t messages, std::uint64_t bytes);
+  /// The same for a message of a collective (counted in the matrix's collective_total()).
+  void add_collective(Rank src, Rank dst, std::uint64_t messages, std::uint64_t bytes);
+  /// Counts `part` of what was added as collectives' messages, for totals known another way
+  /// (an extrapolated matrix). Precondition: part is at most what was added.
+  void count_as_collectives(Traffic part);
   [[nodiscard]] Rank rank_count() const { return ranks_; }
 
   [[nodiscard]] CommMatrix build() const;
@@ -96,6 +111,7 @@ class CommMatrixBuilder {
   Rank ranks_ = 0;
   std::vector<Row> rows_;  // up to the highest source added so far
   Traffic total_;
+  Traffic collectives_;
 };
 
 /// The most ranks a CSV matrix may have: 2^20, as many as a generated workload. Per-rank tables

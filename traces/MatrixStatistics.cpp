@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include <fmt/format.h>
+
 namespace mapsim::traces {
 namespace {
 
@@ -84,6 +86,55 @@ MatrixStatistics matrix_statistics(const CommMatrix& matrix, std::size_t top) {
   stats.received_bytes =
       spread(stats.per_rank, [](const RankTraffic& r) { return r.received.bytes; });
   return stats;
+}
+
+std::vector<MatrixCaveat> matrix_caveats(const CommMatrix& matrix, bool collectives,
+                                         std::optional<std::uint64_t> collective_calls,
+                                         std::string_view p2p_option) {
+  std::vector<MatrixCaveat> caveats;
+  const Traffic total = matrix.total();
+  const bool calls = collective_calls.value_or(1) > 0;  // unknown: there may be some
+  const std::string left_out =
+      !collectives && calls
+          ? fmt::format(
+                "; {} leaves the input's {}collective calls out, drop it to map the "
+                "collectives' messages",
+                p2p_option,
+                collective_calls ? fmt::format("{} ", *collective_calls) : std::string())
+          : std::string();
+  if (total.bytes == 0) {
+    caveats.push_back(
+        {true, fmt::format("the matrix {}: every placement has hop-bytes 0, so the mappers have "
+                           "nothing to optimise and any mapping scores as well as another{}",
+                           total.messages == 0 ? std::string("is empty")
+                                               : fmt::format("carries no bytes ({} empty messages)",
+                                                             total.messages),
+                           left_out)});
+    return caveats;
+  }
+  if (collectives) {
+    const Traffic part = matrix.collective_total();
+    const double share =
+        static_cast<double>(total.bytes - part.bytes) / static_cast<double>(total.bytes);
+    if (part.bytes == total.bytes) {
+      caveats.push_back(
+          {false, fmt::format("the input sends no point-to-point bytes: the matrix is its "
+                              "collectives' messages as the replay sends them ({} leaves them "
+                              "out)",
+                              p2p_option)});
+    } else if (part.bytes > 0 && share < kSmallPointToPointShare) {
+      caveats.push_back(
+          {false, fmt::format("point-to-point messages are {:.1f} % of the matrix's bytes; the "
+                              "rest are the collectives' messages as the replay sends them, "
+                              "which the mappers place as well ({} leaves them out)",
+                              100.0 * share, p2p_option)});
+    }
+  } else if (collective_calls.value_or(0) > 0) {
+    caveats.push_back({false, fmt::format("the matrix leaves the input's {} collective calls out "
+                                          "({}), though the replay sends their messages",
+                                          *collective_calls, p2p_option)});
+  }
+  return caveats;
 }
 
 }  // namespace mapsim::traces

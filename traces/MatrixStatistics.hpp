@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/Ids.hpp"
@@ -56,5 +59,24 @@ struct MatrixStatistics {
 
 /// Statistics of `matrix` with its `top` heaviest pairs. O(nonzeros · log top).
 MatrixStatistics matrix_statistics(const CommMatrix& matrix, std::size_t top = 10);
+
+/// Below this share of a matrix's bytes, its point-to-point messages are "a small share": the
+/// collectives then decide the placement (and the replayed time), which the user should know.
+inline constexpr double kSmallPointToPointShare = 0.10;
+
+/// Something about the matrix the mappers get that could mislead, in one sentence.
+struct MatrixCaveat {
+  bool warning = false;  ///< the mapping is arbitrary (else a note)
+  std::string text;
+};
+
+/// What the mappers' matrix of an input holds when it could mislead: an empty matrix (every
+/// placement then has hop-bytes 0), point-to-point messages under kSmallPointToPointShare of its
+/// bytes, collectives left out. `collectives` says whether the matrix counts the collectives'
+/// messages, `collective_calls` how many collective calls the input has if known (counted once
+/// per rank taking part), `p2p_option` how the user leaves collectives out (e.g. "--p2p-only").
+std::vector<MatrixCaveat> matrix_caveats(const CommMatrix& matrix, bool collectives,
+                                         std::optional<std::uint64_t> collective_calls,
+                                         std::string_view p2p_option);
 
 }  // namespace mapsim::traces

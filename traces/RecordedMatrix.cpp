@@ -179,7 +179,7 @@ void add_times(CommMatrixBuilder& builder, Rank from, Rank to, std::int64_t time
         "bytes",
         where, times, bytes, from, to, kMaxMatrixTotal));
   }
-  builder.add(from, to, t, t * b);
+  builder.add_collective(from, to, t, t * b);
 }
 
 // Expands the calls of one communicator, run by run: the k-th call of every member is one
@@ -279,6 +279,11 @@ bool is_recorded_matrix(std::istream& in) {
   return content.starts_with(kMagic) &&
          (content.size() == kMagic.size() || content[kMagic.size()] == ' ' ||
           content[kMagic.size()] == '\t');
+}
+
+bool is_recorded_matrix(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return in && is_recorded_matrix(in);
 }
 
 CommMatrix read_recorded_matrix(const std::filesystem::path& path, const MatrixOptions& options) {

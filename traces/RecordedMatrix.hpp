@@ -27,6 +27,8 @@ namespace mapsim::traces {
 /// True if the stream's first line is the record header `# mapsim-record` (after an optional
 /// UTF-8 byte-order mark); the stream, which must be seekable, is left where it was.
 bool is_recorded_matrix(std::istream& in);
+/// The same for the file at `path` (false if it cannot be read).
+bool is_recorded_matrix(const std::filesystem::path& path);
 
 /// Reads a recorded matrix: the point-to-point messages, and with `options.collectives` the
 /// collectives' messages too, expanded exactly as matrix_with_collectives expands a trace with

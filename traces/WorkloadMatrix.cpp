@@ -184,6 +184,18 @@ std::optional<CommMatrix> extrapolate(const CommMatrix& m1, const CommMatrix& m2
     }
   }
   if (seen1 != m1.nonzero_count() || seen2 != m2.nonzero_count()) return std::nullopt;
+  // The collectives' share of the totals grows alike (it always does when the entries do, as the
+  // calls repeat; checked all the same, as the share is reported).
+  const Traffic c1 = m1.collective_total();
+  const Traffic c2 = m2.collective_total();
+  const Traffic c3 = m3.collective_total();
+  const Traffic t1 = m1.total();
+  const Traffic t2 = m2.total();
+  if (!affine(c1.messages, c2.messages, c3.messages) || !affine(c1.bytes, c2.bytes, c3.bytes) ||
+      c2.messages - c1.messages > t2.messages - t1.messages ||
+      c2.bytes - c1.bytes > t2.bytes - t1.bytes) {
+    return std::nullopt;
+  }
 
   const auto steps = static_cast<std::uint64_t>(n - 1);
   const auto value = [&](std::uint64_t a, std::uint64_t b, std::string_view what, Rank src,
@@ -206,6 +218,9 @@ std::optional<CommMatrix> extrapolate(const CommMatrix& m1, const CommMatrix& m2
                   value(a.bytes, b.bytes, "bytes", src, dst));
     }
   }
+  // Bounded by the totals, which the builder has checked.
+  builder.count_as_collectives({c1.messages + steps * (c2.messages - c1.messages),
+                                c1.bytes + steps * (c2.bytes - c1.bytes)});
   return builder.build();
 }
 

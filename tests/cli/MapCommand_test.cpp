@@ -98,24 +98,39 @@ TEST(MapCommand, WritesRankfileAndHostlistToStandardOutput) {
 }
 
 TEST(MapCommand, MapsATrace) {
-  const auto r =
-      run_mapsim("map --trace " + kTraces + "npb/lu.S.8 --topology mesh:4x2 --mapper in-order");
+  const auto r = run_mapsim("map --trace " + kTraces +
+                            "npb/lu.S.8 --topology mesh:4x2 --mapper in-order --p2p-only");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // LU's 4x2 process grid on a 4x2 mesh in order: every message crosses exactly one link.
+  // LU's 4x2 process grid on a 4x2 mesh in order: every point-to-point message crosses exactly
+  // one link.
   EXPECT_THAT(r.out, HasSubstr("matrix         8 ranks, 11298 messages, 6610368 bytes"));
   EXPECT_THAT(r.out, HasSubstr("hop-bytes      6610368\n"));
+  // By default the collectives' messages count too (matrix_command_test checks the split).
+  const auto all =
+      run_mapsim("map --trace " + kTraces + "npb/lu.S.8 --topology mesh:4x2 --mapper in-order");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_THAT(all.out, HasSubstr("matrix         8 ranks, 11680 messages, 6616716 bytes ("));
+  EXPECT_THAT(all.out, HasSubstr("; of which collectives 382 messages, 6348 bytes)"));
 }
 
 TEST(MapCommand, MapsAGeneratorSpecAsItsTrace) {
   // The generated lu.S.8 sends what the real one does (GeneratedVsReal_test.cpp): the same
   // matrix and hop-bytes as MapsATrace, without an archive.
-  const auto r =
-      run_mapsim("map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order --format json");
+  const auto r = run_mapsim(
+      "map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order --format json --p2p-only");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("\"input_kind\": \"generator\""),
                            HasSubstr("\"input\": \"npb:lu:S:8\""), HasSubstr("\"messages\": 11298"),
-                           HasSubstr("\"message_bytes\": 6610368")));
-  const auto text = run_mapsim("map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order");
+                           HasSubstr("\"message_bytes\": 6610368"),
+                           HasSubstr("\"matrix_counts\": \"point-to-point only\"")));
+  const auto all =
+      run_mapsim("map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order --format json");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_THAT(all.out,
+              AllOf(HasSubstr("\"messages\": 11680"), HasSubstr("\"collective_bytes\": 6348"),
+                    HasSubstr("\"matrix_counts\": \"point-to-point and collectives\"")));
+  const auto text =
+      run_mapsim("map --trace npb:lu:S:8 --topology mesh:4x2 --mapper in-order --p2p-only");
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("hop-bytes      6610368\n"));
 }

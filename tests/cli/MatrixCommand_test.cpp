@@ -27,20 +27,30 @@ const std::string kTraces = std::string(MAPSIM_TEST_DATA_DIR) + "/";
 TEST(MatrixCommand, SummarisesARealTrace) {
   // lu.S.8 (README): 8 ranks, 71,932 records, 11,298 messages of 6,610,368 bytes; a 4×2 grid
   // whose corner ranks have 2 neighbours and the others 3: 20 directed pairs.
-  const auto r = run_mapsim("matrix " + kTraces + "npb/lu.S.8 --top 3");
+  const auto r = run_mapsim("matrix " + kTraces + "npb/lu.S.8 --top 3 --p2p-only");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("ranks          8 "), HasSubstr("71932 OTF2 records"),
                            HasSubstr("point-to-point 11298 messages, 6610368 bytes"),
+                           HasSubstr("matrix         8 ranks (8 active), 11298 messages, 6610368 "
+                                     "bytes (point-to-point only)"),
                            HasSubstr("non-zero pairs 20 of 64"), HasSubstr("Allreduce 80"),
                            HasSubstr("heaviest pairs")));
-  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("the matrix leaves the input's 192 collective calls out"));
+  // By default the matrix adds the collectives' messages (as the replay sends them) to the
+  // point-to-point ones: 11298 + 382 messages, 6610368 + 6348 bytes.
+  const auto all = run_mapsim("matrix " + kTraces + "npb/lu.S.8 --top 3");
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_THAT(all.out, HasSubstr("matrix         8 ranks (8 active), 11680 messages, 6616716 "
+                                 "bytes (point-to-point and collectives as the simulator sends "
+                                 "them; collectives: 382 messages, 6348 bytes)"));
+  EXPECT_TRUE(all.err.empty()) << all.err;
 }
 
 TEST(MatrixCommand, ExportsCsvThatReadsBackAsTheSameMatrix) {
   const TempDir dir;
   const auto trace = kTraces + "npb/cg.S.8/traces.otf2";
   const auto csv = dir.path() / "cg.csv";
-  const auto r = run_mapsim("matrix " + trace + " --csv " + csv.string());
+  const auto r = run_mapsim("matrix " + trace + " --p2p-only --csv " + csv.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(traces::read_matrix_csv(csv), traces::read_matrix(trace));
   // And the CSV is an input of its own, with the same totals.
@@ -220,7 +230,9 @@ TEST(MatrixCommand, CsvToStandardOutputIsTheMatrixAlone) {
   EXPECT_THAT(r.err, HasSubstr("non-zero pairs"));
   const auto csv = dir.write("lu.csv", r.out);
   traces::TraceReader reader(kTraces + "npb/lu.S.8");
-  EXPECT_EQ(traces::read_matrix_csv(csv), traces::read_matrix(reader));
+  traces::MatrixOptions with_collectives;
+  with_collectives.collectives = true;
+  EXPECT_EQ(traces::read_matrix_csv(csv), traces::read_matrix(reader, with_collectives));
 }
 
 }  // namespace

@@ -112,13 +112,40 @@ TEST(OutputFiles, MatrixCsvOnAFullDiskLeavesTheOldFile) {
   EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"in.csv", "out.csv"}));
 }
 
-TEST(OutputFiles, MatrixCsvIntoAMissingDirectoryFailsBeforeReading) {
+TEST(OutputFiles, MatrixCsvIntoAFileAsDirectoryFailsBeforeReading) {
   const TempDir dir;
-  const auto out = dir.path() / "missing" / "out.csv";
+  const auto plain = dir.write("plain", "x");
+  const auto out = plain / "out.csv";
   const auto r = run_after("true", "matrix " + kLu + " --csv " + out.string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, AllOf(HasSubstr("--csv"), HasSubstr(out.string())));
+  EXPECT_THAT(r.err, AllOf(HasSubstr("--csv"), HasSubstr(out.string()),
+                           HasSubstr("is not a directory")));
   EXPECT_EQ(r.out, "");  // checked before the trace was read and summarised
+}
+
+// `--out DIR/...` (and --csv, --links) create the missing directories.
+TEST(OutputFiles, OutputsIntoMissingDirectoriesCreateThem) {
+  const TempDir dir;
+  const auto base = dir.path();
+  const auto matrix = run_after("true", "matrix " + kLu + " --csv " + (base / "a/b/m.csv").string());
+  EXPECT_EQ(matrix.exit_code, 0) << matrix.err;
+  EXPECT_TRUE(fs::is_regular_file(base / "a/b/m.csv"));
+  const auto one = run_after("true", "map --trace " + kLu +
+                                         " --topology torus:2x2x2 --mapper greedy --out " +
+                                         (base / "c/d/greedy.map").string());
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(fs::is_regular_file(base / "c/d/greedy.map"));
+  const auto many = run_after("true", "map --trace " + kLu +
+                                          " --topology torus:2x2x2 --mapper greedy,rcm --out " +
+                                          (base / "e/f/").string());
+  EXPECT_EQ(many.exit_code, 0) << many.err;
+  EXPECT_TRUE(fs::is_regular_file(base / "e/f/greedy.map"));
+  EXPECT_TRUE(fs::is_regular_file(base / "e/f/rcm.map"));
+  const auto links =
+      run_after("true", "simulate --trace " + kLu + " --topology torus:2x2x2 --links " +
+                            (base / "g/links.csv").string());
+  EXPECT_EQ(links.exit_code, 0) << links.err;
+  EXPECT_TRUE(fs::is_regular_file(base / "g/links.csv"));
 }
 
 TEST(OutputFiles, GenerateOnAFullDiskLeavesTheOldArchive) {

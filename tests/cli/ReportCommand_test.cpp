@@ -125,6 +125,13 @@ TEST_F(ReportCommand, DrawsEveryChartAsSvgPngCsvAndScript) {
     EXPECT_THAT(*index, HasSubstr("--out"));
     EXPECT_THAT(*index, HasSubstr("results.db"));
   }
+  // The index opens with the findings: a row per context, the static model's chosen by
+  // hop-bytes; the default heat maps say how they were chosen.
+  EXPECT_LT(index_md.find("## Findings"), index_md.find("## Charts"));
+  const auto found = read_file(out / "findings-mappers.csv");
+  EXPECT_THAT(found, HasSubstr("npb:lu:S:4:iterations=1,torus:4x4,\"flow (eager 65536 B"));
+  EXPECT_THAT(found, HasSubstr("- (static only: chosen by hop-bytes)"));
+  EXPECT_THAT(index_md, HasSubstr("Chosen by default: of the runs with stored links"));
   // The bars of the flow model hold greedy's ratios for both workloads.
   const auto bars = read_file(out / "bars-torus_4x4-flow_eager_65536_b_compute_x0.csv");
   EXPECT_THAT(bars, HasSubstr("npb:lu:S:4:iterations=1,4,greedy,"));

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
+#include "tests/experiments/ReportTestSupport.hpp"
 #include "tests/experiments/SweepTestSupport.hpp"
 #include "tests/support/TempDir.hpp"
 
@@ -741,6 +743,56 @@ TEST(WriteSummary, OfAStoredSweep) {
   EXPECT_EQ(words[1][5], fmt::format("{:.3f}", *best(0)->values[0]));
   EXPECT_EQ(words[1][6], best(1)->mapper);
   EXPECT_EQ(words[1][7], fmt::format("{:.3f}", *best(1)->values[1]));
+}
+
+TEST(QueryResults, RankCorrelationTreatsNearTiesAsTies) {
+  // in-order 100000 hop-bytes / 3 s, greedy 100050 (0.05 % more) / 1 s, random 200000 / 2 s.
+  const TempDir dir;
+  std::vector<HandRun> runs;
+  for (const auto& [mapper, hops, time] :
+       {std::tuple("in-order", 100000.0, 3.0), std::tuple("greedy", 100050.0, 1.0),
+        std::tuple("random", 200000.0, 2.0)}) {
+    runs.push_back(hand_run("npb:mg:W:16", "torus:4x4", mapper, 16));
+    runs.back().hop_bytes = hops;
+    runs.back().makespan_s = time;
+  }
+  add_runs(dir.path() / "r.db", runs);
+  Store store(dir.path() / "r.db", Store::Access::Read);
+  ResultsQuery q;
+  q.metrics = {"hop_bytes", "makespan_s"};
+  // Exact: ranks (1, 2, 3) against (3, 1, 2), rho = 1 - 6 * 6 / 24 = -0.5, as the view.
+  q.tie_tolerance = 0;
+  auto tables = query_results(store, q);
+  ASSERT_EQ(tables.size(), 1U);
+  ASSERT_TRUE(tables[0].rank_correlation);
+  EXPECT_NEAR(*tables[0].rank_correlation, -0.5, kTolerance);
+  EXPECT_EQ(tables[0].pairs, 3U);
+  EXPECT_EQ(tables[0].tied_pairs, 0U);
+  // Within 0.1 % (the default): hop-bytes ranks (1.5, 1.5, 3), rho 0 (hand-solved in
+  // ReportAgreement.NearTiesWithinTheToleranceAreTies), one pair tied.
+  q.tie_tolerance = kDefaultTieTolerance;
+  tables = query_results(store, q);
+  ASSERT_TRUE(tables[0].rank_correlation);
+  EXPECT_NEAR(*tables[0].rank_correlation, 0, kTolerance);
+  EXPECT_EQ(tables[0].tied_pairs, 1U);
+  std::ostringstream table;
+  write_results(table, tables, TableFormat::Table);
+  EXPECT_THAT(table.str(), HasSubstr("rank correlation of hop-bytes and makespan: +0.00 (1 of 3 "
+                                     "pairs tied: within 0.1 %)"));
+  // Within 60 %: every pair tied (see that test), so no rank correlation to read.
+  q.tie_tolerance = 0.6;
+  tables = query_results(store, q);
+  EXPECT_EQ(tables[0].tied_pairs, 3U);
+  EXPECT_TRUE(tables[0].mostly_tied());
+  table.str("");
+  write_results(table, tables, TableFormat::Table);
+  EXPECT_THAT(table.str(), HasSubstr("hop-bytes and makespan mostly tied (3 of 3 pairs within "
+                                     "60 %): no rank correlation to read"));
+  EXPECT_THAT(table.str(), Not(HasSubstr("rank correlation of")));
+  q.normalize = true;
+  std::ostringstream summary;
+  write_summary(summary, query_results(store, q));
+  EXPECT_THAT(summary.str(), HasSubstr("mostly tied"));
 }
 
 // --- Stored mappings ---

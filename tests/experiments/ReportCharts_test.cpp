@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "experiments/ChartText.hpp"
 #include "experiments/ReportWriter.hpp"
 #include "support/Error.hpp"
 #include "tests/support/RunMapsim.hpp"
@@ -187,12 +188,127 @@ TEST(ReportCharts, AgreementTableListsTheDiscordantPairs) {
   ASSERT_EQ(chart.table_rows.size(), 1U);
   EXPECT_EQ(chart.table_rows[0][0], "lu:S:4");
   EXPECT_EQ(chart.table_rows[0][2], "-0.50");
-  EXPECT_EQ(chart.table_rows[0][3],
+  EXPECT_EQ(chart.table_rows[0][3], "0 of 3");  // tied pairs
+  EXPECT_EQ(chart.table_rows[0][4],
             "greedy < random by hop-bytes, but random faster (hop-bytes 50 vs 150, makespan_s 1.5 "
             "vs 1)");
-  // A point series per mapper at (hop-bytes / in-order, time / in-order): greedy at (0.5, 0.75).
-  EXPECT_TRUE(contains(chart.data_files[0].second, "# greedy\n0.5 0.75 \"lu:S:4\"\n"));
+  // A point series per mapper at (hop-bytes / in-order, time / in-order): greedy at (0.5, 0.75),
+  // in the first workload's shape (gnuplot point type 7).
+  EXPECT_TRUE(contains(chart.data_files[0].second, "# greedy\n0.5 0.75 \"lu:S:4\" 7\n"));
   EXPECT_TRUE(contains(chart.plot, "title 'random'"));
+}
+
+TEST(ReportCharts, AgreementPointsAreShapedByWorkloadWithOneLegend) {
+  const auto data = data_of({context("lu:S:4", 4), context("cg:S:4", 4)});
+  std::vector<ContextAgreement> agreements(2);
+  for (std::size_t c = 0; c < 2; ++c) {
+    agreements[c].context = c;
+    agreements[c].metric = "hop_bytes";
+    agreements[c].mappers = 3;
+    agreements[c].pairs = 3;
+  }
+  const auto charts = agreement_charts(data, agreements);
+  ASSERT_EQ(charts.size(), 1U);
+  const auto& chart = charts[0];
+  // lu is the first workload (filled circle, 7), cg the second (filled square, 5).
+  EXPECT_TRUE(contains(chart.data_files[0].second, "0.5 0.75 \"lu:S:4\" 7\n"));
+  EXPECT_TRUE(contains(chart.data_files[0].second, "0.5 0.75 \"cg:S:4\" 5\n"));
+  // The shape comes from the data; the legend lists each mapper's colour once and each
+  // workload's shape once, and the point series have no legend entries of their own.
+  EXPECT_TRUE(contains(chart.plot, "using 1:2:4 with points pt variable ps 1.3 lc 2 notitle"));
+  EXPECT_TRUE(contains(chart.plot, "keyentry with points pt 7 ps 1.3 lc 2 title 'greedy'"));
+  EXPECT_TRUE(contains(chart.plot,
+                       "keyentry with points pt 7 ps 1.3 lc rgb 'black' title "
+                       "'lu:S:4'"));
+  EXPECT_TRUE(contains(chart.plot,
+                       "keyentry with points pt 5 ps 1.3 lc rgb 'black' title "
+                       "'cg:S:4'"));
+  std::size_t titles = 0;
+  for (auto at = chart.plot.find(" title '"); at != std::string::npos;
+       at = chart.plot.find(" title '", at + 1))
+    ++titles;
+  EXPECT_EQ(titles, 3U + 2U);  // three mappers, two workloads
+}
+
+TEST(ReportCharts, BarsAndScalingHaveOneLegend) {
+  // Both panels show the same mappers: the legend is beside the right one only.
+  const auto bars = bar_charts(data_of({context("lu:S:4", 4)}));
+  ASSERT_EQ(bars.size(), 1U);
+  const auto keys = [](const std::string& plot) {
+    std::size_t n = 0;
+    for (auto at = plot.find("set key outside"); at != std::string::npos;
+         at = plot.find("set key outside", at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(keys(bars[0].plot), 1U);
+  EXPECT_LT(bars[0].plot.find("unset key"), bars[0].plot.find("set key outside"));
+  // A static model has one panel, and its legend.
+  const auto still = bar_charts(data_of({context("lu:S:4", 4, "torus:4x4", "static")}));
+  ASSERT_EQ(still.size(), 1U);
+  EXPECT_EQ(keys(still[0].plot), 1U);
+  EXPECT_EQ(still[0].plot.find("unset key"), std::string::npos);
+  const auto scaling = scaling_charts(data_of({context("lu:S:4", 4), context("lu:S:16", 16)}));
+  ASSERT_EQ(scaling.size(), 1U);
+  EXPECT_EQ(keys(scaling[0].plot), 1U);
+}
+
+TEST(ChartText, LegendGoesWhereEveryMapperIs) {
+  using chart::legend_panels;
+  const std::vector<int> abc{1, 2, 3}, ab{1, 2}, cd{3, 4}, none;
+  EXPECT_TRUE(legend_panels(abc, abc).right);
+  EXPECT_FALSE(legend_panels(abc, abc).left);
+  EXPECT_FALSE(legend_panels(ab, abc).left);  // the right has every mapper of the left
+  EXPECT_TRUE(legend_panels(abc, ab).left);   // the left has every mapper of the right
+  EXPECT_FALSE(legend_panels(abc, ab).right);
+  EXPECT_TRUE(legend_panels(ab, cd).left);  // neither: both
+  EXPECT_TRUE(legend_panels(ab, cd).right);
+  EXPECT_TRUE(legend_panels(ab, none).left);  // no right panel
+  EXPECT_FALSE(legend_panels(ab, none).right);
+  EXPECT_TRUE(legend_panels(none, ab).right);  // no left panel
+}
+
+TEST(ChartText, LongTitlesWrapAtSpaces) {
+  using chart::gp_title;
+  // At most 12 characters a line: "hop-bytes /" (11), "in-order:" (9) + " torus" = 15 > 12.
+  EXPECT_EQ(gp_title("hop-bytes / in-order: torus", 12), "\"hop-bytes /\\nin-order:\\ntorus\"");
+  // Short enough: one line; double quotes and backslashes escaped for gnuplot.
+  EXPECT_EQ(gp_title("a \"b\" c\\d", 40), "\"a \\\"b\\\" c\\\\d\"");
+  // A word longer than a line stays whole.
+  EXPECT_EQ(gp_title("abcdefghijklmnop q", 5), "\"abcdefghijklmnop\\nq\"");
+  EXPECT_EQ(chart::title_columns(2400), 300U);
+  EXPECT_EQ(chart::title_columns(100), 40U);
+}
+
+TEST(ReportCharts, MostlyTiedContextsAreNoFinding) {
+  const auto data = data_of({context("lu:S:4", 4), context("ft:S:4", 4)});
+  // lu: rho +0.50, none of its 3 pairs tied; ft: rho -0.80 but 2 of its 3 pairs tied.
+  ContextAgreement lu;
+  lu.context = 0;
+  lu.metric = "hop_bytes";
+  lu.mappers = 3;
+  lu.pairs = 3;
+  lu.rho = 0.5;
+  lu.tie_tolerance = 0.001;
+  auto ft = lu;
+  ft.context = 1;
+  ft.rho = -0.8;
+  ft.ties = 2;
+  EXPECT_FALSE(lu.mostly_tied());
+  EXPECT_TRUE(ft.mostly_tied());
+  const auto charts = agreement_charts(data, {lu, ft});
+  ASSERT_EQ(charts.size(), 1U);
+  // The mean is lu's alone; ft is counted as mostly tied, its rho not shown as a finding.
+  EXPECT_TRUE(contains(charts[0].title, "mean rho +0.50 over 1 workloads, 1 mostly tied"));
+  ASSERT_EQ(charts[0].table_rows.size(), 2U);
+  EXPECT_EQ(charts[0].table_rows[0][2], "+0.50");
+  EXPECT_EQ(charts[0].table_rows[1][2], "mostly tied");
+  EXPECT_EQ(charts[0].table_rows[1][3], "2 of 3");
+  EXPECT_TRUE(contains(charts[0].about, "within 0.1 % of each other are ties"));
+  // Only ft: no mean at all.
+  const auto alone = agreement_charts(data, {ft});
+  ASSERT_EQ(alone.size(), 1U);
+  EXPECT_TRUE(contains(alone[0].title, "no rho: 1 workloads mostly tied"));
 }
 
 TEST(ReportCharts, AgreementSummaryNeedsARho) {
@@ -204,14 +320,18 @@ TEST(ReportCharts, AgreementSummaryNeedsARho) {
   s.pairs = 6;
   s.discordant = 3;
   s.ties = 1;
+  s.tie_tolerance = 0.001;
   EXPECT_FALSE(agreement_summary_chart({s}).has_value());  // no rho: nothing to draw
   s.mean_rho = 0.25;
   const auto chart = agreement_summary_chart({s});
   ASSERT_TRUE(chart.has_value());
   // 6 pairs: 3 discordant, 1 tie, so 6 - 3 - 1 = 2 ordered alike.
   EXPECT_EQ(chart->csv,
-            "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties\n"
-            "torus:4x4,flow,hop_bytes,2,0.25,6,2,3,1\n");
+            "machine,model,metric,contexts,mean_rho,pairs,alike,discordant,ties,mostly_tied,"
+            "tie_tolerance\n"
+            "torus:4x4,flow,hop_bytes,2,0.25,6,2,3,1,0,0.001\n");
+  EXPECT_EQ(chart->table_rows[0][9], "0");
+  EXPECT_EQ(chart->table_rows[0][10], "0.1 %");
   ASSERT_EQ(chart->table_rows.size(), 1U);
   EXPECT_EQ(chart->table_rows[0][6], "2 (33%)");  // 2 of 6 pairs
   EXPECT_EQ(chart->table_rows[0][7], "3 (50%)");  // 3 of 6 pairs

@@ -307,12 +307,55 @@ TEST(ReportAgreement, SummarisesPerMachineModelAndMetric) {
     EXPECT_EQ(s.pairs, pairs);
     EXPECT_EQ(s.discordant, discordant);
   };
-  // mesh: lu only (rho 0.2, 6 pairs, 3 discordant). torus: lu, cg, ft: rho (0.2 + 0.5) / 2 (ft
-  // has none), pairs 6 + 3 + 1, discordant 3 + 0 + 1.
+  // mesh: lu only (rho 0.2, 6 pairs, 3 discordant). torus: lu, cg, ft: rho 0.2 (ft has none,
+  // and cg's 0.5 is no finding: 2 of its 3 pairs are tied), pairs 6 + 3 + 1, discordant
+  // 3 + 0 + 1.
   expect(summary[0], "mesh:4x4", "hop_bytes", 1, 0.2, 6, 3);
   expect(summary[1], "mesh:4x4", "link_bytes_max", 1, 0.2, 6, 3);
-  expect(summary[2], "torus:4x4", "hop_bytes", 3, 0.35, 10, 4);
-  expect(summary[3], "torus:4x4", "link_bytes_max", 3, 0.35, 10, 4);
+  expect(summary[2], "torus:4x4", "hop_bytes", 3, 0.2, 10, 4);
+  expect(summary[3], "torus:4x4", "link_bytes_max", 3, 0.2, 10, 4);
+  EXPECT_EQ(summary[0].mostly_tied, 0U);
+  EXPECT_EQ(summary[2].mostly_tied, 1U);  // cg
+  EXPECT_EQ(summary[2].ties, 2U);
+  EXPECT_EQ(summary[2].tie_tolerance, kDefaultTieTolerance);
+}
+
+TEST(ReportAgreement, NearTiesWithinTheToleranceAreTies) {
+  // in-order 100000 bytes / 3 s, greedy 100050 (0.05 % more) / 1 s, random 200000 / 2 s.
+  const TempDir dir;
+  add_runs(dir.path() / "r.db", {run_of("in-order", 100000, 3.0, "npb:mg:W:16"),
+                                 run_of("greedy", 100050, 1.0, "npb:mg:W:16"),
+                                 run_of("random", 200000, 2.0, "npb:mg:W:16")});
+  const auto data = read(dir);
+  // Exact (tolerance 0): static ranks (1, 2, 3), time ranks (3, 1, 2), sum d^2 = 4 + 1 + 1,
+  // rho = 1 - 6 * 6 / (3 * 8) = -0.5; in-order/greedy and in-order/random discordant.
+  const auto exact = agreement(data, "hop_bytes", 0);
+  ASSERT_EQ(exact.size(), 1U);
+  ASSERT_TRUE(exact[0].rho);
+  EXPECT_NEAR(*exact[0].rho, -0.5, kTolerance);
+  EXPECT_EQ(exact[0].discordant.size(), 2U);
+  EXPECT_EQ(exact[0].ties, 0U);
+  // Within 0.1 %: in-order and greedy tie by hop-bytes, static ranks (1.5, 1.5, 3): centred
+  // (-0.5, -0.5, 1) against (1, -1, 0), covariance 0, rho 0. Only in-order/random is
+  // discordant, one pair tied, one alike: not mostly tied.
+  const auto tolerant = agreement(data, "hop_bytes");
+  ASSERT_EQ(tolerant.size(), 1U);
+  ASSERT_TRUE(tolerant[0].rho);
+  EXPECT_NEAR(*tolerant[0].rho, 0, kTolerance);
+  ASSERT_EQ(tolerant[0].discordant.size(), 1U);
+  EXPECT_EQ(tolerant[0].discordant[0].first, "in-order");
+  EXPECT_EQ(tolerant[0].discordant[0].second, "random");
+  EXPECT_EQ(tolerant[0].ties, 1U);
+  EXPECT_FALSE(tolerant[0].mostly_tied());
+  // At 1 % the times 1, 2, 3 s still differ, so still one tie.
+  EXPECT_EQ(agreement(data, "hop_bytes", 0.01)[0].ties, 1U);
+  // At 60 %, 2 s ties with 3 s (1 <= 0.6 * 3) and with 1 s (1 <= 0.6 * 2), though 1 s and 3 s
+  // do not (2 > 1.8); 100000 and 200000 bytes tie too (100000 <= 120000): every pair is tied on
+  // one side or both, 3 of 3: mostly tied.
+  const auto loose = agreement(data, "hop_bytes", 0.6);
+  EXPECT_EQ(loose[0].ties, 3U);
+  EXPECT_TRUE(loose[0].mostly_tied());
+  EXPECT_TRUE(loose[0].discordant.empty());
 }
 
 TEST(ReportQuery, WhereSelectsRuns) {

@@ -133,6 +133,10 @@ TEST(Record, HaloExchangeHasItsNeighbourPattern) {
   const auto run = testing::run_mapsim("matrix " + out.string() + " --csv " + csv.string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(traces::read_matrix_csv(csv), expected);
+  const auto p2p_only =
+      testing::run_mapsim("matrix " + out.string() + " --p2p-only --csv " + csv.string());
+  ASSERT_EQ(p2p_only.exit_code, 0) << p2p_only.err;
+  EXPECT_EQ(traces::read_matrix_csv(csv), matrix_of(6, entries));
 }
 
 TEST(Record, AllToAllOnFiveRanks) {

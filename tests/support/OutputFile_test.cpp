@@ -168,34 +168,44 @@ TEST(WriteOutput, TemporaryNamesDiffer) {
   EXPECT_THAT(temporary_sibling("dir/out").string(), HasSubstr("dir/out.tmp-"));
 }
 
-TEST(CheckWritable, AcceptsAFileInAnExistingDirectoryAndStandardOutput) {
+TEST(PrepareOutput, AcceptsAFileInAnExistingDirectoryAndStandardOutput) {
   TempDir dir;
-  EXPECT_NO_THROW(check_writable(dir.path() / "new.csv", "--csv"));
-  EXPECT_NO_THROW(check_writable("-", "--csv"));
+  EXPECT_NO_THROW(prepare_output(dir.path() / "new.csv", "--csv"));
+  EXPECT_NO_THROW(prepare_output("-", "--csv"));
   EXPECT_FALSE(fs::exists(dir.path() / "new.csv"));
 }
 
-TEST(CheckWritable, RejectsAMissingDirectory) {
+TEST(PrepareOutput, CreatesMissingDirectories) {
   TempDir dir;
-  const auto file = dir.path() / "missing" / "out.csv";
+  const auto file = dir.path() / "missing" / "deeper" / "out.csv";
+  EXPECT_NO_THROW(prepare_output(file, "--links"));
+  EXPECT_TRUE(fs::is_directory(dir.path() / "missing" / "deeper"));
+  EXPECT_FALSE(fs::exists(file));
+}
+
+TEST(PrepareOutput, SaysWhyADirectoryCannotBeCreated) {
+  TempDir dir;
+  const auto plain = dir.write("plain", "x");
+  const auto file = plain / "sub" / "out.csv";
   try {
-    check_writable(file, "--links");
+    prepare_output(file, "--links");
     ADD_FAILURE() << "expected InputError";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(),
-                AllOf(HasSubstr("--links"), HasSubstr(file.string()), HasSubstr("does not exist")));
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("--links: cannot write '" + file.string()),
+                                HasSubstr("cannot create the directory '" +
+                                          (plain / "sub").string() + "': Not a directory")));
   }
 }
 
-TEST(CheckWritable, RejectsADirectoryAsTheFile) {
+TEST(PrepareOutput, RejectsADirectoryAsTheFile) {
   TempDir dir;
-  EXPECT_THROW(check_writable(dir.path(), "--out"), InputError);
+  EXPECT_THROW(prepare_output(dir.path(), "--out"), InputError);
 }
 
-TEST(CheckWritable, RejectsAParentThatIsAFile) {
+TEST(PrepareOutput, RejectsAParentThatIsAFile) {
   TempDir dir;
   const auto file = dir.write("plain", "x");
-  EXPECT_THROW(check_writable(file / "out.csv", "--out"), InputError);
+  EXPECT_THROW(prepare_output(file / "out.csv", "--out"), InputError);
 }
 
 TEST(OutputDirectory, CommitRenamesTheTemporaryToAMissingTarget) {

@@ -24,9 +24,9 @@ namespace {
 using ::testing::HasSubstr;
 using testing::TempDir;
 
-MatrixOptions with_collectives() {
+MatrixOptions with_collectives(bool collectives = true) {
   MatrixOptions options;
-  options.collectives = true;
+  options.collectives = collectives;
   return options;
 }
 
@@ -67,7 +67,7 @@ TEST(RecordedMatrix, PointToPointOnlyIsTheCsvMatrix) {
   const auto plain = read_matrix_csv(csv, "rec.csv");
   EXPECT_EQ(plain.rank_count(), 4);
   EXPECT_EQ(plain.total(), (Traffic{3, 24}));
-  EXPECT_EQ(read_text(text, MatrixOptions{}), plain);
+  EXPECT_EQ(read_text(text, with_collectives(false)), plain);
   // A barrier on 4 ranks: 2 dissemination steps of one 0-byte message per member.
   EXPECT_EQ(read_text(text).total(), (Traffic{3 + 8, 24}));
 }
@@ -110,6 +110,7 @@ TEST(RecordedMatrix, RunsSplitDifferentlyPerMemberMatchCallByCall) {
   builder.end_trace();
   const auto trace = builder.take();
   EXPECT_EQ(read_text(text), matrix_with_collectives(trace));
+  EXPECT_EQ(read_text(text).collective_total(), matrix_with_collectives(trace).collective_total());
   // Other algorithm thresholds reach the schedule too.
   MatrixOptions ring = with_collectives();
   ring.algorithms.allreduce_ring_from = 1;

@@ -53,6 +53,10 @@ void expect_same_as_trace(const GeneratorOptions& o) {
         collectives ? matrix_with_collectives(trace) : point_to_point_matrix(trace);
     EXPECT_EQ(workload_matrix(o, options), expected) << name_of(o, collectives);
     EXPECT_EQ(workload_matrix(*make_workload(o), options), expected) << name_of(o, collectives);
+    // And the collectives' share of the totals, extrapolated or not: the collectives' matrix.
+    const Traffic part = collectives ? collective_matrix(trace).total() : Traffic{};
+    EXPECT_EQ(expected.collective_total(), part) << name_of(o, collectives);
+    EXPECT_EQ(workload_matrix(o, options).collective_total(), part) << name_of(o, collectives);
   }
 }
 

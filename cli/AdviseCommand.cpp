@@ -1,0 +1,409 @@
+// `mapsim advise`: one answer for a user's trace on a machine. Maps with a portfolio of mappers,
+// replays every distinct mapping communication-only under `flow`, the leading ones also for the
+// whole run (with the recorded computation), checks the winner against in-order under `analytic`
+// and `packet`, and prints one table and a verdict: the recommended mapping and its gain, the
+// communication share of the run, whether the models agree, whether hop-bytes would have chosen
+// the same; it writes the winner's launcher file.
+//
+// The rule: the recommended mapping is the one with the shortest communication-only replay
+// under flow (the placement's effect, which computation would hide), if it beats in-order by
+// more than kTie; otherwise in-order (the launcher's default: no change is worth making).
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include "cli/Cli.hpp"
+#include "cli/MachineOptions.hpp"
+#include "cli/MapperChoice.hpp"
+#include "cli/MatrixChoice.hpp"
+#include "cli/Report.hpp"
+#include "cli/TraceInput.hpp"
+#include "mappers/Mapper.hpp"
+#include "mappers/MappingFile.hpp"
+#include "mappers/Metrics.hpp"
+#include "sim/Simulation.hpp"
+#include "support/Error.hpp"
+#include "support/Log.hpp"
+#include "support/OutputFile.hpp"
+#include "support/Parse.hpp"
+#include "support/Progress.hpp"
+#include "support/Version.hpp"
+
+namespace mapsim::cli {
+namespace {
+
+/// Relative differences up to this are ties: no mapping "beats" another by less.
+constexpr double kTie = 0.001;
+
+/// The default portfolio: one mapper of each family that is fast at thousands of ranks — the
+/// launcher's orders, space-filling curves, graph mappers, Bhatele's grid and graph heuristics,
+/// the job-placement policies of hierarchies — and `best`, the library's search. (The other
+/// searches, ohtma, bokhari, genetic and sampling, take minutes at thousands of ranks; the other
+/// members of a family rarely add a distinct mapping. --mapper all takes every one.)
+constexpr std::string_view kPortfolio =
+    "in-order,round-robin,random,hilbert,scan,greedy,treematch,rcm,bisection,scotch,mxovlp,mht,"
+    "random-router,group-striped,best";
+
+/// One distinct mapping: the mappers that gave it and what the replays measured.
+struct Candidate {
+  std::vector<std::string_view> mappers;  ///< the first names it
+  topo::Mapping mapping;
+  std::uint64_t hop_bytes = 0;
+  sim::Time comm = 0;               ///< communication only, flow
+  std::optional<sim::Time> whole;   ///< whole run, flow (leading candidates)
+  std::optional<double> mpi_share;  ///< mean time in MPI / makespan, whole run
+};
+
+double ratio(double value, double baseline) {
+  return baseline > 0 ? value / baseline : 1.0;
+}
+
+std::string percent_faster(double r) {
+  if (std::abs(1 - r) <= kTie) return "as fast as";
+  return r < 1 ? fmt::format("{:.1f} % faster than", 100 * (1 - r))
+               : fmt::format("{:.1f} % slower than", 100 * (r - 1));
+}
+
+std::string seconds_text(sim::Time t) {
+  const double s = sim::to_seconds(t);
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} us", s * 1e6);
+}
+
+}  // namespace
+
+int run_advise(const std::vector<std::string>& args) {
+  CommandLine line(
+      "advise",
+      "TRACE --topology SPEC [--allocation LIST|@FILE] [--hosts FILE] [--out FILE "
+      "--mapping-format rankfile|slurm|mpich|hostlist|plain] [--format text|json]",
+      "Which placement for this trace on this machine, and how much does it matter? Maps the\n"
+      "ranks with a portfolio of mappers (every fast one and 'best'), replays every distinct\n"
+      "mapping communication only under the flow model, the leading ones also for the whole\n"
+      "run (with the trace's computation), checks the winner against in-order under the\n"
+      "analytic and packet models, and prints one table and a verdict: the recommended\n"
+      "mapping (the shortest communication, unless no mapping beats in-order by 0.1 %), its\n"
+      "gain in communication and in the whole run, the communication share of the run,\n"
+      "whether the three models agree, and whether hop-bytes would have chosen the same.\n"
+      "--out writes the recommended mapping for a launcher. TRACE is an OTF2 archive or a\n"
+      "generator spec (npb:lu:A:64); its matrix counts collectives as everywhere in mapsim.");
+  line.options.add_options()("trace", po::value<std::string>()->required(),
+                             "OTF2 trace (anchor file or directory) or generator spec")(
+      "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
+      "mapper", po::value<std::string>(),
+      fmt::format("the portfolio: a comma list of mappers or 'all' (default: {}); in-order is "
+                  "always added",
+                  kPortfolio)
+          .c_str())("candidates", po::value<std::string>()->default_value("2"),
+                    "how many of the fastest mappings to replay for the whole run too (1 to 64)")(
+      "seed", po::value<std::string>()->default_value("0"),
+      "random seed of the mappers and of per-message routes")(
+      "out", po::value<std::string>(), "write the recommended mapping to FILE ('-': stdout)")(
+      "mapping-format", po::value<std::string>()->default_value("rankfile"),
+      "format of --out: rankfile (Open MPI), slurm (SLURM_HOSTFILE), mpich (MPICH_RANK_ORDER), "
+      "hostlist or plain")("format", po::value<std::string>()->default_value("text"),
+                           "report format: text or json");
+  line.positional.add("trace", 1);
+  add_matrix_options(line.options);
+  add_machine_options(line.options);
+  const auto vm = parse(line, args);
+  if (!vm) return 0;
+  const auto& options = *vm;
+
+  // Cheap checks first: the report format, the portfolio, the machine, --out, the ranks.
+  const auto format = report_format_from_name(options["format"].as<std::string>(), "--format");
+  if (format == ReportFormat::Csv) throw po::error("--format csv: advise prints text or json");
+  const auto mapping_format =
+      map::mapping_format_from_name(options["mapping-format"].as<std::string>());
+  const auto seed = static_cast<map::Seed>(
+      parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
+  const auto leading = static_cast<std::size_t>(
+      parse_integer(options["candidates"].as<std::string>(), "--candidates", 1, 64));
+  const std::string list =
+      options.count("mapper") != 0 ? options["mapper"].as<std::string>() : std::string(kPortfolio);
+  auto names = choose_mappers(list, "--mapper");
+  if (std::find(names.begin(), names.end(), "in-order") == names.end()) {
+    names.insert(names.begin(), "in-order");
+  }
+  const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
+  if (options.count("out") != 0) prepare_output(options["out"].as<std::string>(), "--out");
+  TraceInput trace(options["trace"].as<std::string>(), ReadMode::Auto);
+  const std::int64_t capacity =
+      static_cast<std::int64_t>(topology->usable_nodes()) * topology->cores_per_node();
+  if (trace.ranks() > capacity) {
+    throw InputError(
+        fmt::format("{} ranks do not fit on {} ({} {}nodes x {} cores); {} has {} ranks",
+                    trace.ranks(), topology->spec(), topology->usable_nodes(),
+                    topology->allocation().empty() ? "" : "allocated ", topology->cores_per_node(),
+                    trace.source(), trace.ranks()));
+  }
+  trace.load();
+  const auto matrix_settings = matrix_options(options);
+  const auto matrix = trace.matrix(matrix_settings);
+
+  // 1. Map with every mapper of the portfolio (in parallel); a mapper that refuses the machine
+  // (a grid-only one on a fat-tree) is left out and named.
+  std::vector<std::optional<topo::Mapping>> mappings(names.size());
+  std::vector<std::string> refusals(names.size());
+  {
+    // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here.
+    const auto level = log::level();
+    if (level == log::Level::Info) log::set_level(log::Level::Warning);
+    const struct Restore {
+      log::Level level;
+      ~Restore() { log::set_level(level); }
+    } restore{level};
+    Progress progress("mapping", names.size(), "mappers");
+    tbb::parallel_for(std::size_t{0}, names.size(), [&](std::size_t k) {
+      try {
+        mappings[k] = map::make_mapper(names[k])->map(matrix, *topology, seed);
+      } catch (const InputError& e) {
+        refusals[k] = e.what();
+      }
+      progress.advance();
+    });
+  }
+  if (!mappings[0]) throw InputError("in-order cannot map this trace: " + refusals[0]);
+  std::vector<Candidate> candidates;
+  std::vector<std::string> refused;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (!mappings[k]) {
+      refused.push_back(std::string(names[k]));
+      log::debug("advise: {} refused: {}", names[k], refusals[k]);
+      continue;
+    }
+    const auto same = std::find_if(candidates.begin(), candidates.end(),
+                                   [&](const Candidate& c) { return c.mapping == *mappings[k]; });
+    if (same != candidates.end()) {
+      same->mappers.push_back(names[k]);
+      continue;
+    }
+    Candidate c;
+    c.mappers.push_back(names[k]);
+    c.mapping = std::move(*mappings[k]);
+    c.hop_bytes = map::metrics::hop_bytes(matrix, *topology, c.mapping);
+    candidates.push_back(std::move(c));
+  }
+
+  // 2. Every distinct mapping, communication only, under flow.
+  sim::SimConfig comm_only;
+  comm_only.compute_scale = 0;
+  comm_only.seed = seed;
+  {
+    Progress progress("replaying", candidates.size(), "mappings (communication only, flow)");
+    tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t k) {
+      candidates[k].comm = trace.simulate(*topology, candidates[k].mapping, comm_only).makespan;
+      progress.advance();
+    });
+  }
+  // In-order stays first; the others by communication time, ties in portfolio order.
+  std::stable_sort(candidates.begin() + 1, candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.comm < b.comm; });
+  const Candidate& in_order = candidates[0];
+  const auto comm_ratio = [&](const Candidate& c) {
+    return ratio(static_cast<double>(c.comm), static_cast<double>(in_order.comm));
+  };
+
+  // 3. The leading mappings and in-order, for the whole run.
+  sim::SimConfig whole_run;
+  whole_run.seed = seed;
+  const std::size_t whole_count = std::min(candidates.size(), leading + 1);
+  {
+    Progress progress("replaying", whole_count, "mappings (whole run, flow)");
+    tbb::parallel_for(std::size_t{0}, whole_count, [&](std::size_t k) {
+      const auto r = trace.simulate(*topology, candidates[k].mapping, whole_run);
+      candidates[k].whole = r.makespan;
+      candidates[k].mpi_share =
+          r.makespan > 0 ? r.mpi_time_mean / static_cast<double>(r.makespan) : 0.0;
+      progress.advance();
+    });
+  }
+
+  // 4. The recommendation, and its challenge under the other models: the winner against
+  // in-order, or (in-order recommended) the fastest other mapping against in-order.
+  std::size_t best = 0;
+  if (candidates.size() > 1 && comm_ratio(candidates[1]) < 1 - kTie) best = 1;
+  const Candidate& winner = candidates[best];
+  const Candidate& challenger = candidates[candidates.size() > 1 ? 1 : 0];
+  struct ModelCheck {
+    std::string_view model;
+    double ratio = 1;  ///< challenger / in-order, communication only
+  };
+  std::vector<ModelCheck> checks{{"analytic"}, {"flow", comm_ratio(challenger)}, {"packet"}};
+  if (&challenger != &in_order) {
+    for (auto& check : checks) {
+      if (check.model == "flow") continue;
+      sim::SimConfig config = comm_only;
+      config.model = std::string(check.model);
+      const auto pair = std::array<const Candidate*, 2>{&challenger, &in_order};
+      std::array<sim::Time, 2> times{};
+      tbb::parallel_for(std::size_t{0}, std::size_t{2}, [&](std::size_t k) {
+        times[k] = trace.simulate(*topology, pair[k]->mapping, config).makespan;
+      });
+      check.ratio = ratio(static_cast<double>(times[0]), static_cast<double>(times[1]));
+    }
+  }
+  const auto [low, high] = std::minmax_element(
+      checks.begin(), checks.end(), [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
+  const bool all_gain =
+      std::all_of(checks.begin(), checks.end(), [](const auto& c) { return c.ratio < 1 - kTie; });
+  const bool none_gain =
+      std::all_of(checks.begin(), checks.end(), [](const auto& c) { return c.ratio >= 1 - kTie; });
+  const bool models_agree = all_gain || none_gain;
+  // What hop-bytes alone would have chosen.
+  const auto by_hop_bytes = std::min_element(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& a, const Candidate& b) { return a.hop_bytes < b.hop_bytes; });
+  const bool static_agrees =
+      &*by_hop_bytes == &winner || std::abs(comm_ratio(*by_hop_bytes) - comm_ratio(winner)) <= kTie;
+  // The share of the run placement can change: communication replayed alone against the whole
+  // run (time in MPI is larger: it includes waiting for other ranks' computation).
+  const double comm_share =
+      ratio(static_cast<double>(in_order.comm), static_cast<double>(in_order.whole.value_or(0)));
+  const double mpi_share = in_order.mpi_share.value_or(0);
+  const auto whole_ratio = [&](const Candidate& c) {
+    return ratio(static_cast<double>(*c.whole), static_cast<double>(*in_order.whole));
+  };
+
+  std::string wrote;
+  if (options.count("out") != 0) {
+    const auto out = options["out"].as<std::string>();
+    map::write_mapping(out, winner.mapping, *topology, mapping_format,
+                       {{"mapsim-version", std::string(version())},
+                        {"source", trace.source()},
+                        {"mapper", std::string(winner.mappers.front())},
+                        {"advice", "mapsim advise"}});
+    wrote = out;
+  }
+
+  const auto name_of = [](const Candidate& c) {
+    std::string name(c.mappers.front());
+    if (c.mappers.size() > 1) name += fmt::format(" (+{} alike)", c.mappers.size() - 1);
+    return name;
+  };
+  const std::string verdict =
+      best == 0 ? fmt::format(
+                      "in-order: no mapping shortens communication by more than {:.1f} % "
+                      "(the best, {}, is {:.3f} of in-order)",
+                      100 * kTie, candidates.size() > 1 ? name_of(candidates[1]) : "-",
+                      candidates.size() > 1 ? comm_ratio(candidates[1]) : 1.0)
+                : fmt::format("{}: communication {} in-order ({} vs {}), whole run {} in-order",
+                              winner.mappers.front(), percent_faster(comm_ratio(winner)),
+                              seconds_text(winner.comm), seconds_text(in_order.comm),
+                              percent_faster(whole_ratio(winner)));
+  std::string models_text =
+      &challenger == &in_order
+          ? std::string("no other mapping to compare")
+          : fmt::format(
+                "{}: {} / in-order = {:.3f} analytic, {:.3f} flow, {:.3f} packet (spread "
+                "{:.3f}){}",
+                models_agree ? "agree" : "DISAGREE", challenger.mappers.front(), checks[0].ratio,
+                checks[1].ratio, checks[2].ratio, high->ratio - low->ratio,
+                best == 0 ? "; no model sees it faster than in-order by 0.1 %" : "");
+  if (best == 0 && !models_agree) {
+    models_text = fmt::format(
+        "DISAGREE: {} / in-order = {:.3f} analytic, {:.3f} flow, {:.3f} "
+        "packet (spread {:.3f}): another model sees a gain flow does not",
+        challenger.mappers.front(), checks[0].ratio, checks[1].ratio, checks[2].ratio,
+        high->ratio - low->ratio);
+  }
+  const std::string static_text =
+      static_agrees ? fmt::format("hop-bytes would have chosen {} as well", name_of(*by_hop_bytes))
+                    : fmt::format(
+                          "hop-bytes would have chosen {} ({:.3f} of in-order's "
+                          "hop-bytes), whose communication takes {:.3f} of in-order's",
+                          name_of(*by_hop_bytes),
+                          ratio(static_cast<double>(by_hop_bytes->hop_bytes),
+                                static_cast<double>(in_order.hop_bytes)),
+                          comm_ratio(*by_hop_bytes));
+
+  if (format == ReportFormat::Json) {
+    Record settings;
+    settings.add("mapsim_version", version())
+        .add("trace", trace.source())
+        .add("ranks", trace.ranks())
+        .add("topology", topology->spec())
+        .add("matrix_counts", counted(matrix_settings))
+        .add("seed", seed)
+        .add("mappers", names.size())
+        .add("refused", fmt::format("{}", fmt::join(refused, ",")))
+        .add("distinct_mappings", candidates.size())
+        .add("recommended", std::string(winner.mappers.front()))
+        .add("comm_vs_in_order", comm_ratio(winner))
+        .add("whole_run_vs_in_order", whole_ratio(winner))
+        .add("comm_share", comm_share)
+        .add("mpi_time_share", mpi_share)
+        .add("models_agree", models_agree ? "yes" : "no")
+        .add("challenger", std::string(challenger.mappers.front()))
+        .add("analytic_vs_in_order", checks[0].ratio)  // the challenger's
+        .add("flow_vs_in_order", checks[1].ratio)
+        .add("packet_vs_in_order", checks[2].ratio)
+        .add("static_choice", std::string(by_hop_bytes->mappers.front()))
+        .add("static_agrees", static_agrees ? "yes" : "no")
+        .add("verdict", verdict)
+        .add("mapping_file", wrote)
+        .add("mapping_format", map::name(mapping_format));
+    std::vector<Record> rows;
+    for (const auto& c : candidates) {
+      Record row;
+      row.add("mapper", std::string(c.mappers.front()))
+          .add("same_as", fmt::format("{}", fmt::join(c.mappers.begin() + 1, c.mappers.end(), ",")))
+          .add("hop_bytes", c.hop_bytes)
+          .add("hop_bytes_vs_in_order",
+               ratio(static_cast<double>(c.hop_bytes), static_cast<double>(in_order.hop_bytes)))
+          .add("comm_ps", c.comm)
+          .add("comm_vs_in_order", comm_ratio(c));
+      if (c.whole) {
+        row.add("whole_run_ps", *c.whole).add("whole_run_vs_in_order", whole_ratio(c));
+      } else {
+        row.add_null("whole_run_ps").add_null("whole_run_vs_in_order");
+      }
+      rows.push_back(std::move(row));
+    }
+    print_report(stdout, format, settings, rows);
+    return 0;
+  }
+
+  std::FILE* out = stdout;
+  fmt::print(out, "trace          {} ({} ranks; matrix: {}, {} bytes)\n", trace.source(),
+             trace.ranks(), counted(matrix_settings), matrix.total().bytes);
+  fmt::print(out, "machine        {} ({} {}nodes x {} cores)\n", topology->spec(),
+             topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
+             topology->cores_per_node());
+  fmt::print(out, "portfolio      {} mappers, {} distinct mappings{}\n", names.size(),
+             candidates.size(),
+             refused.empty() ? std::string()
+                             : fmt::format("; refused the machine: {}", fmt::join(refused, ", ")));
+  fmt::print(out, "\n{:<28} {:>10} {:>22} {:>22}\n", "mapping", "hop-bytes", "communication",
+             "whole run");
+  for (const auto& c : candidates) {
+    fmt::print(out, "{:<28} {:>10.3f} {:>10.3f} {:>11} {:>10} {:>11}\n", name_of(c),
+               ratio(static_cast<double>(c.hop_bytes), static_cast<double>(in_order.hop_bytes)),
+               comm_ratio(c), seconds_text(c.comm),
+               c.whole ? fmt::format("{:.3f}", whole_ratio(c)) : std::string("-"),
+               c.whole ? seconds_text(*c.whole) : std::string());
+  }
+  fmt::print(out,
+             "(ratios to in-order; communication: replayed without the computation, flow model; "
+             "whole run: with it, for the {} fastest and in-order)\n\n",
+             whole_count - 1);
+  fmt::print(out, "recommended    {}\n", verdict);
+  fmt::print(out,
+             "communication  {:.1f} % of the whole run under in-order (communication replayed "
+             "alone / whole run; time in MPI, waiting included: {:.1f} %)\n",
+             100 * comm_share, 100 * mpi_share);
+  fmt::print(out, "models         {}\n", models_text);
+  fmt::print(out, "static metric  {}\n", static_text);
+  if (!wrote.empty()) fmt::print(out, "wrote          {} ({})\n", wrote, map::name(mapping_format));
+  return 0;
+}
+
+}  // namespace mapsim::cli

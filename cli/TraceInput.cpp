@@ -1,0 +1,92 @@
+#include "cli/TraceInput.hpp"
+
+#include <filesystem>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/MatrixChoice.hpp"
+#include "support/Error.hpp"
+#include "support/Suggest.hpp"
+#include "traces/Otf2Streams.hpp"
+#include "traces/TraceMatrix.hpp"
+#include "traces/WorkloadMatrix.hpp"
+#include "traces/WorkloadStreams.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
+
+namespace mapsim::cli {
+
+ReadMode read_mode_from_name(const std::string& name) {
+  if (name == "auto") return ReadMode::Auto;
+  if (name == "memory") return ReadMode::Memory;
+  if (name == "stream") return ReadMode::Stream;
+  const std::vector<std::string_view> names{"auto", "memory", "stream"};
+  throw InputError(fmt::format("--read: unknown mode '{}'; valid: auto, memory, stream{}", name,
+                               suggest_suffix(name, names)));
+}
+
+TraceInput::TraceInput(const std::string& text, ReadMode mode) : text_(text) {
+  if (traces::is_generator_spec(text)) {
+    if (mode == ReadMode::Memory) {
+      throw InputError(fmt::format(
+          "--read memory: '{}' is a generator spec, whose events are always streamed", text));
+    }
+    generator_ = traces::parse_generator_spec(text);
+    streams_ = std::make_unique<traces::WorkloadStreams>(*generator_);
+    ranks_ = streams_->rank_count();
+    source_ = streams_->source();
+    return;
+  }
+  reader_.emplace(text);  // the definitions: rank count, missing files
+  ranks_ = reader_->rank_count();
+  source_ = reader_->summary().anchor.string();
+  stream_ =
+      mode == ReadMode::Stream || (mode == ReadMode::Auto && !traces::archive_fits_in_memory(text));
+}
+
+std::string_view TraceInput::reading() const {
+  if (generator_) return "generated";
+  return stream_ ? "stream" : "memory";
+}
+
+void TraceInput::load() {
+  if (reader_ && !stream_) stored_ = reader_->read_trace();
+}
+
+traces::CommMatrix TraceInput::matrix(const traces::MatrixOptions& options) const {
+  traces::CommMatrix matrix;
+  std::optional<std::uint64_t> calls;
+  if (stored_) {
+    matrix = options.collectives ? traces::matrix_with_collectives(*stored_, options.algorithms)
+                                 : traces::point_to_point_matrix(*stored_);
+    calls = collective_calls(reader_->summary());
+  } else if (generator_) {
+    matrix = traces::workload_matrix(*generator_, options);
+  } else {
+    traces::TraceReader reader(text_);
+    matrix = traces::read_matrix(reader, options);
+    calls = collective_calls(reader.summary());
+  }
+  report_caveats(matrix, options, source_, calls);
+  return matrix;
+}
+
+sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Mapping& mapping,
+                                 const sim::SimConfig& config) {
+  if (stored_) return sim::simulate(*stored_, topology, mapping, config);
+  std::unique_ptr<traces::EventStreams> streams;
+  {
+    const std::scoped_lock lock(mutex_);
+    streams = std::move(streams_);  // the first replay takes the one opened for the checks
+  }
+  if (!streams) {
+    if (generator_) {
+      streams = std::make_unique<traces::WorkloadStreams>(*generator_);
+    } else {
+      streams = std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
+    }
+  }
+  return sim::simulate(*streams, topology, mapping, config);
+}
+
+}  // namespace mapsim::cli

@@ -1,0 +1,64 @@
+#pragma once
+// The trace of `simulate` and `advise`: an OTF2 archive (read into memory once and shared by the
+// replays, or streamed per replay) or a generator spec (its ranks run as coroutines per replay),
+// with the mappers' matrix of it (cli/MatrixChoice.hpp).
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/Simulation.hpp"
+#include "support/Ids.hpp"
+#include "topologies/Mapping.hpp"
+#include "topologies/Topology.hpp"
+#include "traces/CommMatrix.hpp"
+#include "traces/EventStreams.hpp"
+#include "traces/Trace.hpp"
+#include "traces/TraceReader.hpp"
+#include "traces/generators/Generator.hpp"
+
+namespace mapsim::cli {
+
+/// How the trace's events reach the replays.
+enum class ReadMode { Auto, Memory, Stream };
+
+/// "auto", "memory" or "stream" (--read); throws InputError naming the valid ones.
+ReadMode read_mode_from_name(const std::string& name);
+
+/// The trace named by --trace: an OTF2 archive, read into memory once or streamed per replay,
+/// or a generator spec, whose ranks run as coroutines per replay (traces/EventStreams.hpp).
+class TraceInput {
+ public:
+  /// Reads the archive's definitions (rank count, missing files) or parses the spec: cheap.
+  TraceInput(const std::string& text, ReadMode mode);
+
+  [[nodiscard]] Rank ranks() const { return ranks_; }
+  [[nodiscard]] const std::string& source() const { return source_; }
+  /// How the replays get the events: "memory", "stream" (an archive) or "generated".
+  [[nodiscard]] std::string_view reading() const;
+
+  /// Reads an archive that is to be held in memory (the expensive step, after every cheap check).
+  void load();
+
+  /// The mappers' matrix (cli/MatrixChoice.hpp), its caveats logged.
+  [[nodiscard]] traces::CommMatrix matrix(const traces::MatrixOptions& options) const;
+
+  /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
+  [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
+                                     const sim::SimConfig& config);
+
+ private:
+  std::string text_;
+  std::string source_;
+  Rank ranks_ = 0;
+  bool stream_ = true;
+  std::optional<traces::GeneratorOptions> generator_;
+  std::optional<traces::TraceReader> reader_;
+  std::optional<traces::Trace> stored_;
+  std::unique_ptr<traces::EventStreams> streams_;
+  std::mutex mutex_;
+};
+
+}  // namespace mapsim::cli

@@ -1,0 +1,190 @@
+// `mapsim advise`: its table, JSON and launcher files on small real traces, checked against
+// `simulate` and `map` run separately; the verdict's rules; every bad input.
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/cli/SmallSweep.hpp"
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+
+namespace mapsim {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using testing::run_mapsim;
+using testing::sh;
+using testing::TempDir;
+
+const fs::path kTraces = fs::path(MAPSIM_TEST_DATA_DIR) / "npb";
+
+/// A JSON object's `"key": value` pairs (strings unquoted), in a flat text.
+using Fields = std::map<std::string, std::string>;
+
+Fields fields_of(const std::string& text) {
+  static const std::regex pattern("\"([a-z_]+)\": (\"([^\"]*)\"|[-0-9.e+]+|null)");
+  Fields fields;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern);
+       it != std::sregex_iterator(); ++it) {
+    fields[(*it)[1].str()] = (*it)[3].matched ? (*it)[3].str() : (*it)[2].str();
+  }
+  return fields;
+}
+
+struct Advice {
+  Fields settings;
+  std::vector<Fields> rows;
+};
+
+Advice parse(const std::string& json) {
+  Advice advice;
+  const auto results = json.find("\"results\"");
+  EXPECT_NE(results, std::string::npos) << json;
+  advice.settings = fields_of(json.substr(0, results));
+  std::size_t at = results;
+  while ((at = json.find('{', at)) != std::string::npos) {
+    const auto end = json.find('}', at);
+    advice.rows.push_back(fields_of(json.substr(at, end - at)));
+    at = end;
+  }
+  return advice;
+}
+
+/// The makespan `simulate` reports for `mapping` (a file, or in-order if empty).
+std::string replayed(const fs::path& trace, const std::string& machine, const fs::path& mapping,
+                     const std::string& extra) {
+  const auto r = run_mapsim("simulate --trace " + sh(trace) + " --topology " + machine +
+                            (mapping.empty() ? std::string() : " --mapping " + sh(mapping)) +
+                            " --format json " + extra);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return fields_of(r.out)["makespan_ps"];
+}
+
+TEST(AdviseCommand, ItsNumbersAreWhatSimulateAndMapMeasure) {
+  for (const std::string& trace : std::vector<std::string>{"lu.S.8", "cg.S.8", "mg.S.8"}) {
+    SCOPED_TRACE(trace);
+    const TempDir dir;
+    const auto rankfile = dir.path() / "advised" / "ranks.txt";
+    const std::string machine = "torus:2x2x2";
+    const auto r = run_mapsim("advise " + sh(kTraces / trace) + " --topology " + machine +
+                              " --format json --out " + sh(rankfile));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto advice = parse(r.out);
+    ASSERT_GE(advice.rows.size(), 2U);
+    EXPECT_EQ(advice.rows[0]["mapper"], "in-order");
+    EXPECT_EQ(std::stoul(advice.settings["distinct_mappings"]), advice.rows.size());
+
+    // In-order's replays and the recommended mapping's file, replayed by `simulate`.
+    EXPECT_EQ(advice.rows[0]["comm_ps"],
+              replayed(kTraces / trace, machine, {}, "--compute-scale 0"));
+    EXPECT_EQ(advice.rows[0]["whole_run_ps"], replayed(kTraces / trace, machine, {}, ""));
+    // The communication share: in-order's communication replayed alone / its whole run.
+    EXPECT_NEAR(std::stod(advice.settings["comm_share"]),
+                std::stod(advice.rows[0]["comm_ps"]) / std::stod(advice.rows[0]["whole_run_ps"]),
+                1e-12);
+    const auto recommended = advice.settings["recommended"];
+    const auto row = std::find_if(advice.rows.begin(), advice.rows.end(),
+                                  [&](Fields& f) { return f["mapper"] == recommended; });
+    ASSERT_NE(row, advice.rows.end());
+    EXPECT_EQ((*row)["comm_ps"], replayed(kTraces / trace, machine, rankfile, "--compute-scale 0"));
+    EXPECT_EQ((*row)["whole_run_ps"], replayed(kTraces / trace, machine, rankfile, ""));
+    EXPECT_THAT(testing::read_file(rankfile), HasSubstr("rank 0=node"));  // an Open MPI rankfile
+
+    // The rule: the shortest communication, unless nothing beats in-order by 0.1 %.
+    double fastest = 1;
+    for (auto& f : advice.rows) fastest = std::min(fastest, std::stod(f["comm_vs_in_order"]));
+    EXPECT_EQ(recommended == "in-order", fastest >= 0.999);
+    if (recommended != "in-order") {
+      EXPECT_DOUBLE_EQ(std::stod((*row)["comm_vs_in_order"]), fastest);
+      EXPECT_DOUBLE_EQ(std::stod(advice.settings["flow_vs_in_order"]), fastest);
+    }
+    // The static choice: the lowest hop-bytes, as `map` computes them.
+    auto lowest = advice.rows[0];
+    for (auto& f : advice.rows) {
+      if (std::stoull(f["hop_bytes"]) < std::stoull(lowest["hop_bytes"])) lowest = f;
+    }
+    EXPECT_EQ(advice.settings["static_choice"], lowest["mapper"]);
+    const auto map = run_mapsim("map --trace " + sh(kTraces / trace) + " --topology " + machine +
+                                " --mapper " + lowest["mapper"] + " --format json");
+    EXPECT_EQ(fields_of(map.out)["hop_bytes"], lowest["hop_bytes"]);
+    // Whole-run replays for in-order and the 2 fastest others, no more.
+    const auto whole = std::count_if(advice.rows.begin(), advice.rows.end(),
+                                     [](Fields& f) { return f["whole_run_ps"] != "null"; });
+    EXPECT_EQ(static_cast<std::size_t>(whole), std::min<std::size_t>(3, advice.rows.size()));
+  }
+}
+
+TEST(AdviseCommand, PrintsATableAndAVerdict) {
+  const auto r = run_mapsim("advise " + sh(kTraces / "lu.S.8") +
+                            " --topology torus:2x2x2 --mapper in-order,greedy,random");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& line : std::vector<std::string>{
+           "trace          ", "machine        torus:2x2x2 (8 nodes x 1 cores)",
+           "portfolio      3 mappers, 3 distinct mappings", "in-order ", "greedy ", "random ",
+           "recommended    ", "communication  ", "models         ", "static metric  "}) {
+    EXPECT_THAT(r.out, HasSubstr(line));
+  }
+}
+
+TEST(AdviseCommand, RecommendsInOrderWhenNothingElseBeatsIt) {
+  // in-order alone, and in-order with a mapper that gives the same mapping on this machine.
+  for (const std::string& mappers : std::vector<std::string>{"in-order", "in-order,contiguous"}) {
+    const auto r = run_mapsim("advise " + sh(kTraces / "lu.S.8") +
+                              " --topology torus:2x2x2 --format json --mapper " + mappers);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto advice = parse(r.out);
+    EXPECT_EQ(advice.settings["recommended"], "in-order");
+    EXPECT_EQ(advice.rows.size(), 1U);
+    EXPECT_THAT(advice.settings["verdict"], HasSubstr("in-order: no mapping shortens"));
+  }
+}
+
+TEST(AdviseCommand, WritesEveryLauncherFormatThatReadsBack) {
+  const TempDir dir;
+  for (const std::string& format :
+       std::vector<std::string>{"rankfile", "slurm", "mpich", "hostlist", "plain"}) {
+    SCOPED_TRACE(format);
+    const auto file = dir.path() / ("m." + format);
+    const auto r = run_mapsim("advise " + sh(kTraces / "cg.S.8") +
+                              " --topology torus:2x2x2 --mapper in-order,greedy --out " + sh(file) +
+                              " --mapping-format " + format);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("wrote          " + file.string() + " (" + format + ")"));
+    // Read back as the mapping it is: `map --mapping` evaluates it.
+    const auto back = run_mapsim("map --trace " + sh(kTraces / "cg.S.8") +
+                                 " --topology torus:2x2x2 --mapping " + sh(file));
+    EXPECT_EQ(back.exit_code, 0) << back.err;
+  }
+}
+
+TEST(AdviseCommand, RefusesBadInputClearly) {
+  const auto lu = sh(kTraces / "lu.S.8");
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"advise " + lu + " --topology torus:2x2x2 --format csv", "--format csv"},
+      {"advise " + lu + " --topology torus:2x2x2 --candidates 0", "--candidates"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper gredy", "gredy"},
+      {"advise " + lu + " --topology torus:2x2", "8 ranks do not fit on torus:2x2"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapping-format xml", "xml"},
+      {"advise " + lu + " --topology torus:2x2x2 --seed -1", "--seed"},
+      {"advise /nonexistent/trace --topology torus:2x2x2", "/nonexistent/trace"},
+      {"advise " + lu, "--topology"},
+  };
+  for (const auto& [command, named] : cases) {
+    SCOPED_TRACE(command);
+    const auto r = run_mapsim(command);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_THAT(r.err, HasSubstr(named));
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace mapsim

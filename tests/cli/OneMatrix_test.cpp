@@ -1,0 +1,177 @@
+// One matrix everywhere (issue 23): `matrix`, `map`, `simulate --mapper` and sweeps give the
+// mappers the same matrix of a trace — its point-to-point messages and its collectives' messages
+// as the replay sends them by default, point-to-point only with --p2p-only (matrix: {collectives:
+// false} in a config) — on every trace in tests/data; and they say so when the matrix could
+// mislead (empty, mostly collectives).
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "experiments/Sqlite.hpp"
+#include "mappers/Metrics.hpp"
+#include "tests/cli/SmallSweep.hpp"
+#include "tests/support/RunMapsim.hpp"
+#include "tests/support/TempDir.hpp"
+#include "topologies/Mapping.hpp"
+#include "topologies/TopologySpec.hpp"
+#include "traces/CommMatrix.hpp"
+
+namespace mapsim {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::run_mapsim;
+using testing::sh;
+using testing::TempDir;
+
+const fs::path kTraces = fs::path(MAPSIM_TEST_DATA_DIR) / "npb";
+constexpr const char* kMachine = "torus:2x3x4";  // 24 nodes: every trace's ranks fit
+
+/// The values of `"key": N` in a JSON report, in order.
+std::vector<std::string> json_values(const std::string& json, const std::string& key) {
+  const std::regex pattern("\"" + key + "\": ([-0-9.e+]+)");
+  std::vector<std::string> values;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), pattern);
+       it != std::sregex_iterator(); ++it) {
+    values.push_back((*it)[1].str());
+  }
+  return values;
+}
+
+std::vector<fs::path> test_traces() {
+  std::vector<fs::path> traces;
+  for (const auto& entry : fs::directory_iterator(kTraces)) traces.push_back(entry.path());
+  std::sort(traces.begin(), traces.end());
+  return traces;
+}
+
+class OneMatrix : public ::testing::TestWithParam<bool> {};
+
+TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
+  const bool p2p_only = GetParam();
+  const std::string flag = p2p_only ? " --p2p-only" : "";
+  const auto topology = topo::make_topology(kMachine);
+  const auto traces = test_traces();
+  ASSERT_GE(traces.size(), 10U);
+  for (const auto& trace : traces) {
+    SCOPED_TRACE(trace.filename().string() + flag);
+    const TempDir dir;
+    // The matrix as `matrix` writes it.
+    const auto csv = dir.path() / "m.csv";
+    const auto m = run_mapsim("matrix " + sh(trace) + flag + " --csv " + sh(csv));
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    const auto matrix = traces::read_matrix_csv(csv);
+
+    // `map` maps that matrix: its totals, and in-order's hop-bytes computed here from the CSV.
+    const auto mapping_file = dir.path() / "greedy.map";
+    const auto map = run_mapsim("map --trace " + sh(trace) + " --topology " + kMachine +
+                                " --mapper in-order,greedy --format json" + flag);
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    EXPECT_EQ(json_values(map.out, "messages"),
+              std::vector<std::string>{std::to_string(matrix.total().messages)});
+    EXPECT_EQ(json_values(map.out, "message_bytes"),
+              std::vector<std::string>{std::to_string(matrix.total().bytes)});
+    const auto in_order = topo::in_order_mapping(matrix.rank_count(), *topology);
+    const auto hop_bytes = json_values(map.out, "hop_bytes");
+    ASSERT_EQ(hop_bytes.size(), 2U);
+    EXPECT_EQ(hop_bytes[0], std::to_string(map::metrics::hop_bytes(matrix, *topology, in_order)));
+    const auto greedy = run_mapsim("map --trace " + sh(trace) + " --topology " + kMachine +
+                                   " --mapper greedy --out " + sh(mapping_file) + flag);
+    ASSERT_EQ(greedy.exit_code, 0) << greedy.err;
+
+    // `simulate --mapper greedy` replays the mapping `map` wrote: the same mapping, so the same
+    // replay to the picosecond.
+    const std::string replay = "simulate --trace " + sh(trace) + " --topology " + kMachine +
+                               " --model analytic --compute-scale 0 --format json";
+    const auto mapped = run_mapsim(replay + " --mapper greedy" + flag);
+    const auto given = run_mapsim(replay + " --mapping " + sh(mapping_file));
+    ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+    ASSERT_EQ(given.exit_code, 0) << given.err;
+    EXPECT_EQ(json_values(mapped.out, "makespan_ps"), json_values(given.out, "makespan_ps"));
+    EXPECT_EQ(json_values(mapped.out, "makespan_ps").size(), 1U);
+
+    // A sweep with the same matrix setting stores the same hop-bytes for both mappers.
+    const auto config = dir.write(
+        "c.yaml", "workloads: [{trace: \"" + trace.string() + "\"}]\nmachines: [\"" + kMachine +
+                      "\"]\nmappers: [in-order, greedy]\nmodels: [static]\nmatrix: {collectives: " +
+                      (p2p_only ? "false" : "true") + "}\n");
+    const auto db = dir.path() / "r.db";
+    const auto run = run_mapsim("run " + sh(config) + " --db " + sh(db));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    exp::sql::Connection connection(db, exp::sql::Connection::Mode::ReadOnly);
+    for (const auto& [mapper, value] : {std::pair{std::string("in-order"), hop_bytes[0]},
+                                        std::pair{std::string("greedy"), hop_bytes[1]}}) {
+      EXPECT_EQ(std::to_string(connection.query_integer(
+                    "SELECT hop_bytes FROM results WHERE mapper = '" + mapper + "'")),
+                value)
+          << mapper;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CollectivesIncludedAndExcluded, OneMatrix, ::testing::Bool(),
+                         [](const auto& param) { return param.param ? "P2pOnly" : "Default"; });
+
+// ep.S.5 has no point-to-point messages: by default its matrix is its collectives' messages,
+// said as a note; with --p2p-only it is empty, said as a warning that names what to do — in
+// map, simulate --mapper and matrix alike.
+TEST(OneMatrix, SaysWhenTheMatrixIsEmptyOrMostlyCollectives) {
+  const auto ep = sh(kTraces / "ep.S.5");
+  for (const std::string& command :
+       {"map --trace " + ep + " --topology torus:2x2x2 --mapper greedy",
+        "simulate --trace " + ep + " --topology torus:2x2x2 --mapper greedy --model analytic",
+        "matrix " + ep}) {
+    SCOPED_TRACE(command);
+    const auto all = run_mapsim(command);
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_THAT(all.err, HasSubstr("info: "));
+    EXPECT_THAT(all.err, HasSubstr("the input sends no point-to-point bytes: the matrix is its "
+                                   "collectives' messages as the replay sends them (--p2p-only "
+                                   "leaves them out)"));
+    EXPECT_THAT(all.err, Not(HasSubstr("warning")));
+    const auto p2p = run_mapsim(command + " --p2p-only");
+    ASSERT_EQ(p2p.exit_code, 0) << p2p.err;
+    EXPECT_THAT(p2p.err, HasSubstr("warning: "));
+    EXPECT_THAT(p2p.err, HasSubstr("the matrix is empty: every placement has hop-bytes 0"));
+    EXPECT_THAT(p2p.err, HasSubstr("--p2p-only leaves the input's 40 collective calls out, drop "
+                                   "it to map the collectives' messages"));
+  }
+  // A trace with point-to-point traffic and collectives: no caveat with them included; with
+  // --p2p-only a note counts the calls left out.
+  const auto lu = sh(kTraces / "lu.S.8");
+  const auto quiet = run_mapsim("map --trace " + lu + " --topology torus:2x2x2 --mapper greedy");
+  EXPECT_TRUE(quiet.err.empty()) << quiet.err;
+  const auto noted =
+      run_mapsim("map --trace " + lu + " --topology torus:2x2x2 --mapper greedy --p2p-only");
+  EXPECT_THAT(noted.err, HasSubstr("the matrix leaves the input's 192 collective calls out "
+                                   "(--p2p-only), though the replay sends their messages"));
+}
+
+TEST(OneMatrix, P2pOnlyIsRefusedWhereItCannotApply) {
+  const TempDir dir;
+  const auto csv = dir.write("m.csv", "src,dst,messages,bytes\n0,1,1,8\n");
+  const auto map =
+      run_mapsim("map --matrix " + sh(csv) + " --topology torus:2x2 --mapper greedy --p2p-only");
+  EXPECT_EQ(map.exit_code, 2);
+  EXPECT_THAT(map.err, HasSubstr("--p2p-only needs a trace; the CSV matrix"));
+  const auto matrix = run_mapsim("matrix " + sh(csv) + " --p2p-only");
+  EXPECT_NE(matrix.exit_code, 0);
+  EXPECT_THAT(matrix.err, HasSubstr("--p2p-only needs a trace"));
+  const auto simulate = run_mapsim("simulate --trace npb:lu:S:4 --topology torus:2x2 --p2p-only");
+  EXPECT_EQ(simulate.exit_code, 2);
+  EXPECT_THAT(simulate.err, HasSubstr("--p2p-only needs --mapper"));
+  const auto both = run_mapsim("matrix npb:lu:S:4 --collectives --p2p-only");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.err, HasSubstr("give --collectives or --p2p-only, not both"));
+}
+
+}  // namespace
+}  // namespace mapsim
