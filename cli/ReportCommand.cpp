@@ -10,6 +10,7 @@
 #include "cli/Cli.hpp"
 #include "cli/Interrupt.hpp"
 #include "experiments/HeatMap.hpp"
+#include "experiments/MatrixHeatMap.hpp"
 #include "experiments/RankCorrelation.hpp"
 #include "experiments/ReportCharts.hpp"
 #include "experiments/ReportData.hpp"
@@ -20,6 +21,7 @@
 #include "support/Error.hpp"
 #include "support/Log.hpp"
 #include "support/Parse.hpp"
+#include "support/Progress.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::cli {
@@ -102,6 +104,9 @@ int run_report(const std::vector<std::string>& args) {
       "stored links, on one colour scale)")("gnuplot",
                                             po::value<std::string>()->default_value("gnuplot"),
                                             "the gnuplot program (looked up on PATH)")(
+      "no-matrices",
+      "leave out the rank x rank heat map of each workload's communication matrix (recomputed "
+      "from its generator spec, trace or CSV file)")(
       "gnuplot-timeout", po::value<std::string>(),
       "seconds gnuplot may take to answer --version, or on one chart, before it is stopped "
       "(default 120)");
@@ -178,6 +183,18 @@ int run_report(const std::vector<std::string>& args) {
           "scale; --heatmap RUN draws others.";
     }
     append(std::move(chosen));
+  }
+
+  if (options.count("no-matrices") == 0) {
+    for (const auto& workload : exp::stored_workloads(store, query.where)) {
+      std::string why;
+      const ProgressStep step(fmt::format("the matrix of {}", workload.label));
+      if (const auto matrix = exp::recompute_matrix(workload, why)) {
+        charts.push_back(exp::matrix_chart(workload.label, *matrix));
+      } else {
+        log::info("no matrix heat map of {}: {}", workload.label, why);
+      }
+    }
   }
 
   const InterruptGuard guard;

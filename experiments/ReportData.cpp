@@ -390,4 +390,18 @@ std::vector<std::string> default_heatmap_runs(Store& store, std::string_view whe
   return runs;
 }
 
+std::vector<StoredWorkload> stored_workloads(Store& store, std::string_view where) {
+  const auto sql = fmt::format(
+      "SELECT workload, MIN(workload_kind), MIN(workload_spec), MIN(collectives) FROM results "
+      "WHERE {} GROUP BY workload ORDER BY workload",
+      condition_with("status = 'done'", where));
+  auto select = prepare_with_where(store.connection(), sql, where);
+  std::vector<StoredWorkload> workloads;
+  while (select.step()) {
+    workloads.push_back({select.text(0), select.text(1), select.text(2),
+                         select.is_null(3) || select.integer(3) != 0});
+  }
+  return workloads;
+}
+
 }  // namespace mapsim::exp

@@ -157,4 +157,15 @@ LinkLoadRun read_link_loads(Store& store, std::string_view run);
 /// hop-bytes). Empty if no run has stored links.
 std::vector<std::string> default_heatmap_runs(Store& store, std::string_view where);
 
+/// A workload of a results database, as its runs name it.
+struct StoredWorkload {
+  std::string label;  ///< workload
+  std::string kind;   ///< workload_kind: "generated", "trace" or "matrix"
+  std::string spec;   ///< workload_spec: a generator spec or a path as the config gave it
+  bool collectives = true;
+};
+
+/// The workloads of the done runs for which `where` holds, by label.
+std::vector<StoredWorkload> stored_workloads(Store& store, std::string_view where);
+
 }  // namespace mapsim::exp

@@ -89,9 +89,9 @@ TEST_F(ReportCommand, DrawsEveryChartAsSvgPngCsvAndScript) {
   const auto names = chart_names(result.out);
   EXPECT_THAT(result.out, HasSubstr(fmt::format("report: {} charts in", names.size())));
   // flow and static: bars and scaling each (two rank counts); flow only: agreement (static has
-  // no times); the summary; heat maps of the stored links.
+  // no times); the summary; heat maps of the stored links; each workload's matrix.
   for (const auto* kind : {"bars-torus_4x4-flow", "bars-torus_4x4-static", "scaling-", "agreement-",
-                           "summary-agreement", "heatmap-"})
+                           "summary-agreement", "heatmap-", "matrix-npb_lu_s_4"})
     EXPECT_TRUE(any_starts_with(names, kind)) << kind << " in\n" << result.out;
   const auto index_md = read_file(out / "index.md");
   const auto index_html = read_file(out / "index.html");
@@ -105,7 +105,8 @@ TEST_F(ReportCommand, DrawsEveryChartAsSvgPngCsvAndScript) {
     EXPECT_THAT(svg, HasSubstr("<svg"));
     while (!svg.empty() && std::isspace(static_cast<unsigned char>(svg.back()))) svg.pop_back();
     EXPECT_TRUE(svg.ends_with("</svg>"));
-    if (!name.starts_with("heatmap-") && !name.starts_with("summary-")) {
+    if (!name.starts_with("heatmap-") && !name.starts_with("summary-") &&
+        !name.starts_with("matrix-")) {
       for (const auto* mapper : {"in-order", "random", "greedy"})
         EXPECT_THAT(svg, HasSubstr(mapper));
     }
@@ -293,6 +294,20 @@ TEST_F(ReportCommand, WhereFiltersTheRuns) {
   EXPECT_THAT(bars, HasSubstr("npb:lu:S:4:iterations=1"));
   EXPECT_THAT(bars, Not(HasSubstr("npb:lu:S:16")));
   EXPECT_THAT(read_file(out / "index.md"), HasSubstr("ranks = 4"));
+  // The matrices of the workloads the condition keeps, no others.
+  EXPECT_TRUE(any_starts_with(names, "matrix-npb_lu_s_4_")) << result.out;
+  EXPECT_FALSE(any_starts_with(names, "matrix-npb_lu_s_16_")) << result.out;
+}
+
+TEST_F(ReportCommand, NoMatricesLeavesTheMatrixHeatMapsOut) {
+  const TempDir temp;
+  const auto out = temp.path() / "report";
+  const auto result =
+      run_mapsim(fmt::format("report {} --no-matrices --out '{}'", db(), out.string()));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto names = chart_names(result.out);
+  EXPECT_TRUE(any_starts_with(names, "bars-")) << result.out;
+  EXPECT_FALSE(any_starts_with(names, "matrix-")) << result.out;
 }
 
 TEST_F(ReportCommand, MissingGnuplotNamesThePackageAndWritesNothing) {
