@@ -11,6 +11,7 @@
 #include "experiments/ReportCharts.hpp"
 #include "support/Error.hpp"
 #include "traces/MatrixStatistics.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -33,7 +34,7 @@ std::optional<traces::CommMatrix> recompute_matrix(const StoredWorkload& workloa
     return std::nullopt;
   }
   if (workload.kind == "trace") return traces::read_matrix(workload.spec, options);
-  return traces::read_matrix_csv(workload.spec);
+  return traces::read_matrix_file(workload.spec);  // as the sweep read it (Workloads.cpp)
 }
 
 Chart matrix_chart(std::string_view label, const traces::CommMatrix& matrix) {
