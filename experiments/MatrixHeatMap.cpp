@@ -34,7 +34,8 @@ std::optional<traces::CommMatrix> recompute_matrix(const StoredWorkload& workloa
     return std::nullopt;
   }
   if (workload.kind == "trace") return traces::read_matrix(workload.spec, options);
-  return traces::read_matrix_file(workload.spec);  // as the sweep read it (Workloads.cpp)
+  // As the sweep read it (Workloads.cpp): a recorded file's collectives as its runs counted them.
+  return traces::read_matrix_file(workload.spec, workload.collectives);
 }
 
 Chart matrix_chart(std::string_view label, const traces::CommMatrix& matrix) {

@@ -164,9 +164,9 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
   ConfigParts parts;
   parts.head = fmt::format("results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n",
                            kResultsVersion, name(workload.kind), input.digest,
-                           workload.kind == WorkloadKind::Matrix ? "as given"
-                           : sweep.config.collectives            ? "point-to-point and collectives"
-                                                                 : "point-to-point",
+                           workload.kind == WorkloadKind::Matrix && !input.recorded ? "as given"
+                           : sweep.config.collectives ? "point-to-point and collectives"
+                                                      : "point-to-point",
                            sweep.machine_keys[run.machine]);
   parts.mapping =
       fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name, mapper.params, run.seed);
@@ -408,7 +408,7 @@ schema::Row config_row(const Sweep& sweep, const Run& run) {
       text_or_null(input.kernel),
       text_or_null(input.problem_class),
       input.ranks > 0 ? schema::Value(std::int64_t{input.ranks}) : schema::Value(std::monostate{}),
-      workload.kind == WorkloadKind::Matrix
+      workload.kind == WorkloadKind::Matrix && !input.recorded
           ? schema::Value(std::monostate{})
           : schema::Value(std::int64_t{sweep.config.collectives ? 1 : 0}),
       machine.label,

@@ -155,6 +155,50 @@ TEST(OneMatrix, SaysWhenTheMatrixIsEmptyOrMostlyCollectives) {
                                    "(--p2p-only), though the replay sends their messages"));
 }
 
+// A matrix recorded by libmapsim-record (docs/record.md) is one more input with collectives: map
+// and sweeps count them by default and leave them out alike.
+TEST(OneMatrix, RecordedMatricesFollowTheSameSetting) {
+  const TempDir dir;
+  std::string text = "# mapsim-record 1\n# ranks=4\n# comm 0 0-3\n";
+  for (int r = 0; r < 4; ++r) {
+    text += "# calls 0 " + std::to_string(r) +
+            " Allreduce:-1:4000:4000*3 Bcast:0:" + (r == 0 ? "3000" : "0") + ":1000\n";
+  }
+  text += "src,dst,messages,bytes\n0,1,5,800\n2,3,5,800\n";
+  const auto recorded = dir.write("rec.csv", text);
+  for (const bool p2p_only : {false, true}) {
+    SCOPED_TRACE(p2p_only ? "p2p only" : "with collectives");
+    const auto map = run_mapsim("map --matrix " + sh(recorded) +
+                                " --topology torus:2x2 --mapper in-order,greedy --format json" +
+                                (p2p_only ? " --p2p-only" : ""));
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    const auto hop_bytes = json_values(map.out, "hop_bytes");
+    ASSERT_EQ(hop_bytes.size(), 2U);
+    // 2 x 800 bytes point-to-point; the collectives add 4 Allreduces and a Bcast's messages.
+    const auto bytes = json_values(map.out, "message_bytes");
+    ASSERT_EQ(bytes.size(), 1U);
+    if (p2p_only) {
+      EXPECT_EQ(bytes[0], "1600");
+    } else {
+      EXPECT_GT(std::stoull(bytes[0]), 1600U);
+    }
+    const auto config =
+        dir.write("c.yaml", "workloads: [{matrix: \"" + recorded.string() +
+                                "\"}]\nmachines: [torus:2x2]\nmappers: [in-order, greedy]\nmodels: "
+                                "[static]\nmatrix: {collectives: " +
+                                (p2p_only ? "false" : "true") + "}\n");
+    const auto db = dir.path() / (p2p_only ? "p.db" : "c.db");
+    const auto run = run_mapsim("run " + sh(config) + " --db " + sh(db));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    exp::sql::Connection connection(db, exp::sql::Connection::Mode::ReadOnly);
+    EXPECT_EQ(std::to_string(connection.query_integer(
+                  "SELECT hop_bytes FROM results WHERE mapper = 'in-order'")),
+              hop_bytes[0]);
+    EXPECT_EQ(connection.query_integer("SELECT collectives FROM results WHERE mapper = 'greedy'"),
+              p2p_only ? 0 : 1);
+  }
+}
+
 TEST(OneMatrix, P2pOnlyIsRefusedWhereItCannotApply) {
   const TempDir dir;
   const auto csv = dir.write("m.csv", "src,dst,messages,bytes\n0,1,1,8\n");
