@@ -1,8 +1,8 @@
-// One matrix everywhere (issue 23): `matrix`, `map`, `simulate --mapper` and sweeps give the
-// mappers the same matrix of a trace — its point-to-point messages and its collectives' messages
-// as the replay sends them by default, point-to-point only with --p2p-only (matrix: {collectives:
-// false} in a config) — on every trace in tests/data; and they say so when the matrix could
-// mislead (empty, mostly collectives).
+// One matrix everywhere (issue 23): `matrix`, `map`, `simulate --mapper`, `advise` and sweeps give
+// the mappers the same matrix of a trace — its point-to-point messages and its collectives'
+// messages as the replay sends them by default, point-to-point only with --p2p-only (matrix:
+// {collectives: false} in a config) — on every trace in tests/data; and they say so when the matrix
+// could mislead (empty, mostly collectives).
 
 #include <filesystem>
 #include <fstream>
@@ -97,6 +97,12 @@ TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
     ASSERT_EQ(given.exit_code, 0) << given.err;
     EXPECT_EQ(json_values(mapped.out, "makespan_ps"), json_values(given.out, "makespan_ps"));
     EXPECT_EQ(json_values(mapped.out, "makespan_ps").size(), 1U);
+
+    // `advise` maps the same matrix: its in-order row has map's hop-bytes.
+    const auto advise = run_mapsim("advise " + sh(trace) + " --topology " + kMachine +
+                                   " --mapper in-order --format json" + flag);
+    ASSERT_EQ(advise.exit_code, 0) << advise.err;
+    EXPECT_EQ(json_values(advise.out, "hop_bytes"), std::vector<std::string>{hop_bytes[0]});
 
     // A sweep with the same matrix setting stores the same hop-bytes for both mappers.
     const auto config = dir.write(
