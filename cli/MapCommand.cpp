@@ -36,6 +36,7 @@
 #include "support/Version.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/CommMatrix.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -76,15 +77,15 @@ traces::CommMatrix load_matrix(const po::variables_map& vm, const topo::Topology
   const auto options = matrix_options(vm);
   if (vm.count("matrix") != 0) {
     const auto source = vm["matrix"].as<std::string>();
-    if (!options.collectives) {
+    if (!options.collectives && !traces::is_recorded_matrix(source)) {
       throw po::error(fmt::format(
           "--p2p-only needs a trace; the CSV matrix '{}' already says what it counts", source));
     }
-    if (vm.count("collectives") != 0) {
+    if (vm.count("collectives") != 0 && !traces::is_recorded_matrix(source)) {
       throw po::error(fmt::format(
           "--collectives needs a trace; the CSV matrix '{}' already says what it counts", source));
     }
-    auto matrix = traces::read_matrix_csv(source);
+    auto matrix = traces::read_matrix_file(source, options.collectives, options.algorithms);
     check_fits(matrix.rank_count(), topology, source);
     report_caveats(matrix, options, source, std::nullopt);
     return matrix;

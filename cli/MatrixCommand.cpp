@@ -18,6 +18,7 @@
 #include "support/Progress.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/MatrixStatistics.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -176,14 +177,17 @@ int run_matrix(const std::vector<std::string>& args) {
     print_trace_summary(out, summary);
     calls = collective_calls(summary);
   } else {
-    csv_input = true;
-    if (vm->count("collectives") != 0 || vm->count("p2p-only") != 0) {
+    // A matrix recorded by libmapsim-record has its collectives' calls, as a trace does.
+    const bool recorded = traces::is_recorded_matrix(input);
+    csv_input = !recorded;
+    if (!recorded && (vm->count("collectives") != 0 || vm->count("p2p-only") != 0)) {
       throw InputError(
           fmt::format("--{} needs a trace; the CSV matrix '{}' already says what it counts",
                       vm->count("p2p-only") != 0 ? "p2p-only" : "collectives", input.string()));
     }
-    matrix = traces::read_matrix_csv(input);
-    fmt::print(out, "input          {} (CSV matrix)\n", input.string());
+    matrix = traces::read_matrix_file(input, options.collectives, options.algorithms);
+    fmt::print(out, "input          {} ({})\n", input.string(),
+               recorded ? "CSV matrix recorded by libmapsim-record" : "CSV matrix");
   }
   const auto part = matrix.collective_total();
   print_matrix_statistics(

@@ -11,6 +11,7 @@
 #include "experiments/ReportCharts.hpp"
 #include "support/Error.hpp"
 #include "traces/MatrixStatistics.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -34,7 +35,8 @@ std::optional<traces::CommMatrix> recompute_matrix(const StoredWorkload& workloa
     return std::nullopt;
   }
   if (workload.kind == "trace") return traces::read_matrix(workload.spec, options);
-  return traces::read_matrix_csv(workload.spec);
+  // As the sweep read it (Workloads.cpp): a recorded file's collectives as its runs counted them.
+  return traces::read_matrix_file(workload.spec, workload.collectives, workload.algorithms);
 }
 
 Chart matrix_chart(std::string_view label, const traces::CommMatrix& matrix) {

@@ -164,9 +164,9 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
   ConfigParts parts;
   parts.head = fmt::format("results-version: {}\nworkload: {} {}\nmatrix: {}\ntopology: {}\n",
                            kResultsVersion, name(workload.kind), input.digest,
-                           workload.kind == WorkloadKind::Matrix ? "as given"
-                           : sweep.config.collectives            ? "point-to-point and collectives"
-                                                                 : "point-to-point",
+                           workload.kind == WorkloadKind::Matrix && !input.recorded ? "as given"
+                           : sweep.config.collectives ? "point-to-point and collectives"
+                                                      : "point-to-point",
                            sweep.machine_keys[run.machine]);
   // Only when not MPICH's, so that the keys of configs without mpi.collectives stay as they were.
   if (!sweep.config.collective_algorithms.is_default())
@@ -412,7 +412,7 @@ schema::Row config_row(const Sweep& sweep, const Run& run) {
       text_or_null(input.kernel),
       text_or_null(input.problem_class),
       input.ranks > 0 ? schema::Value(std::int64_t{input.ranks}) : schema::Value(std::monostate{}),
-      workload.kind == WorkloadKind::Matrix
+      workload.kind == WorkloadKind::Matrix && !input.recorded
           ? schema::Value(std::monostate{})
           : schema::Value(std::int64_t{sweep.config.collectives ? 1 : 0}),
       machine.label,

@@ -8,6 +8,7 @@
 #include "support/Error.hpp"
 #include "traces/Otf2Archive.hpp"
 #include "traces/Otf2Streams.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
@@ -67,6 +68,7 @@ WorkloadInfo inspect(const WorkloadValue& workload) {
     case WorkloadKind::Matrix: {
       info.digest = file_digest(workload.path);
       try {
+        info.recorded = traces::is_recorded_matrix(workload.path);
         info.ranks = traces::read_matrix_csv(workload.path).rank_count();
         info.size = info.ranks;
       } catch (const InputError& e) {
@@ -104,7 +106,7 @@ LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_t
                                   : traces::point_to_point_matrix(*loaded.trace);
       return loaded;
     case WorkloadKind::Matrix:
-      loaded.matrix = traces::read_matrix_csv(workload.path);
+      loaded.matrix = traces::read_matrix_file(workload.path, collectives, algorithms);
       return loaded;
   }
   return loaded;

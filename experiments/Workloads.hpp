@@ -25,6 +25,9 @@ struct WorkloadInfo {
   std::string error;  ///< why the workload cannot be read ("" if it can): its runs fail with it
   /// Expected replay work in events (a scheduling estimate, not a measurement).
   double size = 0;
+  /// A matrix file recorded by libmapsim-record (its collectives counted unless the config's
+  /// matrix: {collectives: false}); false for a plain CSV matrix, which is taken as given.
+  bool recorded = false;
 };
 
 /// Digest, ranks and size of a workload without reading its events: a generator spec is not

@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libssl-dev gnuplot-nox chromium
   libotf2-trace-dev otf2-tools libscotch-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

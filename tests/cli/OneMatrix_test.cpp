@@ -1,9 +1,9 @@
-// One matrix everywhere (issue 23): `matrix`, `map`, `simulate --mapper` and sweeps give the
-// mappers the same matrix of a trace — its point-to-point messages and its collectives' messages
-// as the replay sends them by default, point-to-point only with --p2p-only (matrix: {collectives:
-// false} in a config), under Open MPI's algorithms with --collectives ompi (mpi: {collectives:
-// ompi}), and sweeps replay as `simulate` does under the same algorithms — on every trace in
-// tests/data; and they say so when the matrix could mislead (empty, mostly collectives).
+// One matrix everywhere (issue 23): `matrix`, `map`, `simulate --mapper`, `advise` and sweeps give
+// the mappers the same matrix of a trace — its point-to-point messages and its collectives'
+// messages as the replay sends them by default, point-to-point only with --p2p-only (matrix:
+// {collectives: false} in a config), under Open MPI's algorithms with --collectives ompi (mpi:
+// {collectives: ompi}), and sweeps replay as `simulate` does under the same algorithms — on every
+// trace in tests/data; and they say so when the matrix could mislead (empty, mostly collectives).
 
 #include <filesystem>
 #include <fstream>
@@ -104,6 +104,12 @@ TEST_P(OneMatrix, MatrixMapSimulateAndSweepsAgreeOnEveryTrace) {
     EXPECT_EQ(json_values(mapped.out, "makespan_ps"), json_values(given.out, "makespan_ps"));
     EXPECT_EQ(json_values(mapped.out, "makespan_ps").size(), 1U);
 
+    // `advise` maps the same matrix: its in-order row has map's hop-bytes.
+    const auto advise = run_mapsim("advise " + sh(trace) + " --topology " + kMachine +
+                                   " --mapper in-order --format json" + flag);
+    ASSERT_EQ(advise.exit_code, 0) << advise.err;
+    EXPECT_EQ(json_values(advise.out, "hop_bytes"), std::vector<std::string>{hop_bytes[0]});
+
     // A sweep with the same matrix setting stores the same hop-bytes for both mappers.
     const auto config = dir.write(
         "c.yaml", "workloads: [{trace: \"" + trace.string() + "\"}]\nmachines: [\"" + kMachine +
@@ -172,6 +178,50 @@ TEST(OneMatrix, SaysWhenTheMatrixIsEmptyOrMostlyCollectives) {
       run_mapsim("map --trace " + lu + " --topology torus:2x2x2 --mapper greedy --p2p-only");
   EXPECT_THAT(noted.err, HasSubstr("the matrix leaves the input's 192 collective calls out "
                                    "(--p2p-only), though the replay sends their messages"));
+}
+
+// A matrix recorded by libmapsim-record (docs/record.md) is one more input with collectives: map
+// and sweeps count them by default and leave them out alike.
+TEST(OneMatrix, RecordedMatricesFollowTheSameSetting) {
+  const TempDir dir;
+  std::string text = "# mapsim-record 1\n# ranks=4\n# comm 0 0-3\n";
+  for (int r = 0; r < 4; ++r) {
+    text += "# calls 0 " + std::to_string(r) +
+            " Allreduce:-1:4000:4000*3 Bcast:0:" + (r == 0 ? "3000" : "0") + ":1000\n";
+  }
+  text += "src,dst,messages,bytes\n0,1,5,800\n2,3,5,800\n";
+  const auto recorded = dir.write("rec.csv", text);
+  for (const bool p2p_only : {false, true}) {
+    SCOPED_TRACE(p2p_only ? "p2p only" : "with collectives");
+    const auto map = run_mapsim("map --matrix " + sh(recorded) +
+                                " --topology torus:2x2 --mapper in-order,greedy --format json" +
+                                (p2p_only ? " --p2p-only" : ""));
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    const auto hop_bytes = json_values(map.out, "hop_bytes");
+    ASSERT_EQ(hop_bytes.size(), 2U);
+    // 2 x 800 bytes point-to-point; the collectives add 4 Allreduces and a Bcast's messages.
+    const auto bytes = json_values(map.out, "message_bytes");
+    ASSERT_EQ(bytes.size(), 1U);
+    if (p2p_only) {
+      EXPECT_EQ(bytes[0], "1600");
+    } else {
+      EXPECT_GT(std::stoull(bytes[0]), 1600U);
+    }
+    const auto config =
+        dir.write("c.yaml", "workloads: [{matrix: \"" + recorded.string() +
+                                "\"}]\nmachines: [torus:2x2]\nmappers: [in-order, greedy]\nmodels: "
+                                "[static]\nmatrix: {collectives: " +
+                                (p2p_only ? "false" : "true") + "}\n");
+    const auto db = dir.path() / (p2p_only ? "p.db" : "c.db");
+    const auto run = run_mapsim("run " + sh(config) + " --db " + sh(db));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    exp::sql::Connection connection(db, exp::sql::Connection::Mode::ReadOnly);
+    EXPECT_EQ(std::to_string(connection.query_integer(
+                  "SELECT hop_bytes FROM results WHERE mapper = 'in-order'")),
+              hop_bytes[0]);
+    EXPECT_EQ(connection.query_integer("SELECT collectives FROM results WHERE mapper = 'greedy'"),
+              p2p_only ? 0 : 1);
+  }
 }
 
 TEST(OneMatrix, P2pOnlyIsRefusedWhereItCannotApply) {
