@@ -58,6 +58,20 @@ TEST(RecordedMatrix, EpClassSHandCounted) {
   EXPECT_EQ(matrix, collective_matrix(trace));
 }
 
+TEST(RecordedMatrix, CollectivesExpandUnderTheChosenAlgorithms) {
+  // A barrier on 4 ranks: Open MPI's rules pick the linear barrier for 4 <= P < 8 (3 messages in,
+  // 3 out) where MPICH disseminates (8 messages); as for a trace with the same calls.
+  const auto text = record(
+      "# calls 0 0 Barrier:-1:0:0\n# calls 0 1 Barrier:-1:0:0\n"
+      "# calls 0 2 Barrier:-1:0:0\n# calls 0 3 Barrier:-1:0:0\n"
+      "src,dst,messages,bytes\n");
+  auto ompi = with_collectives();
+  ompi.algorithms.selector = CollectiveSelector::Ompi;
+  EXPECT_EQ(read_text(text, ompi).total(), (Traffic{6, 0}));
+  std::istringstream in(text);
+  EXPECT_EQ(read_matrix_file(in, "rec.csv", true, ompi.algorithms), read_text(text, ompi));
+}
+
 TEST(RecordedMatrix, PointToPointOnlyIsTheCsvMatrix) {
   const auto text = record(
       "# calls 0 0 Barrier:-1:0:0\n# calls 0 1 Barrier:-1:0:0\n"
