@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "experiments/Sqlite.hpp"
 #include "mappers/Metrics.hpp"
 #include "tests/cli/SmallSweep.hpp"
+#include "tests/support/JsonText.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
 #include "topologies/Mapping.hpp"
@@ -28,6 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using testing::json_values;
 using ::testing::Not;
 using testing::run_mapsim;
 using testing::sh;
@@ -35,17 +36,6 @@ using testing::TempDir;
 
 const fs::path kTraces = fs::path(MAPSIM_TEST_DATA_DIR) / "npb";
 constexpr const char* kMachine = "torus:2x3x4";  // 24 nodes: every trace's ranks fit
-
-/// The values of `"key": N` in a JSON report, in order.
-std::vector<std::string> json_values(const std::string& json, const std::string& key) {
-  const std::regex pattern("\"" + key + "\": ([-0-9.e+]+)");
-  std::vector<std::string> values;
-  for (auto it = std::sregex_iterator(json.begin(), json.end(), pattern);
-       it != std::sregex_iterator(); ++it) {
-    values.push_back((*it)[1].str());
-  }
-  return values;
-}
 
 std::vector<fs::path> test_traces() {
   std::vector<fs::path> traces;
