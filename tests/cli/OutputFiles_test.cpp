@@ -118,8 +118,8 @@ TEST(OutputFiles, MatrixCsvIntoAFileAsDirectoryFailsBeforeReading) {
   const auto out = plain / "out.csv";
   const auto r = run_after("true", "matrix " + kLu + " --csv " + out.string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, AllOf(HasSubstr("--csv"), HasSubstr(out.string()),
-                           HasSubstr("is not a directory")));
+  EXPECT_THAT(r.err,
+              AllOf(HasSubstr("--csv"), HasSubstr(out.string()), HasSubstr("is not a directory")));
   EXPECT_EQ(r.out, "");  // checked before the trace was read and summarised
 }
 
@@ -127,12 +127,13 @@ TEST(OutputFiles, MatrixCsvIntoAFileAsDirectoryFailsBeforeReading) {
 TEST(OutputFiles, OutputsIntoMissingDirectoriesCreateThem) {
   const TempDir dir;
   const auto base = dir.path();
-  const auto matrix = run_after("true", "matrix " + kLu + " --csv " + (base / "a/b/m.csv").string());
+  const auto matrix =
+      run_after("true", "matrix " + kLu + " --csv " + (base / "a/b/m.csv").string());
   EXPECT_EQ(matrix.exit_code, 0) << matrix.err;
   EXPECT_TRUE(fs::is_regular_file(base / "a/b/m.csv"));
-  const auto one = run_after("true", "map --trace " + kLu +
-                                         " --topology torus:2x2x2 --mapper greedy --out " +
-                                         (base / "c/d/greedy.map").string());
+  const auto one =
+      run_after("true", "map --trace " + kLu + " --topology torus:2x2x2 --mapper greedy --out " +
+                            (base / "c/d/greedy.map").string());
   EXPECT_EQ(one.exit_code, 0) << one.err;
   EXPECT_TRUE(fs::is_regular_file(base / "c/d/greedy.map"));
   const auto many = run_after("true", "map --trace " + kLu +

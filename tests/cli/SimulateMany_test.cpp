@@ -112,8 +112,8 @@ TEST(SimulateMany, CheapChecksComeBeforeTheEvents) {
   const auto model = run_mapsim("simulate --trace /nonexistent --topology mesh:64 --model fluid");
   EXPECT_EQ(model.exit_code, 1);
   EXPECT_THAT(model.err, HasSubstr("unknown network model 'fluid'"));
-  const auto links = run_mapsim("simulate --trace " + trace +
-                                " --topology mesh:64 --links /dev/null/links.csv");
+  const auto links =
+      run_mapsim("simulate --trace " + trace + " --topology mesh:64 --links /dev/null/links.csv");
   EXPECT_EQ(links.exit_code, 1);
   EXPECT_THAT(links.err, HasSubstr("--links: cannot write '/dev/null/links.csv'"));
 }
