@@ -282,8 +282,8 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
     }
   }
   value.overrides = fmt::format("{}", fmt::join(overrides, ","));
-  value.label = label ? *label
-                      : (value.overrides.empty() ? written : written + "[" + value.overrides + "]");
+  value.label =
+      label ? *label : (value.overrides.empty() ? written : written + "[" + value.overrides + "]");
   return value;
 }
 
