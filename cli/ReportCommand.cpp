@@ -186,15 +186,15 @@ int run_report(const std::vector<std::string>& args) {
   }
 
   if (options.count("no-matrices") == 0) {
-    for (const auto& workload : exp::stored_workloads(store, query.where)) {
-      std::string why;
-      const ProgressStep step(fmt::format("the matrix of {}", workload.label));
-      if (const auto matrix = exp::recompute_matrix(workload, why)) {
-        charts.push_back(exp::matrix_chart(workload.label, *matrix));
-      } else {
-        log::info("no matrix heat map of {}: {}", workload.label, why);
-      }
+    const auto workloads = exp::stored_workloads(store, query.where);
+    std::vector<std::string> skipped;
+    std::vector<exp::Chart> matrices;
+    {
+      const ProgressStep step(fmt::format("the matrices of {} workloads", workloads.size()));
+      matrices = exp::matrix_charts(workloads, skipped);
     }
+    for (const auto& reason : skipped) log::info("no matrix heat map of {}", reason);
+    append(std::move(matrices));
   }
 
   const InterruptGuard guard;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
 #include "experiments/ChartText.hpp"
 #include "experiments/ReportCharts.hpp"
@@ -124,6 +126,26 @@ Chart matrix_chart(std::string_view label, const traces::CommMatrix& matrix) {
   }
   chart.more_tables.push_back(std::move(heaviest_pairs));
   return chart;
+}
+
+std::vector<Chart> matrix_charts(std::span<const StoredWorkload> workloads,
+                                 std::vector<std::string>& skipped) {
+  std::vector<std::optional<Chart>> charts(workloads.size());
+  std::vector<std::string> why(workloads.size());
+  tbb::parallel_for(std::size_t{0}, workloads.size(), [&](std::size_t i) {
+    if (const auto matrix = recompute_matrix(workloads[i], why[i])) {
+      charts[i] = matrix_chart(workloads[i].label, *matrix);
+    }
+  });
+  std::vector<Chart> drawn;
+  for (std::size_t i = 0; i < workloads.size(); ++i) {
+    if (charts[i]) {
+      drawn.push_back(std::move(*charts[i]));
+    } else {
+      skipped.push_back(fmt::format("{}: {}", workloads[i].label, why[i]));
+    }
+  }
+  return drawn;
 }
 
 }  // namespace mapsim::exp

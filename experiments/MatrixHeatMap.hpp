@@ -7,6 +7,7 @@
 // canonical configuration names).
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,5 +28,10 @@ std::optional<traces::CommMatrix> recompute_matrix(const StoredWorkload& workloa
 
 /// The heat map of `matrix`, the matrix of workload `label`.
 Chart matrix_chart(std::string_view label, const traces::CommMatrix& matrix);
+
+/// The heat maps of `workloads` in their order, the matrices recomputed in parallel; a workload
+/// whose matrix cannot be recomputed is left out and named in `skipped` ("label: why").
+std::vector<Chart> matrix_charts(std::span<const StoredWorkload> workloads,
+                                 std::vector<std::string>& skipped);
 
 }  // namespace mapsim::exp

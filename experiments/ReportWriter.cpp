@@ -33,6 +33,8 @@ namespace fs = std::filesystem;
 
 /// The name of the script that draws every chart with one gnuplot process.
 constexpr std::string_view kMasterScript = "report.gp";
+/// The most gnuplot processes drawing at once (one per hardware thread up to this).
+constexpr std::size_t kMaxGnuplots = 4;
 /// What report.gp prints before each chart, so that an error can be put down to it.
 constexpr std::string_view kDrawing = "drawing ";
 
@@ -394,29 +396,58 @@ void render(const fs::path& dir, const std::vector<Chart>& charts, const ReportO
     master += fmt::format("print '{}{}.gp'\nload '{}.gp'\n", kDrawing, chart.name, chart.name);
   write_text(dir / kMasterScript, master);
 
-  const fs::path log = dir / ".gnuplot-stderr";
+  // Drawn by several gnuplot processes at once, each a share of the charts (interleaved, so that
+  // each gets some of every kind) from a part script of its own, removed afterwards.
+  const std::size_t parts =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxGnuplots);
+  std::vector<std::string> scripts(std::min(parts, std::max<std::size_t>(charts.size(), 1)));
+  for (std::size_t i = 0; i < charts.size(); ++i) {
+    scripts[i % scripts.size()] +=
+        fmt::format("print '{}{}.gp'\nload '{}.gp'\n", kDrawing, charts[i].name, charts[i].name);
+  }
   // The program's own path, as the working directory changes: a relative one with a slash is
   // taken from here, a bare name from PATH.
   const fs::path program = gnuplot.has_parent_path() ? fs::absolute(gnuplot) : gnuplot;
-  const auto end = run_program(program, {std::string(kMasterScript)}, dir, fs::absolute(log),
-                               timeout_seconds, options.interrupt);
-  const auto [chart, messages] = gnuplot_messages(read_text(log));
-  fs::remove(log);
-  if (end.interrupted) throw Cancelled("interrupted while gnuplot drew the charts");
-  const auto at = chart.empty() ? std::string(kMasterScript) : chart;
-  if (end.timed_out) {
-    throw InputError(
-        fmt::format("gnuplot drew nothing for {} s on {}: stopped it (--gnuplot-timeout sets the "
-                    "time a chart may take)",
-                    timeout_seconds, at));
+  std::vector<ProgramEnd> ends(scripts.size());
+  std::vector<std::string> logs(scripts.size());
+  const auto part = [](std::size_t p) { return fmt::format(".report-part-{}.gp", p + 1); };
+  for (std::size_t p = 0; p < scripts.size(); ++p) write_text(dir / part(p), scripts[p]);
+  {
+    std::vector<std::thread> drawers;
+    for (std::size_t p = 0; p < scripts.size(); ++p) {
+      drawers.emplace_back([&, p, script = part(p)] {
+        const auto log = fs::absolute(dir / fmt::format(".gnuplot-stderr-{}", p + 1));
+        ends[p] = run_program(program, {script}, dir, log, timeout_seconds, options.interrupt);
+        logs[p] = read_text(log);
+        std::error_code ignored;
+        fs::remove(log, ignored);
+        fs::remove(dir / script, ignored);
+      });
+    }
+    for (auto& drawer : drawers) drawer.join();
   }
-  if (end.error != 0) throw InputError(gnuplot_missing(gnuplot, std::strerror(end.error)));
-  if (!end.status) throw InputError(fmt::format("gnuplot did not exit normally on {}", at));
-  if (*end.status != 0) {
-    throw InputError(
-        fmt::format("gnuplot failed on {}: {}{}", at,
-                    messages.empty() ? fmt::format("exit status {}", *end.status) : messages,
-                    cause_suffix(dir)));
+  if (std::ranges::any_of(ends, [](const ProgramEnd& e) { return e.interrupted; })) {
+    throw Cancelled("interrupted while gnuplot drew the charts");
+  }
+  std::string messages;
+  for (std::size_t p = 0; p < ends.size(); ++p) {
+    const auto& end = ends[p];
+    const auto [chart, said] = gnuplot_messages(logs[p]);
+    if (!said.empty()) messages += fmt::format("{}{}", messages.empty() ? "" : "\n", said);
+    const auto at = chart.empty() ? std::string(kMasterScript) : chart;
+    if (end.timed_out) {
+      throw InputError(
+          fmt::format("gnuplot drew nothing for {} s on {}: stopped it (--gnuplot-timeout sets "
+                      "the time a chart may take)",
+                      timeout_seconds, at));
+    }
+    if (end.error != 0) throw InputError(gnuplot_missing(gnuplot, std::strerror(end.error)));
+    if (!end.status) throw InputError(fmt::format("gnuplot did not exit normally on {}", at));
+    if (*end.status != 0) {
+      throw InputError(fmt::format("gnuplot failed on {}: {}{}", at,
+                                   said.empty() ? fmt::format("exit status {}", *end.status) : said,
+                                   cause_suffix(dir)));
+    }
   }
   // Its warnings ("difficulty making room for xtic labels") are about looks, not the data.
   if (!messages.empty()) log::debug("gnuplot: {}", messages);

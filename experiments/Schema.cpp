@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "experiments/RankCorrelation.hpp"
+
 namespace mapsim::exp::schema {
 namespace {
 
@@ -133,6 +135,101 @@ std::string column_list(std::span<const Column> columns, std::string_view indent
   return text;
 }
 
+/// The tie tolerances `rank_correlation` computes rho and pair counts at, one row each.
+std::string tie_tolerances_sql() {
+  return fmt::format(R"(
+CREATE TABLE IF NOT EXISTS tie_tolerances (
+  tolerance REAL PRIMARY KEY CHECK (tolerance >= 0 AND tolerance < 1)
+) STRICT;
+INSERT OR IGNORE INTO tie_tolerances (tolerance) VALUES ({});
+)",
+                     kDefaultTieTolerance);
+}
+
+/// rank_correlation: Spearman's rho between each correlated metric and the makespan, and the
+/// pairs' counts, at every tie tolerance, as RankCorrelation.hpp defines them:
+///   tied(a, b)   |a - b| <= t * max(|a|, |b|)
+///   tie groups   in ascending order, a group takes every following value tied with its first
+///                value (the recursive CTE `grouped` carries the first value as `start`)
+///   ranks        1..n; every value of a group at the group's average rank
+///   rho          Pearson's correlation of the ranks (NULL if either side is one group)
+///   pairs        tied on either side, else concordant or discordant
+std::string rank_correlation_sql() {
+  std::string longform;
+  for (const auto metric : kCorrelated) {
+    if (!longform.empty()) longform += "\n  UNION ALL ";
+    longform += fmt::format(
+        "SELECT run_key, context_key, '{0}' AS metric, CAST({0} AS REAL) AS x, "
+        "CAST(makespan_ps AS REAL) AS y FROM samples",
+        metric);
+  }
+  return fmt::format(R"(
+CREATE VIEW IF NOT EXISTS rank_correlation AS
+WITH samples AS (
+  SELECT * FROM runs WHERE status = 'done' AND repeat = 0 AND makespan_ps IS NOT NULL),
+long AS (
+  {}),
+cases AS (
+  SELECT long.*, t.tolerance FROM long CROSS JOIN tie_tolerances AS t),
+sides AS (
+  SELECT run_key, context_key, metric, tolerance, 0 AS side, x AS v FROM cases
+  UNION ALL
+  SELECT run_key, context_key, metric, tolerance, 1 AS side, y AS v FROM cases),
+sorted AS (
+  SELECT sides.*,
+    ROW_NUMBER() OVER (PARTITION BY context_key, metric, tolerance, side ORDER BY v) AS i
+  FROM sides),
+grouped (run_key, context_key, metric, tolerance, side, i, v, start) AS (
+  SELECT run_key, context_key, metric, tolerance, side, i, v, v FROM sorted WHERE i = 1
+  UNION ALL
+  SELECT s.run_key, s.context_key, s.metric, s.tolerance, s.side, s.i, s.v,
+    CASE WHEN abs(s.v - g.start) <= g.tolerance * max(abs(s.v), abs(g.start))
+         THEN g.start ELSE s.v END
+  FROM grouped AS g JOIN sorted AS s
+    ON s.context_key = g.context_key AND s.metric = g.metric AND s.tolerance = g.tolerance
+       AND s.side = g.side AND s.i = g.i + 1),
+ranked AS (
+  SELECT run_key, context_key, metric, tolerance, side,
+    AVG(i) OVER (PARTITION BY context_key, metric, tolerance, side, start) AS r
+  FROM grouped),
+paired AS (
+  SELECT x.context_key, x.metric, x.tolerance, x.r AS rx, y.r AS ry
+  FROM ranked AS x JOIN ranked AS y USING (run_key, context_key, metric, tolerance)
+  WHERE x.side = 0 AND y.side = 1),
+centred AS (
+  SELECT context_key, metric, tolerance,
+    rx - AVG(rx) OVER (PARTITION BY context_key, metric, tolerance) AS dx,
+    ry - AVG(ry) OVER (PARTITION BY context_key, metric, tolerance) AS dy
+  FROM paired),
+rho AS (
+  SELECT context_key, metric, tolerance, COUNT(*) AS runs,
+    SUM(dx * dy) / NULLIF(sqrt(SUM(dx * dx) * SUM(dy * dy)), 0) AS rho
+  FROM centred GROUP BY context_key, metric, tolerance),
+pair_kinds AS (
+  SELECT a.context_key, a.metric, a.tolerance,
+    CASE WHEN abs(a.x - b.x) <= a.tolerance * max(abs(a.x), abs(b.x))
+           OR abs(a.y - b.y) <= a.tolerance * max(abs(a.y), abs(b.y)) THEN 0
+         WHEN (a.x - b.x) * (a.y - b.y) > 0 THEN 1 ELSE -1 END AS kind
+  FROM cases AS a JOIN cases AS b
+    ON a.context_key = b.context_key AND a.metric = b.metric AND a.tolerance = b.tolerance
+       AND a.run_key < b.run_key),
+pairs AS (
+  SELECT context_key, metric, tolerance,
+    SUM(kind = 1) AS concordant, SUM(kind = -1) AS discordant, SUM(kind = 0) AS tied_pairs
+  FROM pair_kinds GROUP BY context_key, metric, tolerance)
+SELECT rho.context_key, c.workload, c.machine, c.model_label AS model, c.eager_threshold,
+       c.compute_scale, rho.metric, rho.tolerance AS tie_tolerance, rho.runs, rho.rho,
+       coalesce(p.concordant, 0) AS concordant, coalesce(p.discordant, 0) AS discordant,
+       coalesce(p.tied_pairs, 0) AS tied_pairs,
+       coalesce(2 * p.tied_pairs > p.concordant + p.discordant + p.tied_pairs, 0) AS mostly_tied
+FROM rho
+JOIN (SELECT context_key, workload, machine, model_label, eager_threshold, compute_scale
+      FROM runs GROUP BY context_key) AS c USING (context_key)
+LEFT JOIN pairs AS p USING (context_key, metric, tolerance);
+)",
+                     longform);
+}
+
 }  // namespace
 
 std::span<const Column> config_columns() {
@@ -255,49 +352,17 @@ WHERE r.status = 'done';
 )",
                      baseline, config, ratios);
 
-  // rank_correlation: Spearman's rho = Pearson's correlation of the ranks, ties at their
-  // average rank.
-  std::string longform;
-  for (const auto metric : kCorrelated) {
-    if (!longform.empty()) longform += "\n  UNION ALL ";
-    longform += fmt::format(
-        "SELECT context_key, '{0}' AS metric, CAST({0} AS REAL) AS x, "
-        "CAST(makespan_ps AS REAL) AS y FROM samples",
-        metric);
-  }
-  sql += fmt::format(R"(
-CREATE VIEW IF NOT EXISTS rank_correlation AS
-WITH samples AS (
-  SELECT * FROM runs WHERE status = 'done' AND repeat = 0 AND makespan_ps IS NOT NULL),
-long AS (
-  {}),
-ranked AS (
-  SELECT context_key, metric,
-    RANK() OVER (PARTITION BY context_key, metric ORDER BY x)
-      + (COUNT(*) OVER (PARTITION BY context_key, metric, x) - 1) / 2.0 AS rx,
-    RANK() OVER (PARTITION BY context_key, metric ORDER BY y)
-      + (COUNT(*) OVER (PARTITION BY context_key, metric, y) - 1) / 2.0 AS ry
-  FROM long),
-centred AS (
-  SELECT context_key, metric,
-    rx - AVG(rx) OVER (PARTITION BY context_key, metric) AS dx,
-    ry - AVG(ry) OVER (PARTITION BY context_key, metric) AS dy
-  FROM ranked),
-rho AS (
-  SELECT context_key, metric, COUNT(*) AS runs,
-    SUM(dx * dy) / NULLIF(sqrt(SUM(dx * dx) * SUM(dy * dy)), 0) AS rho
-  FROM centred GROUP BY context_key, metric)
-SELECT rho.context_key, c.workload, c.machine, c.model_label AS model, c.eager_threshold,
-       c.compute_scale, rho.metric, rho.runs, rho.rho
-FROM rho JOIN (SELECT context_key, workload, machine, model_label, eager_threshold, compute_scale
-               FROM runs GROUP BY context_key) AS c USING (context_key);
-)",
-                     longform);
+  sql += tie_tolerances_sql();
+  sql += rank_correlation_sql();
   return sql;
 }
 
 std::span<const Migration> migrations() {
-  return {};
+  // 1 -> 2: rank_correlation at every tolerance of the new table tie_tolerances, with pairs.
+  static const std::string kTwo =
+      "DROP VIEW IF EXISTS rank_correlation;\n" + tie_tolerances_sql() + rank_correlation_sql();
+  static const std::array kSteps{Migration{1, kTwo}};
+  return kSteps;
 }
 
 }  // namespace mapsim::exp::schema

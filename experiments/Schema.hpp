@@ -8,13 +8,17 @@
 //             simulation results, provenance
 //   mappings  one row per mapping key: the placement (compact), the mapper's wall time
 //   links     optional per-link loads of a run (store: {links: true})
+//   tie_tolerances  the relative tie tolerances rank_correlation is computed at (0.001 at
+//             creation; insert 0 for exact ties, or any other tolerance in [0, 1))
 // Views:
 //   results         runs joined with their mapping, times also in seconds (*_s)
 //   normalized      done runs' metrics divided by in-order's in the same context (workload,
 //                   machine with its links, model, MPI and sim settings): 1 = as in-order
-//   rank_correlation  Spearman's rho between each static metric and the simulated makespan over
-//                   the mappings of one context (repeat 0 of each run), ties exact (`mapsim
-//                   report` and `results` also tie values within a tolerance: RankCorrelation.hpp)
+//   rank_correlation  per context, static metric and tie tolerance (column tie_tolerance):
+//                   Spearman's rho between the metric and the simulated makespan over the
+//                   mappings of the context (repeat 0 of each run), and the concordant,
+//                   discordant and tied pairs, ties as RankCorrelation.hpp defines them (as
+//                   `mapsim report` and `results` compute them)
 //
 // PRAGMA application_id identifies a mapsim database; PRAGMA user_version is kVersion. A newer
 // version is refused; an older one is upgraded only by `mapsim upgrade` (Store::upgrade).
@@ -30,7 +34,7 @@
 namespace mapsim::exp::schema {
 
 inline constexpr std::int64_t kApplicationId = 0x6d617073;  // "maps"
-inline constexpr std::int64_t kVersion = 1;
+inline constexpr std::int64_t kVersion = 2;
 
 enum class Type : std::uint8_t { Integer, Real, Text };
 
@@ -70,7 +74,8 @@ struct Migration {
   std::int64_t from;
   std::string_view sql;
 };
-/// Every migration to kVersion, oldest first (none yet: version 1 is the first schema).
+/// Every migration to kVersion, oldest first (1 -> 2: tie_tolerances and rank_correlation's
+/// tie_tolerance and pair columns).
 std::span<const Migration> migrations();
 
 }  // namespace mapsim::exp::schema

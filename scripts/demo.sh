@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --target mapsim
+# A results.db of an older mapsim is migrated first (it keeps results.db.bak).
+if [ $# -eq 0 ] && [ -f results.db ]; then build/release/mapsim upgrade results.db; fi
 build/release/mapsim run "$@"
 if [ $# -eq 0 ]; then
   build/release/mapsim report results.db --out report

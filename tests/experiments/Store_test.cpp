@@ -109,8 +109,8 @@ TEST(Store, NewDatabaseCarriesIdVersionAndWal) {
   EXPECT_EQ(db.query_integer("SELECT COUNT(*) FROM meta WHERE key IN ('created_by', "
                              "'created_from', 'created_at')"),
             3);
-  for (const auto* name :
-       {"runs", "mappings", "links", "meta", "results", "normalized", "rank_correlation"}) {
+  for (const auto* name : {"runs", "mappings", "links", "meta", "tie_tolerances", "results",
+                           "normalized", "rank_correlation"}) {
     EXPECT_EQ(
         db.query_integer(fmt::format("SELECT COUNT(*) FROM sqlite_schema WHERE name = '{}'", name)),
         1)
@@ -983,9 +983,11 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
 
   const auto metrics = schema::correlated_metrics();
   ASSERT_EQ(metrics.size(), 6U);
+  // Exact ties: tolerance 0, added to the default's row.
+  store.connection().execute("INSERT INTO tie_tolerances VALUES (0)");
   auto select = store.connection().prepare(
       "SELECT runs, rho, workload, machine, model FROM rank_correlation "
-      "WHERE context_key = ? AND metric = ?");
+      "WHERE context_key = ? AND metric = ? AND tie_tolerance = 0");
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     SCOPED_TRACE(metrics[m]);
     std::vector<double> x;
@@ -1016,6 +1018,114 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
   ASSERT_TRUE(select.step());
   EXPECT_EQ(select.integer(0), 3);
   EXPECT_NEAR(select.real(1), -1.0, kTolerance);
+}
+
+TEST(StoreViews, RankCorrelationTiesWithinEveryTolerance) {
+  const TempDir dir;
+  Store store(dir.path() / "r.db", Store::Access::Write);
+  const auto me = this_process("test");
+  // A new database computes the view at the default tolerance only.
+  EXPECT_EQ(select_all(store.connection(), "SELECT tolerance FROM tie_tolerances"),
+            (Table{{kDefaultTieTolerance}}));
+  // Near ties on both sides: a chain 100000, 100050, 100100 (0.05 % steps: at 0.1 % the first
+  // two and the third form two groups measured from the group's first value), values equal at
+  // one tolerance and apart at the next.
+  const std::vector<double> hop_bytes{100000, 100050, 100100, 100200,
+                                      150000, 99990,  300000, 300200};
+  const std::vector<double> busiest{0.5, 0.5004, 0.7, 0.503, 0.2, 0.2001, 0.9, 0.1};
+  const std::vector<double> makespan{1e6, 1000400, 999500, 2e6, 1.5e6, 1.2e6, 1200500, 3e6};
+  for (std::size_t i = 0; i < hop_bytes.size(); ++i) {
+    add_done_run(
+        store, me, fmt::format("c{}", i), "C", fmt::format("m{}", i),
+        row_of(schema::static_columns(), {{"hop_bytes", static_cast<std::int64_t>(hop_bytes[i])},
+                                          {"busiest_link_s", busiest[i]},
+                                          {"ienlc", std::int64_t{7}}}),
+        row_of(schema::simulation_columns(),
+               {{"makespan_ps", static_cast<std::int64_t>(makespan[i])}}));
+  }
+  const std::vector<double> tolerances{0, 1e-3, 1e-2, 0.6};
+  for (const double t : tolerances) {
+    store.connection().execute(fmt::format("INSERT OR IGNORE INTO tie_tolerances VALUES ({})", t));
+  }
+  auto select = store.connection().prepare(
+      "SELECT runs, rho, concordant, discordant, tied_pairs, mostly_tied FROM rank_correlation "
+      "WHERE context_key = 'C' AND metric = ? AND tie_tolerance = ?");
+  const std::vector<std::pair<std::string, std::vector<double>>> samples{
+      {"hop_bytes", hop_bytes}, {"busiest_link_s", busiest}, {"ienlc", std::vector(8, 7.0)}};
+  int numbers = 0;  // rho values the view gave (not NULL)
+  for (const auto& [metric, x] : samples) {
+    for (const double t : tolerances) {
+      SCOPED_TRACE(fmt::format("{} at {}", metric, t));
+      select.bind(1, metric).bind(2, t);
+      ASSERT_TRUE(select.step());
+      EXPECT_EQ(select.integer(0), 8);
+      const double expected = spearman(x, makespan, t);
+      // NULL: one side is a single tie group (spearman's 0).
+      const bool single =
+          tied_ranks(x, t) == std::vector(8, 4.5) || tied_ranks(makespan, t) == std::vector(8, 4.5);
+      EXPECT_EQ(select.is_null(1), single);
+      if (!select.is_null(1)) {
+        EXPECT_NEAR(select.real(1), expected, kTolerance);
+        ++numbers;
+      }
+      const auto pairs = count_pairs(x, makespan, t);
+      EXPECT_EQ(select.integer(2), static_cast<std::int64_t>(pairs.concordant));
+      EXPECT_EQ(select.integer(3), static_cast<std::int64_t>(pairs.discordant));
+      EXPECT_EQ(select.integer(4), static_cast<std::int64_t>(pairs.tied));
+      EXPECT_EQ(pairs.concordant + pairs.discordant + pairs.tied, 28U);
+      EXPECT_EQ(select.integer(5), 2 * pairs.tied > 28 ? 1 : 0);
+      EXPECT_FALSE(select.step());
+      select.reset();
+    }
+  }
+  EXPECT_GE(numbers, 6);
+  // By hand, hop_bytes at 0.1 %: groups {99990, 100000, 100050}, {100100, 100200}, {150000},
+  // {300000, 300200}; the makespan's {999500, 1e6, 1000400}, {1.2e6, 1200500}, {1.5e6}, {2e6},
+  // {3e6}. Pairs are tied pairwise: on hop-bytes c5-c0, c5-c1, c0-c1, c0-c2 (100 <= 100.1),
+  // c1-c2, c2-c3, c6-c7; on the makespan c0-c1, c0-c2, c1-c2, c5-c6; 8 tied on either side.
+  select.bind(1, "hop_bytes").bind(2, 1e-3);
+  ASSERT_TRUE(select.step());
+  EXPECT_EQ(select.integer(4), 8);
+  select.reset();
+  // At 60 % every makespan but 3e6 ties with 1e6: most pairs are tied.
+  select.bind(1, "hop_bytes").bind(2, 0.6);
+  ASSERT_TRUE(select.step());
+  EXPECT_EQ(select.integer(5), 1);
+  select.reset();
+  // A tolerance outside [0, 1) is refused by the table.
+  EXPECT_THROW(store.connection().execute("INSERT INTO tie_tolerances VALUES (1)"), std::exception);
+  EXPECT_THROW(store.connection().execute("INSERT INTO tie_tolerances VALUES (-0.1)"),
+               std::exception);
+}
+
+TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
+  const TempDir dir;
+  const auto path = dir.path() / "r.db";
+  {
+    Store store(path, Store::Access::Write);
+    const auto me = this_process("test");
+    for (int i = 0; i < 3; ++i) {
+      add_done_run(store, me, fmt::format("a{}", i), "A", fmt::format("m{}", i),
+                   row_of(schema::static_columns(), {{"hop_bytes", std::int64_t{10 + i}}}),
+                   row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30 - i}}}));
+    }
+    // Back to schema 1 as version 1 wrote it: no tie_tolerances, a view without tolerance.
+    store.connection().execute(
+        "DROP VIEW rank_correlation; DROP TABLE tie_tolerances; "
+        "CREATE VIEW rank_correlation AS SELECT context_key, 'hop_bytes' AS metric, 3 AS runs, "
+        "-1.0 AS rho FROM runs GROUP BY context_key; PRAGMA user_version = 1");
+  }
+  EXPECT_THAT(error_of([&] { (void)Store(path, Store::Access::Read); }),
+              AllOf(HasSubstr("schema version 1"), HasSubstr("mapsim upgrade")));
+  const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
+  EXPECT_EQ(Store::upgrade(path), 1);
+  Store store(path, Store::Access::Read);
+  EXPECT_EQ(select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key"), runs_before);
+  EXPECT_EQ(select_all(store.connection(),
+                       "SELECT tie_tolerance, runs, rho, concordant, discordant, tied_pairs, "
+                       "mostly_tied FROM rank_correlation WHERE metric = 'hop_bytes'"),
+            (Table{{kDefaultTieTolerance, std::int64_t{3}, -1.0, std::int64_t{0}, std::int64_t{3},
+                    std::int64_t{0}, std::int64_t{0}}}));
 }
 
 TEST(StoreViews, NormalizedDividesByInOrder) {
