@@ -23,6 +23,7 @@
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
+#include "cli/MpiCosts.hpp"
 #include "cli/Report.hpp"
 #include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
@@ -113,6 +114,7 @@ int run_advise(const std::vector<std::string>& args) {
                            "report format: text or json");
   line.positional.add("trace", 1);
   add_matrix_options(line.options);
+  add_overheads_option(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -127,6 +129,7 @@ int run_advise(const std::vector<std::string>& args) {
       parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   const auto leading = static_cast<std::size_t>(
       parse_integer(options["candidates"].as<std::string>(), "--candidates", 1, 64));
+  const auto overheads = overheads_option(options);
   const std::string list =
       options.count("mapper") != 0 ? options["mapper"].as<std::string>() : std::string(kPortfolio);
   auto names = choose_mappers(list, "--mapper");
@@ -196,6 +199,7 @@ int run_advise(const std::vector<std::string>& args) {
   // 2. Every distinct mapping, communication only, under flow.
   sim::SimConfig comm_only;
   comm_only.collectives = matrix_settings.algorithms;
+  comm_only.overheads = overheads;
   comm_only.compute_scale = 0;
   comm_only.seed = seed;
   {
@@ -216,6 +220,7 @@ int run_advise(const std::vector<std::string>& args) {
   // 3. The leading mappings and in-order, for the whole run.
   sim::SimConfig whole_run;
   whole_run.collectives = matrix_settings.algorithms;
+  whole_run.overheads = overheads;
   whole_run.seed = seed;
   const std::size_t whole_count = std::min(candidates.size(), leading + 1);
   {
@@ -335,6 +340,7 @@ int run_advise(const std::vector<std::string>& args) {
         .add("topology", topology->spec())
         .add("matrix_counts", counted(matrix_settings))
         .add("collectives", traces::to_string(matrix_settings.algorithms))
+        .add("overheads", sim::to_string(overheads))
         .add("seed", seed)
         .add("mappers", names.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))

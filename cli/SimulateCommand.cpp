@@ -28,6 +28,7 @@
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
+#include "cli/MpiCosts.hpp"
 #include "cli/Report.hpp"
 #include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
@@ -95,12 +96,14 @@ void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
 }
 
 void print_result(std::FILE* out, const sim::Result& r, const TraceInput& trace,
-                  const topo::Topology& topology, const std::string& placement) {
+                  const topo::Topology& topology, const std::string& placement,
+                  const std::string& overheads) {
   fmt::print(out, "trace            {} ({} ranks, {} events; read: {})\n", trace.source(),
              trace.ranks(), r.trace_events, trace.reading());
   fmt::print(out, "topology         {}\n", topology.spec());
   fmt::print(out, "mapping          {}\n", placement);
   fmt::print(out, "model            {}\n", r.model);
+  if (overheads != "none") fmt::print(out, "overheads        {}\n", overheads);
   fmt::print(out, "makespan         {}\n", seconds(r.makespan));
   fmt::print(out, "time in MPI      max {}, mean {}\n", seconds(r.mpi_time_max),
              seconds(static_cast<sim::Time>(r.mpi_time_mean)));
@@ -176,6 +179,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
       .add("compute_scale", config.compute_scale)
       .add("eager_threshold_bytes", config.eager_threshold)
       .add("collectives", traces::to_string(config.collectives))
+      .add("overheads", sim::to_string(config.overheads))
       .add("whole_run", !config.init_to_finalize);
   if (packet) {
     s.add("packet_size_bytes", config.model_options.packet_bytes)
@@ -311,6 +315,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("text"),
       "report format: text, csv or json");
   add_matrix_options(line.options);
+  add_overheads_option(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -342,6 +347,7 @@ int run_simulate(const std::vector<std::string>& args) {
       parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   config.model = options["model"].as<std::string>();
   config.collectives = collective_options(options);
+  config.overheads = overheads_option(options);
   const auto models = sim::network_models();
   if (std::none_of(models.begin(), models.end(),
                    [&](const auto& m) { return m.name == config.model; })) {
@@ -474,7 +480,8 @@ int run_simulate(const std::vector<std::string>& args) {
     return exit_status(replays);
   }
   if (replays.size() == 1) {
-    print_result(report, *replays[0].result, trace, *topology, replays[0].placement);
+    print_result(report, *replays[0].result, trace, *topology, replays[0].placement,
+                 sim::to_string(config.overheads));
   } else {
     print_table(report, replays, trace, *topology, config);
   }

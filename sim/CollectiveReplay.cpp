@@ -99,6 +99,15 @@ void Replay::advance_member(std::uint32_t id) {
     const Rank rank = requests_[member.request].rank;
     const auto index = requests_[member.request].event;
     const auto event = requests_[member.request].started;
+    if (overheads_) {
+      // The last step's receive overheads and its send's o_s come before the next step.
+      const Time at = occupy(rank, member.overhead);
+      member.overhead = 0;
+      if (at > engine_.now()) {
+        engine_.schedule(at, kMemberResume, id);
+        return;
+      }
+    }
     if (member.step == schedule.step_count(member.me)) {
       if (--it->second.members_left == 0) instances_.erase(it);
       const auto request = member.request;

@@ -16,8 +16,10 @@ namespace mapsim::sim {
 /// Event kinds. The replay owns the first ones; each network model numbers its own from
 /// kModelEvents.
 enum EventKinds : std::uint32_t {
-  kRankResume = 0,  ///< data = rank: continue replaying its stream
-  kDelivery = 1,    ///< data = transfer: the network model has delivered it
+  kRankResume = 0,    ///< data = rank: continue replaying its stream
+  kDelivery = 1,      ///< data = transfer: the network model has delivered it
+  kInject = 2,        ///< data = transfer: its sender's overheads are over, it enters the network
+  kMemberResume = 3,  ///< data = collective member: its rank's overheads are over
   kModelEvents = 8,
 };
 

@@ -33,6 +33,7 @@ Replay::Replay(traces::EventStreams& streams, const topo::Mapping& mapping, Netw
       mapping_(&mapping),
       network_(&network),
       config_(config),
+      overheads_(!config.overheads.none()),
       model_(make_network_model(config.model, engine_, network, config.model_options)),
       ranks_(static_cast<std::size_t>(streams.rank_count())),
       window_(
@@ -106,6 +107,12 @@ Result Replay::run() {
       case kDelivery:
         delivered(event.data);
         break;
+      case kInject:
+        start_transfer(event.data / 4, static_cast<int>(event.data % 4));
+        break;
+      case kMemberResume:
+        advance_member(event.data);
+        break;
       default:
         model_->handle(event);
     }
@@ -148,9 +155,10 @@ void Replay::advance(Rank rank) {
         const bool after_finalize = window && state.base + state.next > 0 &&
                                     state.last.op == traces::CollectiveOp::DestroyHandle;
         const Time gap = after_finalize ? 0 : scaled(streams_->final_gap(rank));
-        if (gap > 0) {
+        const Time busy = overheads_ ? busy_for(state) : 0;
+        if (gap > 0 || busy > 0) {
           // compute <= now, so once now + gap is checked the sum cannot overflow.
-          engine_.schedule(add_time(engine_.now(), gap), kRankResume,
+          engine_.schedule(add_time(add_time(engine_.now(), busy), gap), kRankResume,
                            static_cast<std::uint32_t>(rank));
           state.compute += gap;
           return;
@@ -166,9 +174,10 @@ void Replay::advance(Rank rank) {
       const bool before_init =
           window && index == 0 && event.op == traces::CollectiveOp::CreateHandle;
       const Time gap = before_init ? 0 : scaled(event.gap);
-      if (gap > 0) {
+      const Time busy = overheads_ ? busy_for(state) : 0;  // the last event's overheads
+      if (gap > 0 || busy > 0) {
         state.gap_done = true;
-        engine_.schedule(add_time(engine_.now(), gap), kRankResume,
+        engine_.schedule(add_time(add_time(engine_.now(), busy), gap), kRankResume,
                          static_cast<std::uint32_t>(rank));
         state.compute += gap;  // compute <= now: no overflow once now + gap is checked
         return;
@@ -226,6 +235,8 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
 bool Replay::block_on(Rank rank, std::uint32_t request) {
   if (requests_[request].done) {
     free_requests_.push_back(request);
+    // A receive's o_r; the rank's next event waits for it (advance).
+    if (overheads_) (void)occupy(rank, requests_[request].overhead);
     return false;
   }
   ranks_[static_cast<std::size_t>(rank)].waiting = request;
@@ -268,6 +279,7 @@ void Replay::complete(std::uint32_t id) {
   request.done = true;
   if (request.notify != kNone) {
     Member& member = members_[request.notify];
+    member.overhead += request.overhead;
     if (member.posting) return;  // advance_member counts it when it finishes posting
     free_requests_.push_back(id);
     if (--member.pending == 0) advance_member(request.notify);
@@ -277,7 +289,8 @@ void Replay::complete(std::uint32_t id) {
   if (rank.waiting == id) {
     rank.waiting = kNone;
     free_requests_.push_back(id);
-    engine_.schedule(engine_.now(), kRankResume, static_cast<std::uint32_t>(request.rank));
+    const Time at = overheads_ ? occupy(request.rank, request.overhead) : engine_.now();
+    engine_.schedule(at, kRankResume, static_cast<std::uint32_t>(request.rank));
   }
 }
 
@@ -333,10 +346,10 @@ std::uint32_t Replay::post_send(Rank src, Rank dst, std::uint16_t comm, std::int
     receiver.unexpected.push_back(Envelope{tag, src, m, comm});
   }
   if (message.eager) {
-    start_transfer(m, kData);
-    complete(request);  // buffered: the send returns at once
+    inject(m, kData);
+    complete(request);  // buffered: the send returns at once (after its o_s)
   } else {
-    start_transfer(m, kRequestToSend);
+    inject(m, kRequestToSend);
   }
   if (recv != kNone) pair(m, recv);
   return m;
@@ -364,8 +377,9 @@ void Replay::pair(std::uint32_t m, std::uint32_t request) {
   requests_[request].object = m;
   if (message.eager) {
     if (message.arrived) {
+      const Message arrived = message;
       release(m);
-      complete(request);
+      complete_receive(request, arrived.src, arrived.dst, arrived.bytes);
     }
   } else if (message.rts_arrived) {
     start_transfer(m, kClearToSend);
@@ -397,15 +411,14 @@ void Replay::delivered(std::uint32_t transfer) {
       if (message.cancelled) {
         release(m);
       } else if (!message.eager) {
-        const auto send = message.send_req;
-        const auto recv = message.recv_req;
+        const Message done = message;
         release(m);
-        complete(send);
-        complete(recv);
+        complete(done.send_req);
+        complete_receive(done.recv_req, done.src, done.dst, done.bytes);
       } else if (message.matched) {
-        const auto recv = message.recv_req;
+        const Message done = message;
         release(m);
-        complete(recv);
+        complete_receive(done.recv_req, done.src, done.dst, done.bytes);
       }
       break;
     }
@@ -423,6 +436,36 @@ void Replay::delivered(std::uint32_t transfer) {
     default:
       MAPSIM_EXPECTS(false, "unknown transfer phase");
   }
+}
+
+void Replay::inject(std::uint32_t m, int phase) {
+  if (!overheads_) {
+    start_transfer(m, phase);
+    return;
+  }
+  const Message& message = messages_[m];
+  const Channel c = channel(message.src, message.dst);
+  RankState& sender = ranks_[static_cast<std::size_t>(message.src)];
+  const Time cpu = occupy(message.src, config_.overheads.send(c, message.bytes));
+  Time& next = sender.next_injection[static_cast<std::size_t>(c)];
+  const Time at = std::max(cpu, next);
+  next = add_time(at, config_.overheads.of(c).gap);
+  if (at == engine_.now()) {
+    start_transfer(m, phase);
+  } else {
+    engine_.schedule(at, kInject, m * 4 + static_cast<std::uint32_t>(phase));
+  }
+}
+
+void Replay::complete_receive(std::uint32_t request, Rank src, Rank dst, std::int64_t bytes) {
+  if (overheads_) requests_[request].overhead = config_.overheads.receive(channel(src, dst), bytes);
+  complete(request);
+}
+
+Time Replay::occupy(Rank rank, Time cost) {
+  Time& free = ranks_[static_cast<std::size_t>(rank)].cpu_free;
+  free = add_time(std::max(engine_.now(), free), cost);
+  return free;
 }
 
 void Replay::release(std::uint32_t m) {

@@ -10,6 +10,7 @@
 // (48 bytes) + its requests (64 bytes each, with a copy of the event that started them, for
 // errors) + a matching queue entry (16 bytes) + the network model's state (see each model).
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -69,6 +70,7 @@ class Replay {
     Rank rank = 0;
     RequestKind kind = RequestKind::Send;
     bool done = false;
+    Time overhead = 0;  // a completed receive's o_r, charged when its rank takes it
   };
   struct Envelope {  // an entry of a receiver's matching queues
     std::int32_t tag = 0;
@@ -102,6 +104,8 @@ class Replay {
     std::uint32_t waiting = kNone;  // the request the rank is blocked on
     Time compute = 0;
     Time finish = 0;
+    Time cpu_free = 0;                             // overheads: the rank's CPU is busy until then
+    std::array<Time, kChannels> next_injection{};  // overheads: the gap's next free time
     std::vector<std::pair<std::uint32_t, std::uint32_t>> live;  // trace request id -> request
     std::vector<Envelope> posted;      // receives waiting for a send, in posting order
     std::vector<Envelope> unexpected;  // sends waiting for a receive, in sending order
@@ -121,6 +125,7 @@ class Replay {
     std::uint32_t pending = 0;
     std::uint16_t comm = 0;
     bool posting = false;
+    Time overhead = 0;  // its step's receive overheads, charged before the next step
   };
 
   // Rank replay (Replay.cpp).
@@ -146,6 +151,21 @@ class Replay {
   void post_recv(Rank rank, Rank src, std::uint16_t comm, std::int32_t tag, std::uint32_t request);
   void pair(std::uint32_t message, std::uint32_t request);
   void start_transfer(std::uint32_t message, int phase);
+  /// Starts the message's eager data or request-to-send after its sender's overheads.
+  void inject(std::uint32_t message, int phase);
+  /// Completes a receive request of a message of `bytes` from src to dst, with its overhead.
+  void complete_receive(std::uint32_t request, Rank src, Rank dst, std::int64_t bytes);
+
+  // Overheads (Replay.cpp, sim/Overheads.hpp); used only when config_.overheads is not none.
+  [[nodiscard]] Channel channel(Rank a, Rank b) const {
+    return mapping_->node(a) == mapping_->node(b) ? Channel::IntraNode : Channel::Network;
+  }
+  /// Occupies the rank's CPU for `cost` from max(now, cpu_free); returns when it is free again.
+  Time occupy(Rank rank, Time cost);
+  /// How long the rank's CPU is still busy with overheads (its next event waits for them).
+  [[nodiscard]] Time busy_for(const RankState& state) const {
+    return std::max<Time>(0, state.cpu_free - engine_.now());
+  }
   void delivered(std::uint32_t transfer);
   void release(std::uint32_t message);
 
@@ -171,6 +191,7 @@ class Replay {
   const topo::Mapping* mapping_;
   Network* network_;
   SimConfig config_;
+  bool overheads_ = false;  // config_.overheads is not none
   Engine engine_;
   std::unique_ptr<NetworkModel> model_;
   Result result_;

@@ -10,7 +10,9 @@
 //
 // Replay semantics (MPI as the trace model in traces/Trace.hpp defines it):
 // - Each rank walks its events; the gap before an event is computation, replayed as a delay of
-//   gap * compute_scale (0 replays communication only). MPI calls take no time of their own.
+//   gap * compute_scale (0 replays communication only). MPI calls take no time of their own
+//   beyond the per-message overheads and gap of config.overheads (sim/Overheads.hpp; none by
+//   default).
 // - Point-to-point messages match by (communicator, source, tag) in posting order; the matching
 //   order is the order of the sends (MPI's non-overtaking rule), whatever the network does.
 // - Eager protocol for messages of at most eager_threshold bytes: the data leaves at once and the
@@ -29,6 +31,7 @@
 #include <string>
 
 #include "sim/NetworkModel.hpp"
+#include "sim/Overheads.hpp"
 #include "sim/Result.hpp"
 #include "topologies/LinkClass.hpp"
 #include "topologies/Mapping.hpp"
@@ -77,6 +80,8 @@ struct SimConfig {
   ModelOptions model_options;
   /// Which algorithm each collective runs (traces/CollectiveAlgorithm.hpp): MPICH's by default.
   traces::CollectiveOptions collectives;
+  /// MPI's per-message costs on the ranks (sim/Overheads.hpp): none by default.
+  Overheads overheads;
   StopCondition stop;
 };
 
