@@ -297,8 +297,21 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       for (std::size_t i = 0; i < items.size(); ++i)
         parse_model(reader, items[i], fmt::format("models[{}]", i), config.models, model_nodes);
     } else if (section == "mpi") {
-      static constexpr std::array<std::string_view, 2> kKeys{"eager-threshold", "collectives"};
+      static constexpr std::array<std::string_view, 3> kKeys{"eager-threshold", "collectives",
+                                                             "overheads"};
       for (const auto& [k, item] : reader.entries(node, section, kKeys)) {
+        if (k.Scalar() == "overheads") {
+          const auto spec = reader.scalar(item, "mpi.overheads");
+          try {
+            config.overheads = sim::parse_overheads(spec, "mpi.overheads");
+          } catch (const InputError& e) {  // "mpi.overheads: ...", placed at the value
+            std::string_view message = e.what();
+            const std::string_view prefix = "mpi.overheads: ";
+            if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
+            throw reader.error(item, "mpi.overheads", message);
+          }
+          continue;
+        }
         if (k.Scalar() == "collectives") {
           const auto spec = reader.scalar(item, "mpi.collectives");
           try {

@@ -10,9 +10,10 @@
 //   mappers:    [in-order, {name: scotch, params: {runs: [1, 8]}}]   (required)
 //   models:     [flow, {name: packet, packet-size: [1024, 4096], store-and-forward: false},
 //                static]                                            (default [flow])
-//   mpi:        {eager-threshold: [65536], collectives: ompi}   (default: the simulator's; the
-//               collectives' algorithms, mpich or ompi[,OP=ALG...], for the replay and the
-//               matrix alike: traces/CollectiveAlgorithm.hpp; default mpich)
+//   mpi:        {eager-threshold: [65536], collectives: ompi, overheads: typical}   (default:
+//               the simulator's; the collectives' algorithms, mpich or ompi[,OP=ALG...], for the
+//               replay and the matrix alike: traces/CollectiveAlgorithm.hpp; default mpich; the
+//               per-message costs on the ranks, sim/Overheads.hpp: default none)
 //   sim:        {compute-scale: [0, 1], whole-run: false}           (default: 1, false)
 //   matrix:     {collectives: true}   what mappers and static metrics see of a trace: its
 //               point-to-point messages and (default) its collectives' messages, expanded by
@@ -39,6 +40,7 @@
 
 #include "mappers/Parameters.hpp"
 #include "sim/NetworkModel.hpp"
+#include "sim/Overheads.hpp"
 #include "topologies/LinkClass.hpp"
 #include "traces/CollectiveAlgorithm.hpp"
 #include "traces/generators/Generator.hpp"
@@ -139,6 +141,7 @@ struct SweepConfig {
   bool whole_run = false;
   bool collectives = true;                          ///< matrix.collectives
   traces::CollectiveOptions collective_algorithms;  ///< mpi.collectives
+  sim::Overheads overheads;                         ///< mpi.overheads
   std::vector<std::int64_t> seeds;
   int repeats = 1;
   std::vector<std::vector<Axis>> zips;

@@ -480,6 +480,7 @@ class SweepRunner {
     config.compute_scale = run.compute_scale;
     config.eager_threshold = run.eager_threshold;
     config.collectives = sweep_.config.collective_algorithms;
+    config.overheads = sweep_.config.overheads;
     config.init_to_finalize = !sweep_.config.whole_run;
     config.links = sweep_.machine(run).links;
     config.seed = static_cast<std::uint64_t>(run.seed);

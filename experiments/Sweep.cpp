@@ -185,6 +185,9 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     parts.setting +=
         fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
                     format_number(run.compute_scale), sweep.config.whole_run);
+    // Only when some, so that the keys of configs without mpi.overheads stay as they were.
+    if (!sweep.config.overheads.none())
+      parts.setting += fmt::format("overheads: {}\n", sim::to_string(sweep.config.overheads));
   } else {
     parts.setting += fmt::format("model: {}\n", kStaticModel);
   }

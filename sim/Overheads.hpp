@@ -19,6 +19,8 @@
 //   step's receive before its next step.
 // - The clear-to-send and the data of a rendezvous take no CPU time (the adapter's work), and
 //   receptions have no gap.
+// - A non-blocking collective's steps occupy the CPU as they progress, beside the rank's
+//   computation (a compute gap already under way is not lengthened): an approximation.
 // So a lone small message between two waiting ranks takes o_s + L + o_r end to end, where L is
 // what the network model gives it (route latency and serialisation).
 //

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -242,6 +243,32 @@ TEST(OneMatrix, P2pOnlyIsRefusedWhereItCannotApply) {
   // The old boolean switch is gone: --collectives now takes the algorithms' selector.
   const auto old = run_mapsim("matrix npb:lu:S:4 --collectives");
   EXPECT_EQ(old.exit_code, 2);
+}
+
+// A sweep with mpi: {overheads: ...} replays as `simulate --overheads` does (issue 24; here for
+// the sweep-against-command comparison this file makes).
+TEST(OneMatrix, SweepsReplayWithTheConfigsOverheads) {
+  const std::string kLu = std::string(MAPSIM_TEST_DATA_DIR) + "/npb/lu.S.8";
+  TempDir dir;
+  const auto config = dir.write(
+      "c.yaml",
+      fmt::format("workloads: [{{trace: \"{}\"}}]\nmachines: [\"torus:2x2:cores=2\"]\n"
+                  "mappers: [in-order]\nmpi: {{overheads: \"typical,network.o_r=700\"}}\n",
+                  kLu));
+  const auto db = dir.path() / "r.db";
+  const auto run = run_mapsim(fmt::format("run {} --db {}", config.string(), db.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto simulated = run_mapsim(
+      fmt::format("simulate --trace {} --topology torus:2x2:cores=2 --format json --overheads "
+                  "typical,network.o_r=700",
+                  kLu));
+  ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+  exp::sql::Connection connection(db, exp::sql::Connection::Mode::ReadOnly);
+  EXPECT_EQ(std::to_string(connection.query_integer("SELECT makespan_ps FROM results")),
+            json_values(simulated.out, "makespan_ps").front());
+  EXPECT_THAT(connection.query_text("SELECT config FROM runs"),
+              HasSubstr("overheads: intra-node.o_s=100,intra-node.o_r=100,intra-node.g=50,"
+                        "network.o_s=400,network.o_r=700,network.g=100\n"));
 }
 
 }  // namespace

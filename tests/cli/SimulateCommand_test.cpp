@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/JsonText.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
 
@@ -70,6 +72,56 @@ TEST(SimulateCommand, UnknownCollectivesAreNamed) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("--collectives: unknown bcast algorithm 'bintree'"));
   EXPECT_THAT(r.err, HasSubstr("'linear', 'chain', 'binary', 'binomial', 'knomial'"));
+}
+
+// LU on 8 ranks, two per node: without overheads a node's channel (200 ns) is slower than one
+// torus hop (100 ns), so packing neighbours on nodes looks no better; with MPI's per-message
+// costs the intra-node channel is the cheaper one and every replay is longer than without them.
+TEST(SimulateCommand, OverheadsChargeEveryMessageAndAreReported) {
+  const auto run = [](const std::string& extra) {
+    auto r = run_mapsim(fmt::format(
+        "simulate --trace {} --topology torus:2x2:cores=2 --format json {}", kLu, extra));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r;
+  };
+  const auto none = run("");
+  const auto explicit_none = run("--overheads none");
+  const auto typical = run("--overheads typical");
+  const auto more = run("--overheads typical,network.o_s=2000,intra-node.o_s=1000");
+  const auto makespan = [](const testing::RunResult& r) {
+    const auto values = testing::json_values(r.out, "makespan_ps");
+    EXPECT_EQ(values.size(), 1U) << r.out;
+    return values.empty() ? 0.0 : std::stod(values[0]);
+  };
+  EXPECT_EQ(testing::json_values(none.out, "overheads"), std::vector<std::string>{"none"});
+  EXPECT_EQ(testing::json_values(typical.out, "overheads"), std::vector<std::string>{"typical"});
+  EXPECT_EQ(testing::json_values(more.out, "overheads"),
+            std::vector<std::string>{"intra-node.o_s=1000,intra-node.o_r=100,intra-node.g=50,"
+                                     "network.o_s=2000,network.o_r=400,network.g=100"});
+  EXPECT_EQ(makespan(explicit_none), makespan(none));
+  EXPECT_GT(makespan(typical), makespan(none));
+  EXPECT_GT(makespan(more), makespan(typical));
+  // The text report says which overheads it replayed with (and nothing when none).
+  const auto text = run_mapsim(
+      fmt::format("simulate --trace {} --topology torus:2x2:cores=2 --overheads typical", kLu));
+  EXPECT_THAT(text.out, HasSubstr("overheads        typical\n"));
+  const auto plain = run_mapsim("simulate --trace " + kLu + " --topology torus:2x2:cores=2");
+  EXPECT_THAT(plain.out, ::testing::Not(HasSubstr("overheads")));
+}
+
+TEST(SimulateCommand, BadOverheadsAreNamed) {
+  for (const auto& [spec, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"fast", "'fast' is neither a preset"},
+           {"network.o_s=x", "o_s in --overheads ('network.o_s=x')"},
+           {"socket.g=1", "unknown channel 'socket'"},
+           {"network.latency=1", "unknown cost 'latency'"},
+           {"typical,network.g=2e9", "2e9 is too large"}}) {
+    const auto r = run_mapsim(
+        fmt::format("simulate --trace {} --topology torus:4x2 --overheads '{}'", kLu, spec));
+    EXPECT_EQ(r.exit_code, 1) << spec;
+    EXPECT_THAT(r.err, HasSubstr(expected)) << spec;
+    EXPECT_THAT(r.err, HasSubstr("--overheads")) << spec;
+  }
 }
 
 TEST(SimulateCommand, UnknownModelFails) {

@@ -755,6 +755,37 @@ TEST(SweepKeys, DefaultCollectivesKeepTheKeysOfEarlierVersions) {
               HasSubstr("collectives: ompi\n"));
 }
 
+// No overheads, given or not, leave every existing key as it was; others are in the key of the
+// replayed runs only (a static run does not replay).
+TEST(SweepKeys, NoOverheadsKeepTheKeysOfEarlierVersions) {
+  EXPECT_THAT(only_run(plus("mpi: {overheads: none}")).key, StartsWith("2fcea9977694"));
+  EXPECT_THAT(only_run(plus("mpi: {overheads: \"typical,network.o_s=0,network.o_r=0,"
+                            "network.g=0,intra-node.o_s=0,intra-node.o_r=0,intra-node.g=0\"}"))
+                  .key,
+              StartsWith("2fcea9977694"));
+  const auto typical = expand_text(plus("mpi: {overheads: typical}"));
+  EXPECT_THAT(canonical_config(typical, typical.runs[0]), HasSubstr("overheads: typical\n"));
+  const auto tuned = expand_text(plus("mpi: {overheads: \"typical,network.o_s=600\"}"));
+  EXPECT_THAT(canonical_config(tuned, tuned.runs[0]),
+              HasSubstr("overheads: intra-node.o_s=100,intra-node.o_r=100,intra-node.g=50,"
+                        "network.o_s=600,network.o_r=400,network.g=100\n"));
+  const auto static_text = changed("models: [packet]", "models: [static]");
+  EXPECT_EQ(only_run(static_text + "mpi: {overheads: typical}\n").key, only_run(static_text).key);
+}
+
+TEST(SweepKeys, BadOverheadsAreNamedAtTheirLine) {
+  for (const auto* bad : {"mpi: {overheads: fast}", "mpi: {overheads: \"network.o_s=-1\"}",
+                          "mpi: {overheads: \"socket.o_s=1\"}"}) {
+    try {
+      (void)expand_text(plus(bad));
+      ADD_FAILURE() << "no error: " << bad;
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("mpi.overheads")) << bad;
+      EXPECT_THAT(e.what(), HasSubstr(":5:")) << bad;  // the line of the value
+    }
+  }
+}
+
 TEST(SweepKeys, BadCollectivesAreNamedAtTheirLine) {
   try {
     (void)expand_text(plus("mpi: {collectives: \"ompi,alltoall=brook\"}"));
@@ -790,6 +821,7 @@ TEST(SweepKeys, ChangeWithEveryEffectiveValue) {
       {changed("models: [packet]", "models: [analytic]"), Mapping::Same, Context::Changes},
       {changed("models: [packet]", "models: [static]"), Mapping::Same, Context::Changes},
       {plus("mpi: {eager-threshold: 1024}"), Mapping::Same, Context::Changes},
+      {plus("mpi: {overheads: typical}"), Mapping::Same, Context::Changes},
       {plus("sim: {compute-scale: 0}"), Mapping::Same, Context::Changes},
       {plus("sim: {whole-run: true}"), Mapping::Same, Context::Changes},
       {changed("machines: [torus:4x4]",

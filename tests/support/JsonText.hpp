@@ -12,7 +12,9 @@ namespace mapsim::testing {
 /// true/false and null as written.
 inline std::vector<std::string> json_values(std::string_view json, std::string_view key) {
   std::vector<std::string> values;
-  const std::string pattern = "\"" + std::string(key) + "\": ";
+  // Appended piece by piece: GCC 12 warns (-Wrestrict) on "\"" + std::string(key) inlined.
+  std::string pattern(1, '"');
+  pattern.append(key).append("\": ");
   for (auto at = json.find(pattern); at != std::string_view::npos;
        at = json.find(pattern, at + 1)) {
     auto begin = at + pattern.size();
