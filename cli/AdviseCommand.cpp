@@ -23,7 +23,7 @@
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
-#include "cli/MpiCosts.hpp"
+#include "cli/ReplayCosts.hpp"
 #include "cli/Report.hpp"
 #include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
@@ -114,7 +114,7 @@ int run_advise(const std::vector<std::string>& args) {
                            "report format: text or json");
   line.positional.add("trace", 1);
   add_matrix_options(line.options);
-  add_overheads_option(line.options);
+  add_replay_cost_options(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -200,6 +200,7 @@ int run_advise(const std::vector<std::string>& args) {
   sim::SimConfig comm_only;
   comm_only.collectives = matrix_settings.algorithms;
   comm_only.overheads = overheads;
+  apply_flow_options(options, "flow", comm_only.model_options);
   comm_only.compute_scale = 0;
   comm_only.seed = seed;
   {
@@ -221,6 +222,7 @@ int run_advise(const std::vector<std::string>& args) {
   sim::SimConfig whole_run;
   whole_run.collectives = matrix_settings.algorithms;
   whole_run.overheads = overheads;
+  whole_run.model_options = comm_only.model_options;
   whole_run.seed = seed;
   const std::size_t whole_count = std::min(candidates.size(), leading + 1);
   {
@@ -250,6 +252,12 @@ int run_advise(const std::vector<std::string>& args) {
       if (check.model == "flow") continue;
       sim::SimConfig config = comm_only;
       config.model = std::string(check.model);
+      // Each model with the corrections it takes: analytic the size factors, packet none.
+      config.model_options.reverse_traffic = false;
+      if (check.model == "packet") {
+        config.model_options.bandwidth_factor = {};
+        config.model_options.latency_factor = {};
+      }
       const auto pair = std::array<const Candidate*, 2>{&challenger, &in_order};
       std::array<sim::Time, 2> times{};
       tbb::parallel_for(std::size_t{0}, std::size_t{2}, [&](std::size_t k) {
@@ -341,6 +349,9 @@ int run_advise(const std::vector<std::string>& args) {
         .add("matrix_counts", counted(matrix_settings))
         .add("collectives", traces::to_string(matrix_settings.algorithms))
         .add("overheads", sim::to_string(overheads))
+        .add("bw_factor", comm_only.model_options.bandwidth_factor.to_string())
+        .add("lat_factor", comm_only.model_options.latency_factor.to_string())
+        .add("reverse_traffic", comm_only.model_options.reverse_traffic)
         .add("seed", seed)
         .add("mappers", names.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))

@@ -28,7 +28,7 @@
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
-#include "cli/MpiCosts.hpp"
+#include "cli/ReplayCosts.hpp"
 #include "cli/Report.hpp"
 #include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
@@ -180,6 +180,9 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
       .add("eager_threshold_bytes", config.eager_threshold)
       .add("collectives", traces::to_string(config.collectives))
       .add("overheads", sim::to_string(config.overheads))
+      .add("bw_factor", config.model_options.bandwidth_factor.to_string())
+      .add("lat_factor", config.model_options.latency_factor.to_string())
+      .add("reverse_traffic", config.model_options.reverse_traffic)
       .add("whole_run", !config.init_to_finalize);
   if (packet) {
     s.add("packet_size_bytes", config.model_options.packet_bytes)
@@ -315,7 +318,7 @@ int run_simulate(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("text"),
       "report format: text, csv or json");
   add_matrix_options(line.options);
-  add_overheads_option(line.options);
+  add_replay_cost_options(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
   if (!vm) return 0;
@@ -381,6 +384,7 @@ int run_simulate(const std::vector<std::string>& args) {
     config.model_options.packet_bytes =
         parse_integer(options["packet-size"].as<std::string>(), "--packet-size", 1, 1 << 30);
   config.model_options.cut_through = options.count("store-and-forward") == 0;
+  apply_flow_options(options, config.model, config.model_options);
   config.init_to_finalize = options.count("whole-run") == 0;
 
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");

@@ -339,20 +339,43 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, const std::st
   std::vector<std::int64_t> packet_sizes;
   std::vector<bool> store_and_forward;
   std::vector<std::pair<std::string, YAML::Node>> options;
-  static constexpr std::array<std::string_view, 4> kKeys{"name", "label", "packet-size",
-                                                         "store-and-forward"};
-  const auto [name, name_node, label] =
-      parse_named(reader, node, path, kKeys, "model",
-                  [&](const YAML::Node& key, const YAML::Node& item, const std::string& item_path) {
-                    options.emplace_back(key.Scalar(), key);
-                    for (const auto& v : reader.elements(item, item_path)) {
-                      if (key.Scalar() == "packet-size") {
-                        packet_sizes.push_back(reader.integer(v, item_path, 1, 1 << 30));
-                      } else {
-                        store_and_forward.push_back(reader.boolean(v, item_path));
-                      }
-                    }
-                  });
+  sim::ModelOptions flow_level;  // the size factors and reverse traffic (one value each)
+  map::ParamList flow_given;
+  static constexpr std::array<std::string_view, 7> kKeys{
+      "name",      "label",      "packet-size",    "store-and-forward",
+      "bw-factor", "lat-factor", "reverse-traffic"};
+  const auto [name, name_node, label] = parse_named(
+      reader, node, path, kKeys, "model",
+      [&](const YAML::Node& key, const YAML::Node& item, const std::string& item_path) {
+        options.emplace_back(key.Scalar(), key);
+        if (key.Scalar() == "bw-factor" || key.Scalar() == "lat-factor") {
+          const auto text = reader.scalar(item, item_path);
+          try {
+            (key.Scalar() == "bw-factor" ? flow_level.bandwidth_factor
+                                         : flow_level.latency_factor) =
+                sim::SizeFactors::parse(text, item_path);
+          } catch (const InputError& e) {  // "PATH: ...", placed at the value
+            std::string_view message = e.what();
+            const auto prefix = item_path + ": ";
+            if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
+            throw reader.error(item, item_path, message);
+          }
+          flow_given.emplace_back(key.Scalar(), text);
+          return;
+        }
+        if (key.Scalar() == "reverse-traffic") {
+          flow_level.reverse_traffic = reader.boolean(item, item_path);
+          flow_given.emplace_back(key.Scalar(), flow_level.reverse_traffic ? "true" : "false");
+          return;
+        }
+        for (const auto& v : reader.elements(item, item_path)) {
+          if (key.Scalar() == "packet-size") {
+            packet_sizes.push_back(reader.integer(v, item_path, 1, 1 << 30));
+          } else {
+            store_and_forward.push_back(reader.boolean(v, item_path));
+          }
+        }
+      });
   std::vector<std::string_view> valid;
   for (const auto& info : sim::network_models()) valid.push_back(info.name);
   valid.push_back(kStaticModel);
@@ -361,10 +384,19 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, const std::st
                        fmt::format("unknown model '{}' (valid: {}){}", name, fmt::join(valid, ", "),
                                    suggest_suffix(name, valid)));
   }
-  if (name != "packet" && !options.empty()) {
-    throw reader.error(
-        options.front().second, path + "." + options.front().first,
-        fmt::format("{} applies to the packet model only, not to {}", options.front().first, name));
+  for (const auto& [option, at] : options) {
+    const bool packet_only = option == "packet-size" || option == "store-and-forward";
+    const bool flow_only = option == "reverse-traffic";
+    const bool factor = !packet_only && !flow_only;
+    if ((packet_only && name != "packet") || (flow_only && name != "flow") ||
+        (factor && name != "flow" && name != "analytic")) {
+      throw reader.error(at, path + "." + option,
+                         fmt::format("{} applies to the {} model{} only, not to {}", option,
+                                     packet_only ? "packet"
+                                     : flow_only ? "flow"
+                                                 : "flow and analytic",
+                                     factor ? "s" : "", name));
+    }
   }
   const sim::ModelOptions defaults;
   if (packet_sizes.empty()) packet_sizes.push_back(defaults.packet_bytes);
@@ -377,13 +409,14 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, const std::st
     for (const bool saf : store_and_forward) {
       ModelValue value;
       value.name = name;
+      value.options = flow_level;
       value.options.packet_bytes = size;
       value.options.cut_through = !saf;
       value.origin = reader.origin(node);
-      map::ParamList given;
+      map::ParamList given = flow_given;
       for (const auto& [option, at] : options) {
-        given.emplace_back(
-            option, option == "packet-size" ? std::to_string(size) : (saf ? "true" : "false"));
+        if (option == "packet-size") given.emplace_back(option, std::to_string(size));
+        if (option == "store-and-forward") given.emplace_back(option, saf ? "true" : "false");
       }
       value.label = label ? *label : with_given(name, given);
       out.push_back(std::move(value));

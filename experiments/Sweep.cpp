@@ -182,6 +182,12 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
       parts.setting += fmt::format("packet-size: {}\ncut-through: {}\n", model.options.packet_bytes,
                                    model.options.cut_through);
     }
+    // Only when given, so that the keys of configs without them stay as they were.
+    if (!model.options.bandwidth_factor.identity())
+      parts.setting += fmt::format("bw-factor: {}\n", model.options.bandwidth_factor.to_string());
+    if (!model.options.latency_factor.identity())
+      parts.setting += fmt::format("lat-factor: {}\n", model.options.latency_factor.to_string());
+    if (model.options.reverse_traffic) parts.setting += "reverse-traffic: true\n";
     parts.setting +=
         fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
                     format_number(run.compute_scale), sweep.config.whole_run);

@@ -5,11 +5,8 @@ namespace mapsim::sim {
 void AnalyticModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
-  engine_->schedule(
-      add_time(engine_->now(),
-               add_time(route.latency,
-                        transfer_time(static_cast<double>(transfer.bytes), route.bandwidth))),
-      kDelivery, transfer.id);
+  engine_->schedule(add_time(engine_->now(), lone_time(route, transfer.bytes)), kDelivery,
+                    transfer.id);
   network_->release(route);
 }
 

@@ -3,6 +3,9 @@
 //
 //     T(n, R) = sum_{l in R} lat_l  +  n / min_{l in R} bw_l          [ps; bytes, bytes/s]
 //
+// (with size factors, sim/SizeFactors.hpp: sum lat_l * latency_factor(n) + n / (min bw_l *
+// bandwidth_factor(n)))
+//
 // whatever else is in flight: links never saturate, so this is the contention-free time every
 // other model is compared with (one engine event per transfer). Assumes wormhole-like pipelining
 // (the whole message streams at the bottleneck rate; no per-hop store), no injection limit and no

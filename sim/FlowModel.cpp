@@ -13,41 +13,62 @@ constexpr std::uint32_t kFlowJoins = kModelEvents + 2;
 
 }  // namespace
 
-FlowModel::FlowModel(Engine& engine, Network& network)
-    : NetworkModel(engine, network),
+FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& options)
+    : NetworkModel(engine, network, options),
       links_(static_cast<std::size_t>(network.resource_count())),
-      route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links()))) {}
+      route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links())) *
+                   (options.reverse_traffic ? 2 : 1)),
+      reverse_(options.reverse_traffic) {}
 
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
+  const Time latency = factored_latency(route, transfer.bytes);
   if (transfer.bytes == 0) {
-    engine_->schedule(add_time(engine_->now(), route.latency), kDelivery, transfer.id);
+    engine_->schedule(add_time(engine_->now(), latency), kDelivery, transfer.id);
     network_->release(route);
     return;
   }
   const std::uint32_t id = flows_.acquire();
   Flow& flow = flows_[id];
   flow.route = route;
-  flow.remaining = static_cast<double>(transfer.bytes);
+  // In bytes of link capacity: a bandwidth factor f moves f bytes per byte the links carry.
+  const double factor = bandwidth_factor(transfer.bytes);
+  flow.remaining = factor == 1.0 ? static_cast<double>(transfer.bytes)
+                                 : static_cast<double>(transfer.bytes) / factor;
   flow.weight = 1.0 / static_cast<double>(std::max<Time>(route.latency, 1));
   flow.order = started_++;
   flow.transfer = transfer.id;
   flow.mark = epoch_;
-  engine_->schedule(add_time(engine_->now(), route.latency), kFlowJoins, id);
+  flow.src = transfer.src;
+  flow.dst = transfer.dst;
+  engine_->schedule(add_time(engine_->now(), latency), kFlowJoins, id);
 }
 
 void FlowModel::join(std::uint32_t id) {
   Flow& flow = flows_[id];
   flow.updated = engine_->now();
-  const auto route = network_->resources(flow.route);
-  if (places_.size() < (id + 1) * route_block_) places_.resize((id + 1) * route_block_);
-  for (std::size_t k = 0; k < route.size(); ++k) {
-    auto& list = links_[static_cast<std::size_t>(route[k])].flows;
-    places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
-    list.push_back(id);
+  if (places_.size() < (id + 1) * route_block_) {
+    places_.resize((id + 1) * route_block_);
+    entry_links_.resize((id + 1) * route_block_);
+    entry_shares_.resize((id + 1) * route_block_, 1.0);
   }
-  touch(flow.route);
+  std::uint32_t k = 0;
+  const auto load = [&](ResourceId r, double share) {
+    auto& list = links_[static_cast<std::size_t>(r)].flows;
+    entry_links_[id * route_block_ + k] = r;
+    entry_shares_[id * route_block_ + k] = share;
+    places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
+    list.push_back(Entry{id, k});
+    ++k;
+  };
+  for (const auto r : network_->resources(flow.route)) load(r, 1.0);
+  if (reverse_ && flow.src != flow.dst) {
+    for (const auto r : network_->resources(network_->route(flow.dst, flow.src)))
+      load(r, kReverseShare);
+  }
+  flow.links = k;
+  touch(id);
 }
 
 void FlowModel::handle(const QueuedEvent& event) {
@@ -67,8 +88,8 @@ void FlowModel::handle(const QueuedEvent& event) {
   arm();
 }
 
-void FlowModel::touch(const Route& route) {
-  for (const auto r : network_->resources(route)) {
+void FlowModel::touch(std::uint32_t flow) {
+  for (const auto r : links_of(flow)) {
     auto& link = links_[static_cast<std::size_t>(r)];
     if (!link.dirty) {
       link.dirty = true;
@@ -88,28 +109,19 @@ void FlowModel::drain_due() {
     heap_erase(id);
     const Route route = flows_[id].route;
     engine_->schedule(now, kDelivery, flows_[id].transfer);
-    const auto resources = network_->resources(route);
+    const auto resources = links_of(id);
     for (std::size_t k = 0; k < resources.size(); ++k) {
       // Off the link's list in O(1): the last entry takes its place, and its place is updated.
       auto& list = links_[static_cast<std::size_t>(resources[k])].flows;
       const std::uint32_t at = places_[id * route_block_ + k];
-      MAPSIM_EXPECTS(at < list.size() && list[at] == id, "a drained flow was not on its link");
-      const auto last = static_cast<std::uint32_t>(list.size() - 1);
-      const std::uint32_t moved = list[last];
+      MAPSIM_EXPECTS(at < list.size() && list[at].flow == id, "a drained flow was not on its link");
+      const Entry moved = list.back();
       list[at] = moved;
       list.pop_back();
-      if (at == last) continue;
-      const auto moved_route = network_->resources(flows_[moved].route);
-      for (std::size_t j = 0; j < moved_route.size(); ++j) {
-        auto& place = places_[moved * route_block_ + j];
-        if (moved_route[j] == resources[k] && place == last) {
-          place = at;
-          break;
-        }
-      }
+      if (at < list.size()) places_[moved.flow * route_block_ + moved.k] = at;
     }
+    touch(id);
     flows_.release(id);
-    touch(route);
     network_->release(route);
   }
 }
@@ -139,14 +151,14 @@ void FlowModel::resolve() {
     link.residual = network_->bandwidth(r);
     link.unfixed = static_cast<std::uint32_t>(link.flows.size());
     double weights = 0;
-    for (const auto f : link.flows) {
+    for (const auto [f, k] : link.flows) {
       Flow& flow = flows_[f];
-      weights += flow.weight;
+      weights += reverse_ ? share_of(f, k) * flow.weight : flow.weight;
       if (flow.mark == epoch_) continue;
       flow.mark = epoch_;
       flow.fixed = false;
       component_flows_.push_back(f);
-      for (const auto r2 : network_->resources(flow.route)) {
+      for (const auto r2 : links_of(f)) {
         auto& link2 = links_[static_cast<std::size_t>(r2)];
         if (link2.mark != epoch_) {
           link2.mark = epoch_;
@@ -173,16 +185,23 @@ void FlowModel::resolve() {
     MAPSIM_EXPECTS(bottleneck >= 0, "unfixed flows but no link carries them");
     // Rounding may leave a link a hair below zero; never let a flow stall at rate 0.
     const double least = network_->bandwidth(bottleneck) * 1e-12;
-    for (const auto f : links_[static_cast<std::size_t>(bottleneck)].flows) {
+    for (const auto [f, k] : links_[static_cast<std::size_t>(bottleneck)].flows) {
       Flow& flow = flows_[f];
       if (flow.fixed) continue;
       flow.fixed = true;
       --unfixed_flows;
       const double rate = std::max(share * flow.weight, least);
-      for (const auto r : network_->resources(flow.route)) {
-        auto& link = links_[static_cast<std::size_t>(r)];
-        link.residual -= rate;
-        link.weights -= flow.weight;
+      const auto loaded = links_of(f);
+      for (std::uint32_t j = 0; j < loaded.size(); ++j) {
+        auto& link = links_[static_cast<std::size_t>(loaded[j])];
+        if (reverse_) {
+          const double c = share_of(f, j);
+          link.residual -= c * rate;
+          link.weights -= c * flow.weight;
+        } else {
+          link.residual -= rate;
+          link.weights -= flow.weight;
+        }
         --link.unfixed;
       }
       if (flow.rate == rate && flow.heap != kNotQueued) continue;  // drain time unchanged

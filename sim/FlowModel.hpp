@@ -40,10 +40,20 @@
 //   that one event, in the order they started.
 // Zero-byte transfers take the route latency and no bandwidth.
 //
+// Options (ModelOptions): size factors (sim/SizeFactors.hpp) scale a transfer's latency in flight
+// by latency_factor(n) and its progress by bandwidth_factor(n) (it loads its links at r_f and
+// moves r_f * factor bytes per second; its weight stays 1 / lat_f); reverse traffic makes each
+// flow also load the links of the route back, destination to source, with kReverseShare * r_f:
+//
+//     for every link l:  sum_f c_fl r_f <= bw_l,   c_fl = 1 on R_f, kReverseShare on the way back
+//
+// (progressive filling with shares residual_l / sum_f c_fl w_f), as SimGrid's crosstraffic.
+//
 // Engine events: per flow one join (the end of its latency) and one drain (shared with
 // simultaneous drains), at most one re-solve per instant, and one extra wake-up when a re-solve
 // slows the earliest-draining flow down.
 
+#include <span>
 #include <vector>
 
 #include "sim/NetworkModel.hpp"
@@ -53,7 +63,7 @@ namespace mapsim::sim {
 
 class FlowModel final : public NetworkModel {
  public:
-  FlowModel(Engine& engine, Network& network);
+  FlowModel(Engine& engine, Network& network, const ModelOptions& options = {});
 
   void start(const Transfer& transfer) override;
   void handle(const QueuedEvent& event) override;
@@ -75,10 +85,18 @@ class FlowModel final : public NetworkModel {
     std::uint32_t transfer = 0;
     std::uint32_t mark = 0;           // component search epoch
     std::uint32_t heap = kNotQueued;  // position in drains_
+    std::uint32_t links = 0;          // entries: the route's links, then the route back's
+    topo::NodeId src = 0;
+    topo::NodeId dst = 0;
     bool fixed = false;
   };
+  // A flow on a link: its id and the index of the link among the flow's entries.
+  struct Entry {
+    std::uint32_t flow;
+    std::uint32_t k;
+  };
   struct Link {
-    std::vector<std::uint32_t> flows;
+    std::vector<Entry> flows;
     double residual = 0;
     double weights = 0;  // of the unfixed flows
     std::uint32_t unfixed = 0;
@@ -88,8 +106,16 @@ class FlowModel final : public NetworkModel {
 
   /// The flow's latency has passed: it starts loading its links.
   void join(std::uint32_t flow);
-  /// Marks the route's links for the next re-solve and makes sure one is queued now.
-  void touch(const Route& route);
+  /// Marks the flow's links for the next re-solve and makes sure one is queued now.
+  void touch(std::uint32_t flow);
+  /// The links flow `id` loads (valid from its join until it drains).
+  [[nodiscard]] std::span<const ResourceId> links_of(std::uint32_t id) const {
+    return {entry_links_.data() + id * route_block_, flows_[id].links};
+  }
+  /// c_fl of the flow's k-th link (1 without reverse traffic).
+  [[nodiscard]] double share_of(std::uint32_t id, std::uint32_t k) const {
+    return entry_shares_[id * route_block_ + k];
+  }
   void resolve();
   void drain_due();
   /// Makes the engine's single drain event fire at the earliest drain time.
@@ -117,10 +143,14 @@ class FlowModel final : public NetworkModel {
   std::vector<ResourceId> stack_;
   std::vector<ResourceId> component_links_;
   std::vector<std::uint32_t> component_flows_;
-  // Where each flow sits in the flow lists of its route's links: places_[id * route_block_ + k]
-  // is flow id's index in the list of its route's k-th link (drains remove flows in O(1)).
+  // Per flow, route_block_ entries from id * route_block_: the links it loads (its route's, then
+  // with reverse traffic the route back's), their shares c_fl (reverse traffic only), and where
+  // the flow sits in each link's list (drains remove flows in O(1)).
   std::size_t route_block_ = 1;
+  std::vector<ResourceId> entry_links_;
+  std::vector<double> entry_shares_;
   std::vector<std::uint32_t> places_;
+  bool reverse_ = false;
 };
 
 }  // namespace mapsim::sim

@@ -28,9 +28,16 @@ std::span<const NetworkModelInfo> network_models() {
 
 std::unique_ptr<NetworkModel> make_network_model(std::string_view name, Engine& engine,
                                                  Network& network, const ModelOptions& options) {
-  if (name == "analytic") return std::make_unique<AnalyticModel>(engine, network);
-  if (name == "flow") return std::make_unique<FlowModel>(engine, network);
+  if (name == "analytic") return std::make_unique<AnalyticModel>(engine, network, options);
+  if (name == "flow") return std::make_unique<FlowModel>(engine, network, options);
   if (name == "packet") {
+    if (!options.bandwidth_factor.identity() || !options.latency_factor.identity() ||
+        options.reverse_traffic) {
+      throw InputError(
+          "the packet model takes no size factors and no reverse traffic (--bw-factor, "
+          "--lat-factor, --reverse-traffic): they are flow-level corrections; use flow or "
+          "analytic");
+    }
     if (options.packet_bytes <= 0) {
       throw InputError(fmt::format("packet size {} bytes must be positive (--packet-size)",
                                    options.packet_bytes));

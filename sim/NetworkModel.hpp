@@ -20,6 +20,7 @@
 
 #include "sim/Engine.hpp"
 #include "sim/Network.hpp"
+#include "sim/SizeFactors.hpp"
 
 namespace mapsim::sim {
 
@@ -36,14 +37,27 @@ struct ModelOptions {
   std::int64_t packet_bytes = 4096;
   /// packet: virtual cut-through (true) or store-and-forward (false).
   bool cut_through = true;
+  /// analytic, flow: size-dependent factors on a message's bandwidth and latency
+  /// (sim/SizeFactors.hpp; SimGrid's network/bandwidth-factor and network/latency-factor).
+  SizeFactors bandwidth_factor;
+  SizeFactors latency_factor;
+  /// flow: each flow also loads the links of the route back (destination to source) with
+  /// kReverseShare of its rate, as SimGrid's network/crosstraffic does (TCP's acknowledgements).
+  bool reverse_traffic = false;
 };
+
+/// The share of a flow's rate its reverse traffic takes on the route back (SimGrid's 0.05).
+inline constexpr double kReverseShare = 0.05;
 
 class NetworkModel : public LinkLoads {
  public:
-  NetworkModel(Engine& engine, Network& network)
+  NetworkModel(Engine& engine, Network& network, const ModelOptions& options = {})
       : engine_(&engine),
         network_(&network),
-        bytes_(static_cast<std::size_t>(network.resource_count()), 0) {}
+        bytes_(static_cast<std::size_t>(network.resource_count()), 0),
+        factors_(!options.bandwidth_factor.identity() || !options.latency_factor.identity()),
+        bandwidth_factor_(options.bandwidth_factor),
+        latency_factor_(options.latency_factor) {}
   virtual ~NetworkModel() = default;
   NetworkModel(const NetworkModel&) = delete;
   NetworkModel& operator=(const NetworkModel&) = delete;
@@ -56,6 +70,13 @@ class NetworkModel : public LinkLoads {
 
   /// The load on a link now, as UGAL routing sees it (Network.hpp); none by default.
   [[nodiscard]] double link_load(ResourceId /*link*/) const override { return 0; }
+
+  /// The contention-free time of `bytes` from a to b (the yardstick of message slowdowns): the
+  /// route's latency plus size over bottleneck bandwidth, with the size factors.
+  Time free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes) {
+    if (!factors_) return network_->free_time(a, b, bytes);
+    return lone_time(network_->route(a, b), bytes);
+  }
 
  protected:
   /// The route of a transfer the model starts now, under the machine's routing; a transient
@@ -75,9 +96,33 @@ class NetworkModel : public LinkLoads {
     }
   }
 
+  /// The route's latency times the latency factor of `bytes` (the latency itself without
+  /// factors).
+  [[nodiscard]] Time factored_latency(const Route& route, std::int64_t bytes) const {
+    if (!factors_) return route.latency;
+    return checked_time(static_cast<double>(route.latency) * latency_factor_(bytes), [&] {
+      return fmt::format("a route latency of {} ps times the latency factor {:.6g}", route.latency,
+                         latency_factor_(bytes));
+    });
+  }
+  /// The bandwidth factor of `bytes` (1 without factors).
+  [[nodiscard]] double bandwidth_factor(std::int64_t bytes) const {
+    return factors_ ? bandwidth_factor_(bytes) : 1.0;
+  }
+  /// A lone transfer's time over `route`: factored latency + bytes / (bottleneck * factor).
+  [[nodiscard]] Time lone_time(const Route& route, std::int64_t bytes) const {
+    const double factor = bandwidth_factor(bytes);
+    return add_time(factored_latency(route, bytes),
+                    transfer_time(static_cast<double>(bytes),
+                                  factor == 1.0 ? route.bandwidth : route.bandwidth * factor));
+  }
+
   Engine* engine_;
   Network* network_;
   std::vector<std::int64_t> bytes_;
+  bool factors_ = false;  // some size factor is not 1
+  SizeFactors bandwidth_factor_;
+  SizeFactors latency_factor_;
   std::uint64_t started_transfers_ = 0;
 };
 

@@ -406,8 +406,8 @@ void Replay::delivered(std::uint32_t transfer) {
     case kData: {
       message.arrived = true;
       const Time latency = engine_.now() - message.injected;
-      result_.latency.add(latency, network_->free_time(mapping_->node(message.src),
-                                                       mapping_->node(message.dst), message.bytes));
+      result_.latency.add(latency, model_->free_time(mapping_->node(message.src),
+                                                     mapping_->node(message.dst), message.bytes));
       if (message.cancelled) {
         release(m);
       } else if (!message.eager) {
