@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -13,8 +12,7 @@ namespace mapsim::sim {
 namespace {
 
 double parse_factor(std::string_view text, std::string_view where, std::string_view piece) {
-  const double factor = parse_real(text, fmt::format("factor in {} ('{}')", where, piece), 0,
-                                   std::numeric_limits<double>::max());
+  const double factor = parse_real(text, fmt::format("factor in {} ('{}')", where, piece));
   if (!(factor > 0)) {
     throw InputError(fmt::format("{}: factor {} in '{}' must be positive", where, text, piece));
   }

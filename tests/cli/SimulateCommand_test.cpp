@@ -124,6 +124,55 @@ TEST(SimulateCommand, BadOverheadsAreNamed) {
   }
 }
 
+// SimGrid's size factors and reverse traffic: reported as given, longer replays with SMPI's
+// calibrated factors (latency x 2-12), errors for the models that do not take them.
+TEST(SimulateCommand, SizeFactorsAndReverseTraffic) {
+  const std::string bw = "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
+                         "1426:0.608902;732:0.341987;257:0.338112;0:0.812084";
+  const std::string lat = "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;"
+                          "1426:1.61075;732:1.9503;257:1.95341;0:2.01467";
+  const auto run = [&](const std::string& extra) {
+    auto r = run_mapsim(
+        fmt::format("simulate --trace {} --topology torus:4x2 --format json {}", kLu, extra));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r;
+  };
+  const auto makespan = [](const testing::RunResult& r) {
+    const auto values = testing::json_values(r.out, "makespan_ps");
+    return values.empty() ? 0.0 : std::stod(values[0]);
+  };
+  const auto plain = run("");
+  const auto ones = run("--bw-factor 1 --lat-factor '0:1;100:1'");
+  const auto smpi = run(fmt::format("--bw-factor '{}' --lat-factor '{}'", bw, lat));
+  const auto reverse = run(fmt::format("--bw-factor '{}' --lat-factor '{}' --reverse-traffic", bw,
+                                       lat));
+  EXPECT_EQ(testing::json_values(plain.out, "bw_factor"), std::vector<std::string>{"1"});
+  EXPECT_EQ(testing::json_values(plain.out, "reverse_traffic"), std::vector<std::string>{"false"});
+  EXPECT_EQ(makespan(ones), makespan(plain));
+  EXPECT_GT(makespan(smpi), makespan(plain));
+  EXPECT_GE(makespan(reverse), makespan(smpi));
+  // Canonical: ascending boundaries.
+  EXPECT_EQ(testing::json_values(smpi.out, "lat_factor"),
+            std::vector<std::string>{"0:2.01467;257:1.95341;732:1.9503;1426:1.61075;3484:1.88101;"
+                                     "5776:2.18796;9376:2.59299;15424:3.48845;65472:11.6436"});
+  EXPECT_EQ(testing::json_values(reverse.out, "reverse_traffic"), std::vector<std::string>{"true"});
+  for (const auto& [extra, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--model packet --bw-factor 0.9", "--bw-factor applies to the flow and analytic"},
+           {"--model analytic --reverse-traffic", "--reverse-traffic applies to the flow model"},
+           {"--lat-factor 0:-1", "must be positive"},
+           {"--bw-factor '10:1;10:2'", "size 10 is given twice"},
+           {"--bw-factor 10", ""}}) {
+    const auto r = run_mapsim(
+        fmt::format("simulate --trace {} --topology torus:4x2 {}", kLu, extra));
+    if (expected.empty()) {
+      EXPECT_EQ(r.exit_code, 0) << extra << r.err;  // a single factor for every size is valid
+    } else {
+      EXPECT_NE(r.exit_code, 0) << extra;
+      EXPECT_THAT(r.err, HasSubstr(expected)) << extra;
+    }
+  }
+}
+
 TEST(SimulateCommand, UnknownModelFails) {
   const auto r = run_mapsim("simulate --trace " + kLu + " --topology torus:4x2 --model fluid");
   EXPECT_EQ(r.exit_code, 1);

@@ -786,6 +786,46 @@ TEST(SweepKeys, BadOverheadsAreNamedAtTheirLine) {
   }
 }
 
+// Size factors and reverse traffic are model options: in the key only when given (factors of 1
+// and reverse-traffic false are as none), canonical whatever the order of the boundaries.
+TEST(SweepKeys, FlowLevelCorrectionsAreModelOptions) {
+  const auto flow = only_run(changed("models: [packet]", "models: [flow]"));
+  for (const auto* same : {"models: [{name: flow, bw-factor: 1}]",
+                           "models: [{name: flow, lat-factor: \"0:1;100:1\"}]",
+                           "models: [{name: flow, reverse-traffic: false}]"}) {
+    EXPECT_EQ(only_run(changed("models: [packet]", same)).key, flow.key) << same;
+  }
+  const auto text = changed("models: [packet]",
+                            "models: [{name: flow, bw-factor: \"65536:0.95;0:0.8\", "
+                            "lat-factor: 2, reverse-traffic: true}]");
+  const auto sweep = expand_text(text);
+  const auto canonical = canonical_config(sweep, sweep.runs[0]);
+  EXPECT_THAT(canonical, HasSubstr("bw-factor: 0:0.8;65536:0.95\nlat-factor: 2\n"
+                                   "reverse-traffic: true\n"));
+  EXPECT_EQ(only_run(changed("models: [packet]",
+                             "models: [{name: flow, bw-factor: \"0:0.8;65536:0.95\", "
+                             "lat-factor: 2, reverse-traffic: true}]"))
+                .key,
+            sweep.runs[0].key);
+  EXPECT_EQ(sweep.model(sweep.runs[0]).options.reverse_traffic, true);
+  EXPECT_EQ(sweep.model(sweep.runs[0]).options.latency_factor(8), 2);
+  // Each option on the models that take it only, and bad factors at their line.
+  for (const auto& [bad, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"models: [{name: packet, bw-factor: 2}]", "flow and analytic models only"},
+           {"models: [{name: analytic, reverse-traffic: true}]", "flow model only"},
+           {"models: [{name: flow, packet-size: 1024}]", "packet model only"},
+           {"models: [{name: flow, bw-factor: \"0:0\"}]", "must be positive"},
+           {"models: [{name: flow, lat-factor: \"x:1\"}]", "'x' is not an integer"}}) {
+    try {
+      (void)expand_text(changed("models: [packet]", bad));
+      ADD_FAILURE() << "no error: " << bad;
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), HasSubstr(expected)) << bad;
+      EXPECT_THAT(e.what(), HasSubstr(":4:")) << bad;  // the models line
+    }
+  }
+}
+
 TEST(SweepKeys, BadCollectivesAreNamedAtTheirLine) {
   try {
     (void)expand_text(plus("mpi: {collectives: \"ompi,alltoall=brook\"}"));
@@ -822,6 +862,12 @@ TEST(SweepKeys, ChangeWithEveryEffectiveValue) {
       {changed("models: [packet]", "models: [static]"), Mapping::Same, Context::Changes},
       {plus("mpi: {eager-threshold: 1024}"), Mapping::Same, Context::Changes},
       {plus("mpi: {overheads: typical}"), Mapping::Same, Context::Changes},
+      {changed("models: [packet]", "models: [{name: flow, bw-factor: \"0:0.8;65536:0.95\"}]"),
+       Mapping::Same, Context::Changes},
+      {changed("models: [packet]", "models: [{name: flow, lat-factor: 2}]"), Mapping::Same,
+       Context::Changes},
+      {changed("models: [packet]", "models: [{name: flow, reverse-traffic: true}]"),
+       Mapping::Same, Context::Changes},
       {plus("sim: {compute-scale: 0}"), Mapping::Same, Context::Changes},
       {plus("sim: {whole-run: true}"), Mapping::Same, Context::Changes},
       {changed("machines: [torus:4x4]",
