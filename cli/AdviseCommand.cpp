@@ -129,7 +129,8 @@ int run_advise(const std::vector<std::string>& args) {
       parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   const auto leading = static_cast<std::size_t>(
       parse_integer(options["candidates"].as<std::string>(), "--candidates", 1, 64));
-  const auto overheads = overheads_option(options);
+  const auto costs = replay_costs(options);
+  const auto overheads = costs.overheads;
   const std::string list =
       options.count("mapper") != 0 ? options["mapper"].as<std::string>() : std::string(kPortfolio);
   auto names = choose_mappers(list, "--mapper");
@@ -200,7 +201,7 @@ int run_advise(const std::vector<std::string>& args) {
   sim::SimConfig comm_only;
   comm_only.collectives = matrix_settings.algorithms;
   comm_only.overheads = overheads;
-  apply_flow_options(options, "flow", comm_only.model_options);
+  sim::apply(costs, "flow", comm_only.model_options);
   comm_only.compute_scale = 0;
   comm_only.seed = seed;
   {
@@ -253,11 +254,8 @@ int run_advise(const std::vector<std::string>& args) {
       sim::SimConfig config = comm_only;
       config.model = std::string(check.model);
       // Each model with the corrections it takes: analytic the size factors, packet none.
-      config.model_options.reverse_traffic = false;
-      if (check.model == "packet") {
-        config.model_options.bandwidth_factor = {};
-        config.model_options.latency_factor = {};
-      }
+      config.model_options = sim::ModelOptions{};
+      sim::apply(costs, check.model, config.model_options);
       const auto pair = std::array<const Candidate*, 2>{&challenger, &in_order};
       std::array<sim::Time, 2> times{};
       tbb::parallel_for(std::size_t{0}, std::size_t{2}, [&](std::size_t k) {

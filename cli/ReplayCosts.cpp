@@ -2,10 +2,16 @@
 
 #include <fmt/format.h>
 
+#include "support/Log.hpp"
+
 namespace mapsim::cli {
 
 void add_replay_cost_options(po::options_description& options) {
   options.add_options()(
+      "calibration", po::value<std::string>()->value_name("none|smpi|FILE"),
+      "what the replay charges beyond the link classes, as a set: none (default), smpi (SimGrid "
+      "3.32's SMPI model: its size factors, cross-traffic and weight-S), or a calibration file "
+      "(docs/models.md, \"Calibration\"); the options below change its parts")(
       "overheads", po::value<std::string>()->value_name("SPEC"),
       "MPI's per-message CPU costs on the ranks (LogGP overheads o_s, o_r and gap g per channel, "
       "docs/models.md): none (default), typical, or items CHANNEL.KEY=NS after a preset, e.g. "
@@ -21,31 +27,39 @@ void add_replay_cost_options(po::options_description& options) {
                     "SimGrid's network/crosstraffic");
 }
 
-sim::Overheads overheads_option(const po::variables_map& vm) {
-  if (vm.count("overheads") == 0) return {};
-  return sim::parse_overheads(vm["overheads"].as<std::string>(), "--overheads");
+sim::Calibration replay_costs(const po::variables_map& vm) {
+  sim::Calibration costs;
+  if (vm.count("calibration") != 0)
+    costs = sim::load_calibration(vm["calibration"].as<std::string>(), "--calibration");
+  if (vm.count("overheads") != 0)
+    costs.overheads = sim::parse_overheads(vm["overheads"].as<std::string>(), "--overheads");
+  if (vm.count("bw-factor") != 0)
+    costs.bandwidth_factor =
+        sim::SizeFactors::parse(vm["bw-factor"].as<std::string>(), "--bw-factor");
+  if (vm.count("lat-factor") != 0)
+    costs.latency_factor =
+        sim::SizeFactors::parse(vm["lat-factor"].as<std::string>(), "--lat-factor");
+  if (vm.count("reverse-traffic") != 0) costs.reverse_traffic = true;
+  return costs;
 }
 
-void apply_flow_options(const po::variables_map& vm, std::string_view model,
-                        sim::ModelOptions& options) {
+void check_replay_costs(const po::variables_map& vm, std::string_view model) {
   for (const char* option : {"bw-factor", "lat-factor"}) {
-    if (vm.count(option) == 0) continue;
-    if (model != "flow" && model != "analytic") {
+    if (vm.count(option) != 0 && model != "flow" && model != "analytic") {
       throw po::error(fmt::format(
           "--{} applies to the flow and analytic models only; the {} model would ignore it", option,
           model));
     }
-    const auto factors =
-        sim::SizeFactors::parse(vm[option].as<std::string>(), fmt::format("--{}", option));
-    (std::string_view(option) == "bw-factor" ? options.bandwidth_factor : options.latency_factor) =
-        factors;
   }
-  if (vm.count("reverse-traffic") != 0) {
-    if (model != "flow") {
-      throw po::error(fmt::format(
-          "--reverse-traffic applies to the flow model only; the {} model would ignore it", model));
-    }
-    options.reverse_traffic = true;
+  if (vm.count("reverse-traffic") != 0 && model != "flow") {
+    throw po::error(fmt::format(
+        "--reverse-traffic applies to the flow model only; the {} model would ignore it", model));
+  }
+  if (vm.count("calibration") != 0 && model != "flow") {
+    log::info("--calibration under the {} model: {}", model,
+              model == "analytic"
+                  ? "its size factors and overheads apply, not its reverse traffic or weight-S"
+                  : "only its overheads apply (the packet model takes no flow-level correction)");
   }
 }
 

@@ -183,6 +183,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
       .add("bw_factor", config.model_options.bandwidth_factor.to_string())
       .add("lat_factor", config.model_options.latency_factor.to_string())
       .add("reverse_traffic", config.model_options.reverse_traffic)
+      .add("weight_s_bytes", config.model_options.weight_s)
       .add("whole_run", !config.init_to_finalize);
   if (packet) {
     s.add("packet_size_bytes", config.model_options.packet_bytes)
@@ -350,7 +351,7 @@ int run_simulate(const std::vector<std::string>& args) {
       parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   config.model = options["model"].as<std::string>();
   config.collectives = collective_options(options);
-  config.overheads = overheads_option(options);
+
   const auto models = sim::network_models();
   if (std::none_of(models.begin(), models.end(),
                    [&](const auto& m) { return m.name == config.model; })) {
@@ -384,7 +385,10 @@ int run_simulate(const std::vector<std::string>& args) {
     config.model_options.packet_bytes =
         parse_integer(options["packet-size"].as<std::string>(), "--packet-size", 1, 1 << 30);
   config.model_options.cut_through = options.count("store-and-forward") == 0;
-  apply_flow_options(options, config.model, config.model_options);
+  check_replay_costs(options, config.model);
+  const auto costs = replay_costs(options);
+  config.overheads = costs.overheads;
+  sim::apply(costs, config.model, config.model_options);
   config.init_to_finalize = options.count("whole-run") == 0;
 
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");

@@ -16,6 +16,7 @@
 #include "experiments/ConfigAxes.hpp"
 #include "experiments/ConfigExclude.hpp"
 #include "experiments/YamlReader.hpp"
+#include "sim/Calibration.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
@@ -268,6 +269,8 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
   bool has_workloads = false;
   bool has_machines = false;
   bool has_mappers = false;
+  sim::Calibration calibration;             // mpi.calibration
+  std::optional<sim::Overheads> overheads;  // mpi.overheads
   std::vector<YAML::Node> workload_nodes, machine_nodes, mapper_nodes, model_nodes;
   for (const auto& [key, node] : sections) {
     const std::string section = key.Scalar();
@@ -297,13 +300,27 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
       for (std::size_t i = 0; i < items.size(); ++i)
         parse_model(reader, items[i], fmt::format("models[{}]", i), config.models, model_nodes);
     } else if (section == "mpi") {
-      static constexpr std::array<std::string_view, 3> kKeys{"eager-threshold", "collectives",
-                                                             "overheads"};
+      static constexpr std::array<std::string_view, 4> kKeys{"eager-threshold", "collectives",
+                                                             "overheads", "calibration"};
       for (const auto& [k, item] : reader.entries(node, section, kKeys)) {
+        if (k.Scalar() == "calibration") {
+          auto spec = reader.scalar(item, "mpi.calibration");
+          if (spec != "none" && spec != "smpi" && std::filesystem::path(spec).is_relative())
+            spec = (base / spec).string();
+          try {
+            calibration = sim::load_calibration(spec, "mpi.calibration");
+          } catch (const InputError& e) {
+            std::string_view message = e.what();
+            const std::string_view prefix = "mpi.calibration: ";
+            if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
+            throw reader.error(item, "mpi.calibration", message);
+          }
+          continue;
+        }
         if (k.Scalar() == "overheads") {
           const auto spec = reader.scalar(item, "mpi.overheads");
           try {
-            config.overheads = sim::parse_overheads(spec, "mpi.overheads");
+            overheads = sim::parse_overheads(spec, "mpi.overheads");
           } catch (const InputError& e) {  // "mpi.overheads: ...", placed at the value
             std::string_view message = e.what();
             const std::string_view prefix = "mpi.overheads: ";
@@ -435,6 +452,19 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
   check_unique_labels(reader, config.models, model_nodes, "models");
   if (config.models.empty()) {
     config.models.push_back(ModelValue{"flow", "flow", {}, top});
+  }
+  // The calibration, under what the config gives itself.
+  config.overheads = overheads ? *overheads : calibration.overheads;
+  for (auto& model : config.models) {
+    sim::ModelOptions calibrated = model.options;
+    sim::apply(calibration, model.name, calibrated);
+    const auto given = [&](std::string_view option) {
+      return std::find(model.given.begin(), model.given.end(), option) != model.given.end();
+    };
+    if (!given("bw-factor")) model.options.bandwidth_factor = calibrated.bandwidth_factor;
+    if (!given("lat-factor")) model.options.latency_factor = calibrated.latency_factor;
+    if (!given("reverse-traffic")) model.options.reverse_traffic = calibrated.reverse_traffic;
+    model.options.weight_s = calibrated.weight_s;
   }
   const sim::SimConfig defaults;
   if (config.eager_thresholds.empty()) config.eager_thresholds.push_back(defaults.eager_threshold);

@@ -13,7 +13,10 @@
 //   mpi:        {eager-threshold: [65536], collectives: ompi, overheads: typical}   (default:
 //               the simulator's; the collectives' algorithms, mpich or ompi[,OP=ALG...], for the
 //               replay and the matrix alike: traces/CollectiveAlgorithm.hpp; default mpich; the
-//               per-message costs on the ranks, sim/Overheads.hpp: default none)
+//               per-message costs on the ranks, sim/Overheads.hpp: default none;
+//               calibration: none|smpi|FILE, sim/Calibration.hpp, relative to the config: its
+//               overheads unless mpi.overheads is given, its flow-level corrections for every
+//               model entry that does not give them)
 //   sim:        {compute-scale: [0, 1], whole-run: false}           (default: 1, false)
 //   matrix:     {collectives: true}   what mappers and static metrics see of a trace: its
 //               point-to-point messages and (default) its collectives' messages, expanded by
@@ -115,6 +118,8 @@ struct ModelValue {
   std::string name;   ///< a network model, or kStaticModel
   sim::ModelOptions options;
   Origin origin;
+  /// The options the entry gave (its keys but name and label): a calibration fills the others.
+  std::vector<std::string> given = {};
 };
 
 /// exclude: a combination is dropped if, for every axis named, its value is one of those listed.
@@ -141,7 +146,7 @@ struct SweepConfig {
   bool whole_run = false;
   bool collectives = true;                          ///< matrix.collectives
   traces::CollectiveOptions collective_algorithms;  ///< mpi.collectives
-  sim::Overheads overheads;                         ///< mpi.overheads
+  sim::Overheads overheads;                         ///< mpi.overheads (or the calibration's)
   std::vector<std::int64_t> seeds;
   int repeats = 1;
   std::vector<std::vector<Axis>> zips;

@@ -419,6 +419,7 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, const std::st
         if (option == "store-and-forward") given.emplace_back(option, saf ? "true" : "false");
       }
       value.label = label ? *label : with_given(name, given);
+      for (const auto& [option, at] : options) value.given.push_back(option);
       out.push_back(std::move(value));
       nodes.push_back(node);
     }

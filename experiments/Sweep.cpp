@@ -188,6 +188,8 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     if (!model.options.latency_factor.identity())
       parts.setting += fmt::format("lat-factor: {}\n", model.options.latency_factor.to_string());
     if (model.options.reverse_traffic) parts.setting += "reverse-traffic: true\n";
+    if (model.options.weight_s != 0)
+      parts.setting += fmt::format("weight-s: {}\n", format_number(model.options.weight_s));
     parts.setting +=
         fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
                     format_number(run.compute_scale), sweep.config.whole_run);

@@ -18,7 +18,8 @@ FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& optio
       links_(static_cast<std::size_t>(network.resource_count())),
       route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links())) *
                    (options.reverse_traffic ? 2 : 1)),
-      reverse_(options.reverse_traffic) {}
+      reverse_(options.reverse_traffic),
+      weight_s_(options.weight_s) {}
 
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
@@ -36,13 +37,23 @@ void FlowModel::start(const Transfer& transfer) {
   const double factor = bandwidth_factor(transfer.bytes);
   flow.remaining = factor == 1.0 ? static_cast<double>(transfer.bytes)
                                  : static_cast<double>(transfer.bytes) / factor;
-  flow.weight = 1.0 / static_cast<double>(std::max<Time>(route.latency, 1));
+  flow.weight = 1.0 / penalty(route);
   flow.order = started_++;
   flow.transfer = transfer.id;
   flow.mark = epoch_;
   flow.src = transfer.src;
   flow.dst = transfer.dst;
   engine_->schedule(add_time(engine_->now(), latency), kFlowJoins, id);
+}
+
+double FlowModel::penalty(const Route& route) const {
+  double ps = static_cast<double>(std::max<Time>(route.latency, 1));
+  if (weight_s_ > 0) {
+    for (const auto r : network_->resources(route)) {
+      ps += weight_s_ / network_->bandwidth(r) * static_cast<double>(kPicosecondsPerSecond);
+    }
+  }
+  return ps;
 }
 
 void FlowModel::join(std::uint32_t id) {

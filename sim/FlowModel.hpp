@@ -47,7 +47,8 @@
 //
 //     for every link l:  sum_f c_fl r_f <= bw_l,   c_fl = 1 on R_f, kReverseShare on the way back
 //
-// (progressive filling with shares residual_l / sum_f c_fl w_f), as SimGrid's crosstraffic.
+// (progressive filling with shares residual_l / sum_f c_fl w_f), as SimGrid's crosstraffic; and
+// weight_s (SimGrid's network/weight-S) adds weight_s / bw_l per link to the penalty 1 / w_f.
 //
 // Engine events: per flow one join (the end of its latency) and one drain (shared with
 // simultaneous drains), at most one re-solve per instant, and one extra wake-up when a re-solve
@@ -151,6 +152,9 @@ class FlowModel final : public NetworkModel {
   std::vector<double> entry_shares_;
   std::vector<std::uint32_t> places_;
   bool reverse_ = false;
+  double weight_s_ = 0;
+  /// A flow's max-min penalty (1 / weight), ps: route latency (at least 1) + weight_s / bw_l.
+  [[nodiscard]] double penalty(const Route& route) const;
 };
 
 }  // namespace mapsim::sim

@@ -32,11 +32,11 @@ std::unique_ptr<NetworkModel> make_network_model(std::string_view name, Engine& 
   if (name == "flow") return std::make_unique<FlowModel>(engine, network, options);
   if (name == "packet") {
     if (!options.bandwidth_factor.identity() || !options.latency_factor.identity() ||
-        options.reverse_traffic) {
+        options.reverse_traffic || options.weight_s != 0) {
       throw InputError(
-          "the packet model takes no size factors and no reverse traffic (--bw-factor, "
-          "--lat-factor, --reverse-traffic): they are flow-level corrections; use flow or "
-          "analytic");
+          "the packet model takes no size factors, reverse traffic or weight-S (--bw-factor, "
+          "--lat-factor, --reverse-traffic, a calibration): they are flow-level corrections; use "
+          "flow or analytic");
     }
     if (options.packet_bytes <= 0) {
       throw InputError(fmt::format("packet size {} bytes must be positive (--packet-size)",

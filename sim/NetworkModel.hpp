@@ -44,6 +44,9 @@ struct ModelOptions {
   /// flow: each flow also loads the links of the route back (destination to source) with
   /// kReverseShare of its rate, as SimGrid's network/crosstraffic does (TCP's acknowledgements).
   bool reverse_traffic = false;
+  /// flow: SimGrid's network/weight-S, bytes: a flow's max-min penalty is its route latency plus
+  /// weight_s / bw_l for each link l of the route (0: the latency alone).
+  double weight_s = 0;
 };
 
 /// The share of a flow's rate its reverse traffic takes on the route back (SimGrid's 0.05).

@@ -12,6 +12,13 @@
 
 namespace mapsim {
 
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
 std::int64_t parse_integer(std::string_view text, std::string_view what, std::int64_t min,
                            std::int64_t max) {
   if (text.empty()) throw InputError(fmt::format("{} is missing", what));

@@ -21,6 +21,9 @@ double parse_real(std::string_view text, std::string_view what);
 /// The same in [min, max]: above max "too large (limit max)", below min "out of range [min, max]".
 double parse_real(std::string_view text, std::string_view what, double min, double max);
 
+/// `text` without leading and trailing blanks (spaces, tabs, carriage returns).
+std::string_view trim(std::string_view text);
+
 /// The length in bytes (1 to 4) of the UTF-8 sequence at text[at], or 0 if none starts there (a
 /// stray continuation byte, a truncated sequence, an overlong form, a UTF-16 surrogate, a code
 /// point past U+10FFFF).

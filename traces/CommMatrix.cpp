@@ -111,13 +111,6 @@ namespace {
 constexpr std::string_view kHeader = "src,dst,messages,bytes";
 constexpr std::string_view kFields[] = {"src", "dst", "messages", "bytes"};
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
 }  // namespace
 
 CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank> ranks) {

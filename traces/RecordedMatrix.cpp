@@ -25,13 +25,6 @@ constexpr std::string_view kMagic = "mapsim-record";
 constexpr std::int64_t kVersion = 1;
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
 std::vector<std::string_view> words(std::string_view text) {
   std::vector<std::string_view> out;
   std::size_t at = 0;

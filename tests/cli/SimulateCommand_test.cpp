@@ -127,10 +127,12 @@ TEST(SimulateCommand, BadOverheadsAreNamed) {
 // SimGrid's size factors and reverse traffic: reported as given, longer replays with SMPI's
 // calibrated factors (latency x 2-12), errors for the models that do not take them.
 TEST(SimulateCommand, SizeFactorsAndReverseTraffic) {
-  const std::string bw = "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
-                         "1426:0.608902;732:0.341987;257:0.338112;0:0.812084";
-  const std::string lat = "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;"
-                          "1426:1.61075;732:1.9503;257:1.95341;0:2.01467";
+  const std::string bw =
+      "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
+      "1426:0.608902;732:0.341987;257:0.338112;0:0.812084";
+  const std::string lat =
+      "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;"
+      "1426:1.61075;732:1.9503;257:1.95341;0:2.01467";
   const auto run = [&](const std::string& extra) {
     auto r = run_mapsim(
         fmt::format("simulate --trace {} --topology torus:4x2 --format json {}", kLu, extra));
@@ -144,8 +146,8 @@ TEST(SimulateCommand, SizeFactorsAndReverseTraffic) {
   const auto plain = run("");
   const auto ones = run("--bw-factor 1 --lat-factor '0:1;100:1'");
   const auto smpi = run(fmt::format("--bw-factor '{}' --lat-factor '{}'", bw, lat));
-  const auto reverse = run(fmt::format("--bw-factor '{}' --lat-factor '{}' --reverse-traffic", bw,
-                                       lat));
+  const auto reverse =
+      run(fmt::format("--bw-factor '{}' --lat-factor '{}' --reverse-traffic", bw, lat));
   EXPECT_EQ(testing::json_values(plain.out, "bw_factor"), std::vector<std::string>{"1"});
   EXPECT_EQ(testing::json_values(plain.out, "reverse_traffic"), std::vector<std::string>{"false"});
   EXPECT_EQ(makespan(ones), makespan(plain));
@@ -162,14 +164,56 @@ TEST(SimulateCommand, SizeFactorsAndReverseTraffic) {
            {"--lat-factor 0:-1", "must be positive"},
            {"--bw-factor '10:1;10:2'", "size 10 is given twice"},
            {"--bw-factor 10", ""}}) {
-    const auto r = run_mapsim(
-        fmt::format("simulate --trace {} --topology torus:4x2 {}", kLu, extra));
+    const auto r =
+        run_mapsim(fmt::format("simulate --trace {} --topology torus:4x2 {}", kLu, extra));
     if (expected.empty()) {
       EXPECT_EQ(r.exit_code, 0) << extra << r.err;  // a single factor for every size is valid
     } else {
       EXPECT_NE(r.exit_code, 0) << extra;
       EXPECT_THAT(r.err, HasSubstr(expected)) << extra;
     }
+  }
+}
+
+// --calibration: a preset or a file; the other options change its parts; errors name the file.
+TEST(SimulateCommand, CalibrationPresetsAndFiles) {
+  testing::TempDir dir;
+  const auto file = dir.write("m.cal", "# measured\noverheads: typical\nlat-factor: 2\n");
+  const auto run = [&](const std::string& extra) {
+    auto r = run_mapsim(
+        fmt::format("simulate --trace {} --topology torus:4x2 --format json {}", kLu, extra));
+    EXPECT_EQ(r.exit_code, 0) << extra << r.err;
+    return r;
+  };
+  const auto value = [](const testing::RunResult& r, const char* key) {
+    const auto values = testing::json_values(r.out, key);
+    return values.empty() ? std::string("(none)") : values.front();
+  };
+  const auto smpi = run("--calibration smpi");
+  EXPECT_EQ(value(smpi, "weight_s_bytes"), "8775");
+  EXPECT_EQ(value(smpi, "reverse_traffic"), "true");
+  EXPECT_EQ(value(smpi, "overheads"), "none");
+  EXPECT_THAT(value(smpi, "bw_factor"), ::testing::StartsWith("0:0.812084;257:0.338112;"));
+  const auto from_file = run("--calibration " + file.string());
+  EXPECT_EQ(value(from_file, "overheads"), "typical");
+  EXPECT_EQ(value(from_file, "lat_factor"), "2");
+  const auto changed = run("--calibration " + file.string() + " --overheads none --lat-factor 3");
+  EXPECT_EQ(value(changed, "overheads"), "none");
+  EXPECT_EQ(value(changed, "lat_factor"), "3");
+  EXPECT_EQ(value(run("--calibration none"), "makespan_ps"), value(run(""), "makespan_ps"));
+  // Under packet only the overheads apply, and it says so.
+  const auto packet = run_mapsim(fmt::format(
+      "simulate --trace {} --topology torus:4x2 --model packet --calibration smpi", kLu));
+  EXPECT_EQ(packet.exit_code, 0) << packet.err;
+  EXPECT_THAT(packet.err, HasSubstr("only its overheads apply"));
+  const auto bad = dir.write("bad.cal", "lat-factor: 2\nlat-factor: 3\n");
+  for (const auto& [extra, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--calibration tuned", "cannot read calibration file 'tuned'"},
+           {"--calibration " + bad.string(), bad.string() + ":2: 'lat-factor' is given twice"}}) {
+    const auto r =
+        run_mapsim(fmt::format("simulate --trace {} --topology torus:4x2 {}", kLu, extra));
+    EXPECT_EQ(r.exit_code, 1) << extra;
+    EXPECT_THAT(r.err, HasSubstr(expected)) << extra;
   }
 }
 

@@ -28,6 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr double kTolerance = 1e-12;
@@ -790,9 +791,9 @@ TEST(SweepKeys, BadOverheadsAreNamedAtTheirLine) {
 // and reverse-traffic false are as none), canonical whatever the order of the boundaries.
 TEST(SweepKeys, FlowLevelCorrectionsAreModelOptions) {
   const auto flow = only_run(changed("models: [packet]", "models: [flow]"));
-  for (const auto* same : {"models: [{name: flow, bw-factor: 1}]",
-                           "models: [{name: flow, lat-factor: \"0:1;100:1\"}]",
-                           "models: [{name: flow, reverse-traffic: false}]"}) {
+  for (const auto* same :
+       {"models: [{name: flow, bw-factor: 1}]", "models: [{name: flow, lat-factor: \"0:1;100:1\"}]",
+        "models: [{name: flow, reverse-traffic: false}]"}) {
     EXPECT_EQ(only_run(changed("models: [packet]", same)).key, flow.key) << same;
   }
   const auto text = changed("models: [packet]",
@@ -823,6 +824,55 @@ TEST(SweepKeys, FlowLevelCorrectionsAreModelOptions) {
       EXPECT_THAT(e.what(), HasSubstr(expected)) << bad;
       EXPECT_THAT(e.what(), HasSubstr(":4:")) << bad;  // the models line
     }
+  }
+}
+
+// mpi.calibration fills what the config does not give: the overheads unless mpi.overheads, each
+// model entry's flow-level options unless the entry gives them; a relative file is found beside
+// the config; the run key holds the effective values, not the calibration's name.
+TEST(SweepKeys, CalibrationFillsWhatTheConfigDoesNotGive) {
+  const auto flow = changed("models: [packet]", "models: [flow]");
+  const auto smpi = expand_text(flow + "mpi: {calibration: smpi}\n");
+  const auto canonical = canonical_config(smpi, smpi.runs[0]);
+  EXPECT_THAT(canonical, HasSubstr("bw-factor: 0:0.812084;257:0.338112;"));
+  EXPECT_THAT(canonical, HasSubstr("lat-factor: 0:2.01467;"));
+  EXPECT_THAT(canonical, HasSubstr("reverse-traffic: true\nweight-s: 8775\n"));
+  EXPECT_THAT(canonical, Not(HasSubstr("overheads")));
+  EXPECT_THAT(canonical, Not(HasSubstr("smpi")));
+  // none is no calibration; the packet model takes nothing of smpi's (no overheads in it).
+  EXPECT_EQ(only_run(flow + "mpi: {calibration: none}\n").key, only_run(flow).key);
+  EXPECT_EQ(only_run(plus("mpi: {calibration: smpi}")).key, only_run(kSingle).key);
+  // An entry's own option and mpi.overheads win.
+  const auto own =
+      expand_text(changed("models: [packet]", "models: [{name: flow, reverse-traffic: false}]") +
+                  "mpi: {calibration: smpi}\n");
+  EXPECT_THAT(canonical_config(own, own.runs[0]), Not(HasSubstr("reverse-traffic")));
+  EXPECT_THAT(canonical_config(own, own.runs[0]), HasSubstr("weight-s: 8775\n"));
+
+  const mapsim::testing::TempDir dir;
+  fs::create_directories(dir.path() / "cal");
+  (void)dir.write("cal/machine.cal", "overheads: typical\nlat-factor: 3\n");
+  const auto from_file = expand_text(flow + "mpi: {calibration: cal/machine.cal}\n", {}, dir.path(),
+                                     (dir.path() / "sweep.yaml").string());
+  const auto file_canonical = canonical_config(from_file, from_file.runs[0]);
+  EXPECT_THAT(file_canonical, HasSubstr("lat-factor: 3\n"));
+  EXPECT_THAT(file_canonical, HasSubstr("overheads: typical\n"));
+  const auto overridden =
+      expand_text(flow + "mpi: {calibration: cal/machine.cal, overheads: none}\n", {}, dir.path(),
+                  (dir.path() / "sweep.yaml").string());
+  EXPECT_THAT(canonical_config(overridden, overridden.runs[0]), Not(HasSubstr("overheads")));
+  // A missing file or a bad line is an error at the value.
+  const auto missing = expand_error(flow + "mpi: {calibration: nowhere.cal}\n");
+  EXPECT_THAT(missing, HasSubstr("mpi.calibration"));
+  EXPECT_THAT(missing, HasSubstr("nowhere.cal"));
+  (void)dir.write("bad.cal", "lat-factor: 3\nspeed: 2\n");
+  try {
+    (void)expand_text(flow + "mpi: {calibration: bad.cal}\n", {}, dir.path(),
+                      (dir.path() / "sweep.yaml").string());
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("bad.cal:2: unknown key 'speed'"));
+    EXPECT_THAT(e.what(), HasSubstr("mpi.calibration"));
   }
 }
 
@@ -866,8 +916,8 @@ TEST(SweepKeys, ChangeWithEveryEffectiveValue) {
        Mapping::Same, Context::Changes},
       {changed("models: [packet]", "models: [{name: flow, lat-factor: 2}]"), Mapping::Same,
        Context::Changes},
-      {changed("models: [packet]", "models: [{name: flow, reverse-traffic: true}]"),
-       Mapping::Same, Context::Changes},
+      {changed("models: [packet]", "models: [{name: flow, reverse-traffic: true}]"), Mapping::Same,
+       Context::Changes},
       {plus("sim: {compute-scale: 0}"), Mapping::Same, Context::Changes},
       {plus("sim: {whole-run: true}"), Mapping::Same, Context::Changes},
       {changed("machines: [torus:4x4]",

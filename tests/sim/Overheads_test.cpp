@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "RandomExchange.hpp"
 #include "SameResult.hpp"
 #include "SimTestSupport.hpp"
 #include "TraceBuilder.hpp"
@@ -694,33 +695,6 @@ TEST(OverheadsReplay, RendezvousIsendFreesTheSenderAfterItsOverhead) {
     const auto r = run(b.trace(), "torus:4x4x4", {0, 1}, with_overheads(config, "network.o_s=300"));
     EXPECT_EQ(r.rank_finish[0], o_s + 10 * kUs);
   }
-}
-
-/// A random exchange on `ranks` ranks, as in Replay_test.cpp: Isends and Irecvs of 1 B to 200 KB
-/// (eager and rendezvous) to random peers, Waits, then an Allreduce, `rounds` times.
-traces::Trace random_exchange(Rank ranks, int rounds, unsigned seed) {
-  std::mt19937 rng(seed);
-  TraceBuilder b(ranks);
-  std::uniform_int_distribution<Rank> peer(0, ranks - 1);
-  std::uniform_int_distribution<std::int64_t> size(1, 200'000);
-  std::uint32_t request = 1;
-  for (int round = 0; round < rounds; ++round) {
-    std::vector<std::vector<std::uint32_t>> waits(static_cast<std::size_t>(ranks));
-    for (Rank s = 0; s < ranks; ++s) {
-      for (int k = 0; k < 3; ++k) {
-        const Rank d = peer(rng);
-        const auto bytes = size(rng);
-        b.isend(s, d, bytes, request, round);
-        waits[static_cast<std::size_t>(s)].push_back(request++);
-        b.irecv(d, s, bytes, request, round);
-        waits[static_cast<std::size_t>(d)].push_back(request++);
-      }
-    }
-    for (Rank r = 0; r < ranks; ++r)
-      for (const auto rq : waits[static_cast<std::size_t>(r)]) b.wait(r, rq);
-    b.all(CollectiveOp::Allreduce, -1, 8 * ranks, 8 * ranks);
-  }
-  return b.trace();
 }
 
 TEST(OverheadsReplay, SameConfigTwiceGivesTheSameResult) {
