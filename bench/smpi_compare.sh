@@ -50,7 +50,13 @@
 # replay wall times and the speed-up, peak memory; then the placement effect (permuted / linear
 # - 1) of each, the verdicts and the target misses against SMPI as exported and bare.
 #
-#   bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS] [BUILD_DIR] [TRACES_DIR]
+# With --calibrated: both sides calibrated as SMPI is by default — SMPI's own SMPI network model
+# (its size factors, cross-traffic and weight-S: the three uncalibrated flags of the exported
+# command line dropped) against mapsim with `--calibration smpi` (issue 24's calibration: the
+# same corrections in mapsim's flow model); every other flag as above.
+#
+#   bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS] [--calibrated]
+#                         [BUILD_DIR] [TRACES_DIR]
 #       (defaults: both, the rank-sized tori, build/release, tests/data/npb; run from the
 #       repository root; SMPI runs one at a time)
 #
@@ -60,10 +66,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=both
 machines=
+calibration=()
 while [ $# -gt 0 ]; do
   case $1 in
     --mode) mode=$2; shift 2 ;;
     --machines) machines=$2; shift 2 ;;
+    --calibrated) calibration=(--calibration smpi); shift ;;
     *) break ;;
   esac
 done
@@ -137,7 +145,8 @@ replay() {
   grep -q "note: routes differ" "$work/export.out" && [ $layout = native ] && layout=native*
   local out=$work/mapsim.out
   /usr/bin/time -f "%M" -o "$work/mapsim.rss" "$mapsim" -q simulate --trace "$anchor" \
-    --topology "$spec" --mapping "$map" --model flow "${links[@]}" "${scale[@]}" >"$out"
+    --topology "$spec" --mapping "$map" --model flow "${links[@]}" "${scale[@]}" \
+    "${calibration[@]}" >"$out"
   local m_rss m_sim m_replay s_rss s_sim s_replay
   m_rss=$(tail -1 "$work/mapsim.rss")
   m_sim=$(grep '^makespan' "$out" | to_seconds)
@@ -145,6 +154,9 @@ replay() {
   # The command line export printed, as printed: no hand-written platform, host file or flag.
   local smpirun
   smpirun=$(grep '^smpirun ' "$work/export.out")
+  if [ ${#calibration[@]} -gt 0 ]; then
+    smpirun=${smpirun/--cfg=smpi\/bw-factor:0:1 --cfg=smpi\/lat-factor:0:1 --cfg=network\/crosstraffic:0 /}
+  fi
   eval "/usr/bin/time -f %M -o $work/smpi.rss $smpirun" >"$work/smpi.log" 2>&1 ||
     { grep -v "^  ->" "$work/smpi.log" | grep -v "xbt_cfg/INFO" | head -20 >&2; exit 1; }
   s_rss=$(tail -1 "$work/smpi.rss")
