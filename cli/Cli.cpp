@@ -32,11 +32,12 @@ int run_map(const std::vector<std::string>& args);
 int run_simulate(const std::vector<std::string>& args);
 int run_advise(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_calibrate(const std::vector<std::string>& args);
 int run_help(const std::vector<std::string>& args);
 
 namespace {
 
-constexpr std::array<Command, 14> kCommands{{
+constexpr std::array<Command, 15> kCommands{{
     {"run", "run an experiment sweep into a results database (default: the demo sweep)", run_run},
     {"results", "tables of a results database; export a stored mapping", run_results},
     {"report", "charts of a results database (gnuplot): bars, scaling, agreement, heat maps",
@@ -51,6 +52,7 @@ constexpr std::array<Command, 14> kCommands{{
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
     {"advise", "which placement for a trace on a machine, and how much it matters", run_advise},
     {"export", "write a trace in SimGrid's time-independent format (for SMPI)", run_export},
+    {"calibrate", "fit a replay calibration to OSU or IMB benchmark output", run_calibrate},
     {"help", "a command's help: 'mapsim help COMMAND' (as 'mapsim COMMAND --help')", run_help},
 }};
 

@@ -1,0 +1,169 @@
+#include "calibrate/BenchmarkOutput.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+#include "support/Parse.hpp"
+
+namespace mapsim::calib {
+namespace {
+
+constexpr double kMega = 1e6;    // MB in both suites
+constexpr double kMicro = 1e-6;  // us
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t at = 0;
+  while (at < line.size()) {
+    const auto begin = line.find_first_not_of(" \t\r", at);
+    if (begin == std::string_view::npos) break;
+    auto end = line.find_first_of(" \t\r", begin);
+    if (end == std::string_view::npos) end = line.size();
+    out.push_back(line.substr(begin, end - begin));
+    at = end;
+  }
+  return out;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+/// A block being read: its series, which column holds the value, and how to scale it.
+struct Block {
+  Series series;
+  std::size_t column = 1;
+  double scale = 1;
+};
+
+}  // namespace
+
+std::vector<Series> read_benchmark_output(std::string_view text, std::string_view source) {
+  std::vector<Series> all;
+  std::optional<Block> block;
+  std::string osu_name = "osu";
+  std::string imb_name;
+  const auto finish = [&] {
+    if (block && !block->series.points.empty()) all.push_back(std::move(block->series));
+    block.reset();
+  };
+  std::size_t number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    auto end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    const auto line = trim(text.substr(at, end - at));
+    at = end + 1;
+    ++number;
+    if (line.empty()) {
+      if (block && block->series.benchmark.starts_with("IMB")) finish();  // IMB ends a table so
+      continue;
+    }
+    const auto here = fmt::format("{}:{}", source, number);
+    if (line.front() == '#') {
+      // OSU banners name the test; a "# Size" line starts its table.
+      if (contains(line, "OSU MPI Latency Test")) osu_name = "osu_latency";
+      if (contains(line, "OSU MPI Bandwidth Test")) osu_name = "osu_bw";
+      if (contains(line, "OSU MPI Bi-Directional Bandwidth Test")) osu_name = "osu_bibw";
+      if (contains(line, "OSU MPI Multiple Bandwidth")) osu_name = "osu_mbw_mr";
+      if (contains(line, "Benchmarking ")) {
+        finish();
+        const auto name = trim(line.substr(line.find("Benchmarking ") + 13));
+        imb_name = std::string(name);
+        continue;
+      }
+      const auto w = words(line.substr(1));
+      if (!w.empty() && w.front() == "Size") {
+        finish();
+        Block b;
+        b.series.source = here;
+        if (contains(line, "Latency")) {
+          b.series.benchmark = osu_name == "osu" ? "osu_latency" : osu_name;
+          b.series.measure = Measure::OneWayTime;
+          b.scale = kMicro;
+        } else if (contains(line, "MB/s")) {
+          b.series.benchmark = osu_name == "osu" ? "osu_bw" : osu_name;
+          b.series.measure = Measure::Bandwidth;
+          // osu_bibw sums both directions: per direction is half.
+          b.scale = b.series.benchmark == "osu_bibw" ? kMega / 2 : kMega;
+        } else {
+          continue;  // another OSU table (e.g. osu_multi_lat's): not read
+        }
+        block = std::move(b);
+        continue;
+      }
+      const auto columns = words(line);
+      if (columns.front() == "#bytes" && !imb_name.empty()) {
+        finish();
+        Block b;
+        b.series.source = here;
+        b.series.benchmark = "IMB " + imb_name;
+        std::size_t time_column = 0, bandwidth_column = 0;
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+          if (columns[k] == "t[usec]" || columns[k] == "t_avg[usec]") time_column = k;
+          if (columns[k] == "Mbytes/sec") bandwidth_column = k;
+        }
+        if (imb_name == "PingPong" && time_column > 0) {
+          b.series.measure = Measure::OneWayTime;  // half the round trip
+          b.column = time_column;
+          b.scale = kMicro;
+        } else if ((imb_name == "PingPing" || imb_name == "Sendrecv") && bandwidth_column > 0) {
+          b.series.measure = Measure::Bandwidth;
+          b.column = bandwidth_column;
+          // Sendrecv counts the bytes of both directions.
+          b.scale = imb_name == "Sendrecv" ? kMega / 2 : kMega;
+        } else {
+          continue;  // another IMB benchmark: not read
+        }
+        block = std::move(b);
+      }
+      continue;
+    }
+    if (!block) continue;  // text outside a table
+    const auto w = words(line);
+    if (w.size() <= block->column) {
+      throw InputError(fmt::format("{}: a row of {} has {} fields, the value is field {}", here,
+                                   block->series.benchmark, w.size(), block->column + 1));
+    }
+    Point p;
+    p.bytes = parse_integer(w[0], fmt::format("{}: the size (field 1)", here), 0, INT64_MAX);
+    const double value =
+        parse_real(w[block->column], fmt::format("{}: field {}", here, block->column + 1));
+    if (!(value >= 0)) {
+      throw InputError(
+          fmt::format("{}: field {} is negative ({})", here, block->column + 1, w[block->column]));
+    }
+    p.value = value * block->scale;
+    if (!block->series.points.empty() && p.bytes <= block->series.points.back().bytes) {
+      throw InputError(fmt::format("{}: size {} does not follow {}: sizes ascend", here, p.bytes,
+                                   block->series.points.back().bytes));
+    }
+    block->series.points.push_back(p);
+  }
+  finish();
+  if (all.empty()) {
+    throw InputError(fmt::format(
+        "{}: no benchmark output found (osu_latency, osu_bw, osu_bibw, osu_mbw_mr; IMB PingPong, "
+        "PingPing, Sendrecv, as they print it)",
+        source));
+  }
+  return all;
+}
+
+std::vector<Series> read_benchmark_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(
+        fmt::format("cannot read benchmark output '{}': {}", path, std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return read_benchmark_output(text.str(), path);
+}
+
+}  // namespace mapsim::calib

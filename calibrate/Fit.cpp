@@ -1,0 +1,180 @@
+#include "calibrate/Fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::calib {
+namespace {
+
+/// The line a + b n through points [i, j] minimising sum ((a + b n - t) / t)^2, and that sum.
+struct Line {
+  double a = 0;
+  double b = 0;
+  double error = 0;
+};
+
+Line fit_line(const std::vector<Point>& p, std::size_t i, std::size_t j) {
+  // Weighted least squares with weights 1 / t^2.
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t k = i; k <= j; ++k) {
+    const double t = std::max(p[k].value, 1e-15);
+    const double w = 1 / (t * t);
+    const auto x = static_cast<double>(p[k].bytes);
+    sw += w;
+    sx += w * x;
+    sy += w * t;
+    sxx += w * x * x;
+    sxy += w * x * t;
+  }
+  Line line;
+  const double det = sw * sxx - sx * sx;
+  if (std::abs(det) <= 1e-300 * sw * sxx || det == 0) {
+    line.a = sy / sw;  // one distinct size: a constant
+  } else {
+    line.b = (sw * sxy - sx * sy) / det;
+    line.a = (sy - line.b * sx) / sw;
+  }
+  for (std::size_t k = i; k <= j; ++k) {
+    const double t = std::max(p[k].value, 1e-15);
+    const double r = (line.a + line.b * static_cast<double>(p[k].bytes) - t) / t;
+    line.error += r * r;
+  }
+  return line;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const auto n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+Fit fit_calibration(const std::vector<Series>& series, double route_latency, double route_bandwidth,
+                    sim::Channel channel) {
+  Fit fit;
+  fit.channel = channel;
+  fit.route_latency = route_latency;
+  fit.route_bandwidth = route_bandwidth;
+  // The one-way times: the first such series (osu_latency or PingPong).
+  const Series* times = nullptr;
+  std::vector<const Series*> streams;
+  for (const auto& s : series) {
+    if (s.measure == Measure::OneWayTime && times == nullptr) times = &s;
+    if (s.measure == Measure::Bandwidth) streams.push_back(&s);
+  }
+  const auto stream_factor = [&](std::int64_t first, std::int64_t last) -> std::optional<double> {
+    std::vector<double> ratios;
+    for (const auto* s : streams) {
+      for (const auto& p : s->points) {
+        if (p.bytes >= first && p.bytes <= last && p.bytes > 0 && p.value > 0)
+          ratios.push_back(p.value / route_bandwidth);
+      }
+    }
+    if (ratios.empty()) return std::nullopt;
+    return median(ratios);
+  };
+  if (times == nullptr) {
+    if (streams.empty()) throw InputError("calibrate: no benchmark series to fit");
+    const auto factor = stream_factor(1, std::numeric_limits<std::int64_t>::max());
+    if (!factor) throw InputError("calibrate: the bandwidth series have no sizes above 0");
+    fit.calibration.bandwidth_factor =
+        sim::SizeFactors::parse(fmt::format("0:{}", *factor), "calibrate");
+    Segment whole;
+    whole.first = 1;
+    whole.last = std::numeric_limits<std::int64_t>::max();
+    whole.bandwidth_factor = *factor;
+    whole.bandwidth_measured = true;
+    fit.segments.push_back(whole);
+    return fit;
+  }
+  const auto& p = times->points;
+  const auto n = p.size();
+  if (n < static_cast<std::size_t>(kMinSegmentPoints)) {
+    throw InputError(fmt::format("calibrate: {} ({}) has {} sizes; at least {} are needed",
+                                 times->benchmark, times->source, n, kMinSegmentPoints));
+  }
+  // best[j][k]: least cost of cutting points [0, j) into k segments.
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  const auto m = static_cast<std::size_t>(kMinSegmentPoints);
+  std::vector<std::vector<double>> best(n + 1, std::vector<double>(kMaxSegments + 1, kInfinity));
+  std::vector<std::vector<std::size_t>> cut(n + 1, std::vector<std::size_t>(kMaxSegments + 1, 0));
+  best[0][0] = 0;
+  for (std::size_t j = m; j <= n; ++j) {
+    for (int k = 1; k <= kMaxSegments; ++k) {
+      for (std::size_t i = 0; i + m <= j; ++i) {
+        if (best[i][k - 1] == kInfinity) continue;
+        const double cost = best[i][k - 1] + fit_line(p, i, j - 1).error + kSegmentPenalty;
+        if (cost < best[j][k]) {
+          best[j][k] = cost;
+          cut[j][k] = i;
+        }
+      }
+    }
+  }
+  int segments = 1;
+  for (int k = 1; k <= kMaxSegments; ++k) {
+    if (best[n][k] < best[n][segments]) segments = k;
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  for (std::size_t j = n; segments > 0; --segments) {
+    const auto i = cut[j][segments];
+    runs.emplace_back(i, j - 1);
+    j = i;
+  }
+  std::reverse(runs.begin(), runs.end());
+
+  const Line first = fit_line(p, runs[0].first, runs[0].second);
+  const double overhead = std::max(0.0, first.a - route_latency) / 2;
+  const auto ps = [](double seconds) {
+    return static_cast<sim::Time>(std::llround(seconds * 1e12));
+  };
+  fit.calibration.overheads.of(channel).send = ps(overhead);
+  fit.calibration.overheads.of(channel).receive = ps(overhead);
+  std::string lat_steps, bw_steps;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const auto [i, j] = runs[k];
+    const Line line = fit_line(p, i, j);
+    Segment s;
+    s.first = p[i].bytes;
+    s.last = p[j].bytes;
+    s.intercept = line.a;
+    s.per_byte = line.b;
+    s.latency_factor = std::max(kMinFactor, (line.a - 2 * overhead) / route_latency);
+    const auto measured = stream_factor(s.first, s.last);
+    if (measured) {
+      s.bandwidth_factor = std::max(kMinFactor, *measured);
+      s.bandwidth_measured = true;
+    } else {
+      s.bandwidth_factor = line.b > 0 ? std::max(kMinFactor, 1 / (line.b * route_bandwidth)) : 1.0;
+    }
+    const std::int64_t above = k == 0 ? 0 : fit.segments.back().last;
+    lat_steps += fmt::format("{}{}:{:.6g}", lat_steps.empty() ? "" : ";", above, s.latency_factor);
+    bw_steps += fmt::format("{}{}:{:.6g}", bw_steps.empty() ? "" : ";", above, s.bandwidth_factor);
+    fit.segments.push_back(s);
+  }
+  fit.calibration.latency_factor = sim::SizeFactors::parse(lat_steps, "calibrate");
+  fit.calibration.bandwidth_factor = sim::SizeFactors::parse(bw_steps, "calibrate");
+  for (const auto& point : p) {
+    const double t = std::max(point.value, 1e-15);
+    fit.max_relative_error =
+        std::max(fit.max_relative_error, std::abs(modelled_time(fit, point.bytes) / t - 1));
+  }
+  return fit;
+}
+
+double modelled_time(const Fit& fit, std::int64_t bytes) {
+  const auto& c = fit.calibration;
+  const double overheads = static_cast<double>(c.overheads.send(fit.channel, bytes) +
+                                               c.overheads.receive(fit.channel, bytes)) *
+                           1e-12;
+  return overheads + fit.route_latency * c.latency_factor(bytes) +
+         static_cast<double>(bytes) / (fit.route_bandwidth * c.bandwidth_factor(bytes));
+}
+
+}  // namespace mapsim::calib

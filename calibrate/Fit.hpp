@@ -1,0 +1,68 @@
+#pragma once
+// Fitting a calibration (sim/Calibration.hpp) to what benchmarks measured between two nodes of a
+// machine, so that mapsim's replay of a lone message takes the time the benchmark measured:
+//
+//   T(n) = o_s + o_r + L * lat_factor(n) + n / (W * bw_factor(n))
+//
+// L and W: the route latency and bottleneck bandwidth mapsim gives the two nodes (the machine's
+// link classes). The fit:
+// 1. Segments. The one-way times (osu_latency, IMB PingPong) are cut into at most kMaxSegments
+//    runs of consecutive sizes — the protocol switches, found from the data — each run fitted by
+//    a line a_k + b_k n minimising the squared relative error. The cuts minimise the total
+//    squared relative error plus kSegmentPenalty per segment (dynamic programming over the
+//    sizes): a segment must cut the error by more than it costs. A run has at least
+//    kMinSegmentPoints sizes.
+// 2. Overheads. o_s = o_r = (a_0 - L) / 2 on the channel of the two nodes (network, or
+//    intra-node when they are one node): what the smallest messages take beyond the route's
+//    latency (0 when the route alone is slower than measured).
+// 3. Factors per segment k. lat_factor = (a_k - o_s - o_r) / L (at least kMinFactor), and
+//    bw_factor = 1 / (b_k W) — or, where a bandwidth series (osu_bw, osu_bibw, osu_mbw_mr, IMB
+//    PingPing, Sendrecv) has sizes in the segment, the median of B(n) / W over them (a stream
+//    measures bandwidth better than a slope). In SimGrid's notation a step "S:F" applies above
+//    S: segment k >= 1 starts above the last size of segment k - 1, segment 0 above size 0; a
+//    zero-byte message keeps factor 1 (its time is the intercept: o_s + o_r + L).
+// Without a one-way time series, the bandwidth series alone give bandwidth factors (one segment
+// per series' size range is not inferred: every size > 0 gets the median) and no overheads.
+
+#include <cstdint>
+#include <vector>
+
+#include "calibrate/BenchmarkOutput.hpp"
+#include "sim/Calibration.hpp"
+
+namespace mapsim::calib {
+
+inline constexpr int kMaxSegments = 6;
+inline constexpr int kMinSegmentPoints = 3;
+inline constexpr double kSegmentPenalty = 1e-3;
+inline constexpr double kMinFactor = 0.01;
+
+struct Segment {
+  std::int64_t first = 0;  ///< smallest size of the segment
+  std::int64_t last = 0;   ///< largest
+  double intercept = 0;    ///< a_k, seconds
+  double per_byte = 0;     ///< b_k, seconds per byte
+  double latency_factor = 1;
+  double bandwidth_factor = 1;
+  bool bandwidth_measured = false;  ///< bw_factor from a bandwidth series
+};
+
+struct Fit {
+  sim::Calibration calibration;
+  std::vector<Segment> segments;
+  sim::Channel channel = sim::Channel::Network;
+  double route_latency = 0;    ///< L, seconds
+  double route_bandwidth = 0;  ///< W, bytes per second
+  /// Largest |modelled / measured - 1| over the one-way time points.
+  double max_relative_error = 0;
+};
+
+/// Fits `series` (see above); throws InputError if there is nothing to fit (no series with
+/// points, or fewer one-way sizes than kMinSegmentPoints).
+Fit fit_calibration(const std::vector<Series>& series, double route_latency, double route_bandwidth,
+                    sim::Channel channel);
+
+/// T(n) of the fit's calibration for the two nodes, seconds.
+double modelled_time(const Fit& fit, std::int64_t bytes);
+
+}  // namespace mapsim::calib

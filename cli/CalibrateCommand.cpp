@@ -1,0 +1,164 @@
+// `mapsim calibrate`: fits a calibration file (sim/Calibration.hpp) to MPI micro-benchmark
+// output measured between two nodes (calibrate/Fit.hpp), so that a replay on the machine takes
+// what the machine took.
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "calibrate/BenchmarkOutput.hpp"
+#include "calibrate/Fit.hpp"
+#include "cli/Cli.hpp"
+#include "cli/LinkOverrides.hpp"
+#include "cli/MachineOptions.hpp"
+#include "sim/Network.hpp"
+#include "support/Error.hpp"
+#include "support/OutputFile.hpp"
+#include "support/Parse.hpp"
+
+namespace mapsim::cli {
+namespace {
+
+std::string microseconds(double seconds) {
+  return fmt::format("{:.3f} us", seconds * 1e6);
+}
+
+/// The chart of measured against modelled one-way time: DIR/calibration.dat and .gp.
+void write_chart(const std::string& dir, const calib::Fit& fit,
+                 const std::vector<calib::Series>& series) {
+  const std::filesystem::path folder(dir);
+  prepare_output((folder / "calibration.gp").string(), "--chart");
+  std::string data = "# bytes measured_s modelled_s (one-way time)\n";
+  for (const auto& s : series) {
+    if (s.measure != calib::Measure::OneWayTime) continue;
+    for (const auto& p : s.points) {
+      data += fmt::format("{} {:.9g} {:.9g}\n", std::max<std::int64_t>(p.bytes, 1), p.value,
+                          calib::modelled_time(fit, p.bytes));
+    }
+    break;
+  }
+  write_output((folder / "calibration.dat").string(), "--chart",
+               [&](std::ostream& out) { out << data; });
+  write_output((folder / "calibration.gp").string(), "--chart", [&](std::ostream& out) {
+    out << "# mapsim calibrate: measured against modelled one-way time; gnuplot calibration.gp\n"
+           "set terminal svg size 760,520 dynamic enhanced font 'Helvetica,12'\n"
+           "set output 'calibration.svg'\n"
+           "set title 'one-way time: measured and as mapsim replays it' noenhanced\n"
+           "set logscale xy\nset xlabel 'message size (bytes; 0 drawn at 1)'\n"
+           "set ylabel 'one-way time (s)'\nset key top left\nset grid\n"
+           "plot 'calibration.dat' using 1:2 with points pt 7 title 'measured', \\\n"
+           "     'calibration.dat' using 1:3 with linespoints title 'modelled'\n";
+  });
+}
+
+}  // namespace
+
+int run_calibrate(const std::vector<std::string>& args) {
+  CommandLine line(
+      "calibrate", "FILE... --topology SPEC [--nodes A,B] [--link CLASS:GBPS:NS]... [--out FILE]",
+      "Fits a calibration to what MPI micro-benchmarks measured between two nodes of a\n"
+      "machine, as they print it: osu_latency, osu_bw, osu_bibw, osu_mbw_mr (OSU) and\n"
+      "PingPong, PingPing, Sendrecv (IMB). The one-way times are cut into segments where the\n"
+      "protocol changes (found from the data), each a latency and a bandwidth; the smallest\n"
+      "messages' time beyond the route's latency becomes the send and receive overheads, the\n"
+      "segments size factors on the route's latency and bandwidth (the route mapsim gives the\n"
+      "two nodes on --topology, with --link overrides), bandwidth series give the bandwidth\n"
+      "where they cover a segment. Prints the fit and writes the calibration file for\n"
+      "`mapsim simulate --calibration FILE` (docs/models.md, \"Calibration\").");
+  line.options.add_options()("files", po::value<std::vector<std::string>>()->required(),
+                             "benchmark output files")(
+      "topology", po::value<std::string>()->required(), "machine spec, e.g. fattree:...")(
+      "nodes", po::value<std::string>()->default_value("0,1"),
+      "the two nodes the benchmark ran on (node ids; the same node twice: the intra-node "
+      "channel)")("link", po::value<std::vector<std::string>>()->composing(),
+                  "override a link class: CLASS:GBPS:NS (repeatable), as in simulate")(
+      "out", po::value<std::string>(), "write the calibration file to FILE ('-': stdout)")(
+      "chart", po::value<std::string>(),
+      "write a gnuplot chart of measured against modelled time to DIR (calibration.gp, "
+      "calibration.dat; gnuplot calibration.gp draws calibration.svg)");
+  line.positional.add("files", -1);
+  add_machine_options(line.options);
+  const auto vm = parse(line, args);
+  if (!vm) return 0;
+  const auto& options = *vm;
+
+  const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
+  const auto nodes_text = options["nodes"].as<std::string>();
+  const auto comma = nodes_text.find(',');
+  if (comma == std::string::npos) {
+    throw InputError(fmt::format("--nodes: '{}' is not A,B (two node ids)", nodes_text));
+  }
+  const auto last_node = topology->node_count() - 1;
+  const auto a = static_cast<topo::NodeId>(parse_integer(
+      std::string_view(nodes_text).substr(0, comma), "--nodes (first node)", 0, last_node));
+  const auto b = static_cast<topo::NodeId>(parse_integer(
+      std::string_view(nodes_text).substr(comma + 1), "--nodes (second node)", 0, last_node));
+  const auto overrides = options.count("link") != 0 ? options["link"].as<std::vector<std::string>>()
+                                                    : std::vector<std::string>{};
+  const auto links = apply_link_overrides(overrides, *topology);
+  if (options.count("out") != 0) prepare_output(options["out"].as<std::string>(), "--out");
+
+  std::vector<calib::Series> series;
+  for (const auto& file : options["files"].as<std::vector<std::string>>()) {
+    auto read = calib::read_benchmark_file(file);
+    series.insert(series.end(), std::make_move_iterator(read.begin()),
+                  std::make_move_iterator(read.end()));
+  }
+  sim::Network network(*topology, links);
+  const auto& route = network.route(a, b);
+  const double latency = sim::to_seconds(route.latency);
+  const auto channel = a == b ? sim::Channel::IntraNode : sim::Channel::Network;
+  const auto fit = calib::fit_calibration(series, latency, route.bandwidth, channel);
+
+  std::FILE* report =
+      options.count("out") != 0 && options["out"].as<std::string>() == "-" ? stderr : stdout;
+  for (const auto& s : series) {
+    fmt::print(report, "benchmark      {} ({}, {} sizes, {} to {} bytes)\n", s.benchmark, s.source,
+               s.points.size(), s.points.front().bytes, s.points.back().bytes);
+  }
+  fmt::print(report,
+             "route          nodes {} -> {} of {}: latency {}, bandwidth {:.3g} GB/s ({} "
+             "channel)\n",
+             a, b, topology->spec(), microseconds(latency), route.bandwidth / 1e9,
+             sim::name(channel));
+  const auto& costs = fit.calibration.overheads.of(channel);
+  fmt::print(report, "overheads      o_s = {}, o_r = {} ({})\n",
+             microseconds(sim::to_seconds(costs.send)),
+             microseconds(sim::to_seconds(costs.receive)), sim::name(channel));
+  if (!fit.segments.empty() && fit.segments.front().intercept > 0) {
+    fmt::print(report, "{:<8}{:>22}{:>13}{:>14}{:>12}{:>12}\n", "segment", "sizes (bytes)",
+               "latency", "bandwidth", "lat-factor", "bw-factor");
+  }
+  for (std::size_t k = 0; k < fit.segments.size(); ++k) {
+    const auto& s = fit.segments[k];
+    const double bandwidth = route.bandwidth * s.bandwidth_factor;
+    fmt::print(report, "{:<8}{:>22}{:>13}{:>10.3g} GB/s{:>12.4g}{:>12.4g}{}\n", k + 1,
+               fmt::format("{} .. {}", s.first, s.last), microseconds(s.intercept), bandwidth / 1e9,
+               s.latency_factor, s.bandwidth_factor,
+               s.bandwidth_measured ? "  (bandwidth measured)" : "");
+  }
+  fmt::print(report, "fit            largest error {:.2f} % of the measured one-way time\n",
+             100 * fit.max_relative_error);
+  if (options.count("out") != 0) {
+    const auto out = options["out"].as<std::string>();
+    write_output(out, "--out", [&](std::ostream& os) {
+      os << fmt::format("# fitted by mapsim calibrate on {} between nodes {} and {}\n",
+                        topology->spec(), a, b)
+         << sim::to_text(fit.calibration);
+    });
+    if (out != "-") {
+      fmt::print(report, "calibration    {} (mapsim simulate --calibration {})\n", out, out);
+    }
+  }
+  if (options.count("chart") != 0) {
+    write_chart(options["chart"].as<std::string>(), fit, series);
+    fmt::print(report, "chart          {}/calibration.gp (gnuplot calibration.gp in it)\n",
+               options["chart"].as<std::string>());
+  }
+  return 0;
+}
+
+}  // namespace mapsim::cli
