@@ -53,10 +53,12 @@
 # With --calibrated: both sides calibrated as SMPI is by default — SMPI's own SMPI network model
 # (its size factors, cross-traffic and weight-S: the three uncalibrated flags of the exported
 # command line dropped) against mapsim with `--calibration smpi` (issue 24's calibration: the
-# same corrections in mapsim's flow model); every other flag as above.
+# same corrections in mapsim's flow model); every other flag as above. With --calibration FILE:
+# SMPI calibrated the same, mapsim with the calibration FILE (e.g. fitted by `mapsim calibrate`
+# to what SMPI measured: bench/calibration_loop.sh).
 #
-#   bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS] [--calibrated]
-#                         [BUILD_DIR] [TRACES_DIR]
+#   bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS]
+#                         [--calibrated | --calibration FILE] [BUILD_DIR] [TRACES_DIR]
 #       (defaults: both, the rank-sized tori, build/release, tests/data/npb; run from the
 #       repository root; SMPI runs one at a time)
 #
@@ -72,6 +74,7 @@ while [ $# -gt 0 ]; do
     --mode) mode=$2; shift 2 ;;
     --machines) machines=$2; shift 2 ;;
     --calibrated) calibration=(--calibration smpi); shift ;;
+    --calibration) calibration=(--calibration "$(realpath "$2")"); shift 2 ;;
     *) break ;;
   esac
 done

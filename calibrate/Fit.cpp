@@ -56,7 +56,7 @@ double median(std::vector<double> values) {
 }  // namespace
 
 Fit fit_calibration(const std::vector<Series>& series, double route_latency, double route_bandwidth,
-                    sim::Channel channel) {
+                    sim::Channel channel, Intercept intercept) {
   Fit fit;
   fit.channel = channel;
   fit.route_latency = route_latency;
@@ -130,7 +130,8 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   std::reverse(runs.begin(), runs.end());
 
   const Line first = fit_line(p, runs[0].first, runs[0].second);
-  const double overhead = std::max(0.0, first.a - route_latency) / 2;
+  const double overhead =
+      intercept == Intercept::Overheads ? std::max(0.0, first.a - route_latency) / 2 : 0.0;
   const auto ps = [](double seconds) {
     return static_cast<sim::Time>(std::llround(seconds * 1e12));
   };
@@ -162,8 +163,11 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   fit.calibration.bandwidth_factor = sim::SizeFactors::parse(bw_steps, "calibrate");
   for (const auto& point : p) {
     const double t = std::max(point.value, 1e-15);
-    fit.max_relative_error =
-        std::max(fit.max_relative_error, std::abs(modelled_time(fit, point.bytes) / t - 1));
+    const double error = std::abs(modelled_time(fit, point.bytes) / t - 1);
+    if (error > fit.max_relative_error) {
+      fit.max_relative_error = error;
+      fit.worst_bytes = point.bytes;
+    }
   }
   return fit;
 }

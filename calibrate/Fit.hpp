@@ -12,9 +12,12 @@
 //    squared relative error plus kSegmentPenalty per segment (dynamic programming over the
 //    sizes): a segment must cut the error by more than it costs. A run has at least
 //    kMinSegmentPoints sizes.
-// 2. Overheads. o_s = o_r = (a_0 - L) / 2 on the channel of the two nodes (network, or
-//    intra-node when they are one node): what the smallest messages take beyond the route's
-//    latency (0 when the route alone is slower than measured).
+// 2. Overheads (Intercept::Overheads, the default). o_s = o_r = (a_0 - L) / 2 on the channel of
+//    the two nodes (network, or intra-node when they are one node): what the smallest messages
+//    take beyond the route's latency (0 when the route alone is slower than measured) is CPU
+//    time on the ranks, as on real MPI libraries. With Intercept::Latency it stays latency
+//    (o_s = o_r = 0, the latency factors carry it), as SimGrid's SMPI models it: the right
+//    reading when the "machine" measured is SMPI itself (bench/calibration_loop.sh).
 // 3. Factors per segment k. lat_factor = (a_k - o_s - o_r) / L (at least kMinFactor), and
 //    bw_factor = 1 / (b_k W) — or, where a bandwidth series (osu_bw, osu_bibw, osu_mbw_mr, IMB
 //    PingPing, Sendrecv) has sizes in the segment, the median of B(n) / W over them (a stream
@@ -55,12 +58,16 @@ struct Fit {
   double route_bandwidth = 0;  ///< W, bytes per second
   /// Largest |modelled / measured - 1| over the one-way time points.
   double max_relative_error = 0;
+  std::int64_t worst_bytes = 0;  ///< the size where it is largest
 };
 
 /// Fits `series` (see above); throws InputError if there is nothing to fit (no series with
 /// points, or fewer one-way sizes than kMinSegmentPoints).
+/// Where a segment's intercept beyond the route latency goes (see above).
+enum class Intercept : std::uint8_t { Overheads, Latency };
+
 Fit fit_calibration(const std::vector<Series>& series, double route_latency, double route_bandwidth,
-                    sim::Channel channel);
+                    sim::Channel channel, Intercept intercept = Intercept::Overheads);
 
 /// T(n) of the fit's calibration for the two nodes, seconds.
 double modelled_time(const Fit& fit, std::int64_t bytes);

@@ -76,6 +76,10 @@ int run_calibrate(const std::vector<std::string>& args) {
       "channel)")("link", po::value<std::vector<std::string>>()->composing(),
                   "override a link class: CLASS:GBPS:NS (repeatable), as in simulate")(
       "out", po::value<std::string>(), "write the calibration file to FILE ('-': stdout)")(
+      "intercept", po::value<std::string>()->default_value("overheads"),
+      "what the smallest messages take beyond the route's latency: overheads (CPU time on the "
+      "ranks, as real MPI libraries spend it) or latency (latency factors only, as SimGrid's "
+      "SMPI models it)")(
       "chart", po::value<std::string>(),
       "write a gnuplot chart of measured against modelled time to DIR (calibration.gp, "
       "calibration.dat; gnuplot calibration.gp draws calibration.svg)");
@@ -111,7 +115,14 @@ int run_calibrate(const std::vector<std::string>& args) {
   const auto& route = network.route(a, b);
   const double latency = sim::to_seconds(route.latency);
   const auto channel = a == b ? sim::Channel::IntraNode : sim::Channel::Network;
-  const auto fit = calib::fit_calibration(series, latency, route.bandwidth, channel);
+  const auto intercept_name = options["intercept"].as<std::string>();
+  if (intercept_name != "overheads" && intercept_name != "latency") {
+    throw InputError(
+        fmt::format("--intercept: '{}' is neither overheads nor latency", intercept_name));
+  }
+  const auto fit = calib::fit_calibration(
+      series, latency, route.bandwidth, channel,
+      intercept_name == "latency" ? calib::Intercept::Latency : calib::Intercept::Overheads);
 
   std::FILE* report =
       options.count("out") != 0 && options["out"].as<std::string>() == "-" ? stderr : stdout;
@@ -140,8 +151,10 @@ int run_calibrate(const std::vector<std::string>& args) {
                s.latency_factor, s.bandwidth_factor,
                s.bandwidth_measured ? "  (bandwidth measured)" : "");
   }
-  fmt::print(report, "fit            largest error {:.2f} % of the measured one-way time\n",
-             100 * fit.max_relative_error);
+  fmt::print(report,
+             "fit            largest error {:.2f} % of the measured one-way time, at {} bytes{}\n",
+             100 * fit.max_relative_error, fit.worst_bytes,
+             fit.worst_bytes == 0 ? " (zero-byte messages keep factor 1, as in SimGrid)" : "");
   if (options.count("out") != 0) {
     const auto out = options["out"].as<std::string>();
     write_output(out, "--out", [&](std::ostream& os) {
