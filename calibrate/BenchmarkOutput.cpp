@@ -126,6 +126,16 @@ std::vector<Series> read_benchmark_output(std::string_view text, std::string_vie
     }
     if (!block) continue;  // text outside a table
     const auto w = words(line);
+    // A table's rows start with the size (a number, maybe signed or malformed: an error below);
+    // any other line (a job script's own output after an OSU table) ends it.
+    const auto first = w.front();
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const bool sized = digit(first.front()) || ((first.front() == '-' || first.front() == '+') &&
+                                                first.size() > 1 && digit(first[1]));
+    if (!sized) {
+      finish();
+      continue;
+    }
     if (w.size() <= block->column) {
       throw InputError(fmt::format("{}: a row of {} has {} fields, the value is field {}", here,
                                    block->series.benchmark, w.size(), block->column + 1));

@@ -12,8 +12,9 @@
 // Each becomes a series of (bytes, value) points: one-way time in seconds (osu_latency,
 // PingPong) or bandwidth in bytes per second (the others; MB is 10^6 bytes in both suites).
 // Lines that are neither a header nor a data row of a recognised block are ignored (banners,
-// options, IMB's summaries); a data row that does not parse is an error naming the file, line
-// and field.
+// options, IMB's summaries); a table ends at a blank line (IMB), a '#' line or a line that does
+// not start with a size; a data row (a line starting with digits) that does not parse is an
+// error naming the file, line and field.
 
 #include <cstdint>
 #include <string>

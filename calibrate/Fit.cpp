@@ -68,11 +68,15 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
     if (s.measure == Measure::OneWayTime && times == nullptr) times = &s;
     if (s.measure == Measure::Bandwidth) streams.push_back(&s);
   }
-  const auto stream_factor = [&](std::int64_t first, std::int64_t last) -> std::optional<double> {
+  // The bandwidth sizes in [first, last] whose time n / B(n) is at least kBandwidthBound times
+  // `latency`: a stream of small messages measures the message rate, not the bandwidth.
+  const auto stream_factor = [&](std::int64_t first, std::int64_t last,
+                                 double latency) -> std::optional<double> {
     std::vector<double> ratios;
     for (const auto* s : streams) {
       for (const auto& p : s->points) {
-        if (p.bytes >= first && p.bytes <= last && p.bytes > 0 && p.value > 0)
+        if (p.bytes >= first && p.bytes <= last && p.bytes > 0 && p.value > 0 &&
+            static_cast<double>(p.bytes) / p.value >= kBandwidthBound * latency)
           ratios.push_back(p.value / route_bandwidth);
       }
     }
@@ -81,8 +85,13 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   };
   if (times == nullptr) {
     if (streams.empty()) throw InputError("calibrate: no benchmark series to fit");
-    const auto factor = stream_factor(1, std::numeric_limits<std::int64_t>::max());
-    if (!factor) throw InputError("calibrate: the bandwidth series have no sizes above 0");
+    const auto factor = stream_factor(1, std::numeric_limits<std::int64_t>::max(), route_latency);
+    if (!factor) {
+      throw InputError(fmt::format(
+          "calibrate: no bandwidth size is large enough to measure bandwidth (n / B(n) at least "
+          "{} times the route latency); give one-way times too (osu_latency, IMB PingPong)",
+          kBandwidthBound));
+    }
     fit.calibration.bandwidth_factor =
         sim::SizeFactors::parse(fmt::format("0:{}", *factor), "calibrate");
     Segment whole;
@@ -95,6 +104,7 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   }
   const auto& p = times->points;
   const auto n = p.size();
+  fit.one_way_points = n;
   if (n < static_cast<std::size_t>(kMinSegmentPoints)) {
     throw InputError(fmt::format("calibrate: {} ({}) has {} sizes; at least {} are needed",
                                  times->benchmark, times->source, n, kMinSegmentPoints));
@@ -147,7 +157,7 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
     s.intercept = line.a;
     s.per_byte = line.b;
     s.latency_factor = std::max(kMinFactor, (line.a - 2 * overhead) / route_latency);
-    const auto measured = stream_factor(s.first, s.last);
+    const auto measured = stream_factor(s.first, s.last, std::max(line.a, route_latency));
     if (measured) {
       s.bandwidth_factor = std::max(kMinFactor, *measured);
       s.bandwidth_measured = true;

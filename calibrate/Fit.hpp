@@ -20,12 +20,15 @@
 //    reading when the "machine" measured is SMPI itself (bench/calibration_loop.sh).
 // 3. Factors per segment k. lat_factor = (a_k - o_s - o_r) / L (at least kMinFactor), and
 //    bw_factor = 1 / (b_k W) — or, where a bandwidth series (osu_bw, osu_bibw, osu_mbw_mr, IMB
-//    PingPing, Sendrecv) has sizes in the segment, the median of B(n) / W over them (a stream
-//    measures bandwidth better than a slope). In SimGrid's notation a step "S:F" applies above
-//    S: segment k >= 1 starts above the last size of segment k - 1, segment 0 above size 0; a
-//    zero-byte message keeps factor 1 (its time is the intercept: o_s + o_r + L).
-// Without a one-way time series, the bandwidth series alone give bandwidth factors (one segment
-// per series' size range is not inferred: every size > 0 gets the median) and no overheads.
+//    PingPing, Sendrecv) has sizes in the segment that are bandwidth-bound (n / B(n) at least
+//    kBandwidthBound times max(a_k, L): a stream of small messages measures the message rate,
+//    and IMB's Mbytes/sec includes the latency), the median of B(n) / W over them. In SimGrid's
+//    notation a step "S:F" applies above S: segment k >= 1 starts above the last size of segment k
+//    - 1, segment 0 above size 0; a zero-byte message keeps factor 1 (its time is the intercept:
+//    o_s + o_r + L).
+// Without a one-way time series, the bandwidth series alone give one bandwidth factor for every
+// size > 0 (the median over the bandwidth-bound sizes, n / B(n) >= kBandwidthBound * L) and no
+// overheads.
 
 #include <cstdint>
 #include <vector>
@@ -39,6 +42,7 @@ inline constexpr int kMaxSegments = 6;
 inline constexpr int kMinSegmentPoints = 3;
 inline constexpr double kSegmentPenalty = 1e-3;
 inline constexpr double kMinFactor = 0.01;
+inline constexpr double kBandwidthBound = 10;
 
 struct Segment {
   std::int64_t first = 0;  ///< smallest size of the segment
@@ -58,7 +62,8 @@ struct Fit {
   double route_bandwidth = 0;  ///< W, bytes per second
   /// Largest |modelled / measured - 1| over the one-way time points.
   double max_relative_error = 0;
-  std::int64_t worst_bytes = 0;  ///< the size where it is largest
+  std::int64_t worst_bytes = 0;    ///< the size where it is largest
+  std::size_t one_way_points = 0;  ///< one-way times fitted (0: bandwidth series only)
 };
 
 /// Fits `series` (see above); throws InputError if there is nothing to fit (no series with

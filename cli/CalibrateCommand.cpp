@@ -58,7 +58,9 @@ void write_chart(const std::string& dir, const calib::Fit& fit,
 
 int run_calibrate(const std::vector<std::string>& args) {
   CommandLine line(
-      "calibrate", "FILE... --topology SPEC [--nodes A,B] [--link CLASS:GBPS:NS]... [--out FILE]",
+      "calibrate",
+      "FILE... --topology SPEC [--nodes A,B] [--link CLASS:GBPS:NS]... [--intercept "
+      "overheads|latency] [--out FILE] [--chart DIR]",
       "Fits a calibration to what MPI micro-benchmarks measured between two nodes of a\n"
       "machine, as they print it: osu_latency, osu_bw, osu_bibw, osu_mbw_mr (OSU) and\n"
       "PingPong, PingPing, Sendrecv (IMB). The one-way times are cut into segments where the\n"
@@ -68,7 +70,7 @@ int run_calibrate(const std::vector<std::string>& args) {
       "two nodes on --topology, with --link overrides), bandwidth series give the bandwidth\n"
       "where they cover a segment. Prints the fit and writes the calibration file for\n"
       "`mapsim simulate --calibration FILE` (docs/models.md, \"Calibration\").");
-  line.options.add_options()("files", po::value<std::vector<std::string>>()->required(),
+  line.options.add_options()("files", po::value<std::vector<std::string>>(),
                              "benchmark output files")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. fattree:...")(
       "nodes", po::value<std::string>()->default_value("0,1"),
@@ -89,6 +91,9 @@ int run_calibrate(const std::vector<std::string>& args) {
   if (!vm) return 0;
   const auto& options = *vm;
 
+  if (options.count("files") == 0) {
+    throw po::error("give the benchmark output files (osu_latency, osu_bw, ... or IMB output)");
+  }
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
   const auto nodes_text = options["nodes"].as<std::string>();
   const auto comma = nodes_text.find(',');
@@ -104,6 +109,11 @@ int run_calibrate(const std::vector<std::string>& args) {
                                                     : std::vector<std::string>{};
   const auto links = apply_link_overrides(overrides, *topology);
   if (options.count("out") != 0) prepare_output(options["out"].as<std::string>(), "--out");
+  if (options.count("chart") != 0) {
+    prepare_output(
+        (std::filesystem::path(options["chart"].as<std::string>()) / "calibration.gp").string(),
+        "--chart");
+  }
 
   std::vector<calib::Series> series;
   for (const auto& file : options["files"].as<std::vector<std::string>>()) {
@@ -139,22 +149,29 @@ int run_calibrate(const std::vector<std::string>& args) {
   fmt::print(report, "overheads      o_s = {}, o_r = {} ({})\n",
              microseconds(sim::to_seconds(costs.send)),
              microseconds(sim::to_seconds(costs.receive)), sim::name(channel));
-  if (!fit.segments.empty() && fit.segments.front().intercept > 0) {
-    fmt::print(report, "{:<8}{:>22}{:>13}{:>14}{:>12}{:>12}\n", "segment", "sizes (bytes)",
-               "latency", "bandwidth", "lat-factor", "bw-factor");
-  }
+  const bool one_way = fit.one_way_points > 0;
+  fmt::print(report, "{:<8}{:>22}{:>13}{:>14}{:>12}{:>12}\n", "segment", "sizes (bytes)", "latency",
+             "bandwidth", "lat-factor", "bw-factor");
   for (std::size_t k = 0; k < fit.segments.size(); ++k) {
     const auto& s = fit.segments[k];
     const double bandwidth = route.bandwidth * s.bandwidth_factor;
     fmt::print(report, "{:<8}{:>22}{:>13}{:>10.3g} GB/s{:>12.4g}{:>12.4g}{}\n", k + 1,
-               fmt::format("{} .. {}", s.first, s.last), microseconds(s.intercept), bandwidth / 1e9,
+               one_way ? fmt::format("{} .. {}", s.first, s.last) : std::string("every size > 0"),
+               one_way ? microseconds(s.intercept) : std::string("-"), bandwidth / 1e9,
                s.latency_factor, s.bandwidth_factor,
                s.bandwidth_measured ? "  (bandwidth measured)" : "");
   }
-  fmt::print(report,
-             "fit            largest error {:.2f} % of the measured one-way time, at {} bytes{}\n",
-             100 * fit.max_relative_error, fit.worst_bytes,
-             fit.worst_bytes == 0 ? " (zero-byte messages keep factor 1, as in SimGrid)" : "");
+  if (one_way) {
+    fmt::print(
+        report,
+        "fit            largest error {:.2f} % of the measured one-way time, at {} bytes{}\n",
+        100 * fit.max_relative_error, fit.worst_bytes,
+        fit.worst_bytes == 0 ? " (zero-byte messages keep factor 1, as in SimGrid)" : "");
+  } else {
+    fmt::print(report,
+               "fit            bandwidth only (no one-way times: osu_latency, IMB PingPong): "
+               "latency as the machine's, no overheads\n");
+  }
   if (options.count("out") != 0) {
     const auto out = options["out"].as<std::string>();
     write_output(out, "--out", [&](std::ostream& os) {
@@ -166,10 +183,12 @@ int run_calibrate(const std::vector<std::string>& args) {
       fmt::print(report, "calibration    {} (mapsim simulate --calibration {})\n", out, out);
     }
   }
-  if (options.count("chart") != 0) {
+  if (options.count("chart") != 0 && one_way) {
     write_chart(options["chart"].as<std::string>(), fit, series);
     fmt::print(report, "chart          {}/calibration.gp (gnuplot calibration.gp in it)\n",
                options["chart"].as<std::string>());
+  } else if (options.count("chart") != 0) {
+    fmt::print(report, "chart          none: no one-way times to draw\n");
   }
   return 0;
 }

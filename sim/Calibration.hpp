@@ -15,7 +15,7 @@
 //            lat-factor: 0:2.01;65472:11.64
 //            reverse-traffic: true                   (true or false)
 //            weight-s: 8775                          (bytes, >= 0)
-//          (`mapsim calibrate` will write such files from measured benchmarks.)
+//          (`mapsim calibrate` fits such a file to measured benchmarks: calibrate/Fit.hpp.)
 //
 // The overheads apply under every model; the factors under flow and analytic, reverse traffic
 // and weight-S under flow (the packet model takes none of them).
