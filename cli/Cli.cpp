@@ -97,7 +97,7 @@ void print_usage(std::ostream& out) {
              "mapsim places the ranks of an MPI application on a modelled machine and measures\n"
              "how much the placement matters.\n\nCommands:\n");
   for (const auto& command : kCommands)
-    fmt::print(out, "  {:<10}{}\n", command.name, command.summary);
+    fmt::print(out, "  {:<11}{}\n", command.name, command.summary);
   fmt::print(out,
              "\nGlobal options:\n  -h, --help     this message\n  --version      print the "
              "version\n  -q, --quiet    only errors on stderr\n  -v, --verbose  debug messages on "
