@@ -5,8 +5,9 @@ namespace mapsim::sim {
 void AnalyticModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
-  engine_->schedule(add_time(engine_->now(), lone_time(route, transfer.bytes)), kDelivery,
-                    transfer.id);
+  engine_->schedule(
+      add_time(add_time(engine_->now(), transfer.delay), lone_time(route, transfer.bytes)),
+      kDelivery, transfer.id);
   network_->release(route);
 }
 

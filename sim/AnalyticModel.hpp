@@ -21,6 +21,7 @@ class AnalyticModel final : public NetworkModel {
 
   void start(const Transfer& transfer) override;
   void handle(const QueuedEvent& event) override;
+  [[nodiscard]] bool takes_delay() const override { return true; }
 };
 
 }  // namespace mapsim::sim

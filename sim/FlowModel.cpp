@@ -24,7 +24,8 @@ FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& optio
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
   count_bytes(route, transfer.bytes);
-  const Time latency = factored_latency(route, transfer.bytes);
+  // In flight from the end of the sender's overheads (transfer.delay) for the route's latency.
+  const Time latency = add_time(transfer.delay, factored_latency(route, transfer.bytes));
   if (transfer.bytes == 0) {
     engine_->schedule(add_time(engine_->now(), latency), kDelivery, transfer.id);
     network_->release(route);

@@ -68,6 +68,7 @@ class FlowModel final : public NetworkModel {
 
   void start(const Transfer& transfer) override;
   void handle(const QueuedEvent& event) override;
+  [[nodiscard]] bool takes_delay() const override { return true; }
   /// UGAL's load: the flows streaming on the link now.
   [[nodiscard]] double link_load(ResourceId link) const override {
     return static_cast<double>(links_[static_cast<std::size_t>(link)].flows.size());

@@ -29,6 +29,9 @@ struct Transfer {
   topo::NodeId src = 0;
   topo::NodeId dst = 0;
   std::int64_t bytes = 0;
+  /// It enters the network this long after now (its sender's overheads; sim/Overheads.hpp); only
+  /// for a model whose takes_delay() is true.
+  Time delay = 0;
 };
 
 /// Parameters of the models that have any, declared once here (defaults included).
@@ -67,6 +70,9 @@ class NetworkModel : public LinkLoads {
 
   virtual void start(const Transfer& transfer) = 0;
   virtual void handle(const QueuedEvent& event) = 0;
+  /// Whether start() takes a transfer that enters the network later (Transfer::delay): saves the
+  /// replay an engine event per message under overheads. The route is chosen at start().
+  [[nodiscard]] virtual bool takes_delay() const { return false; }
 
   /// Bytes that crossed each resource (see Network.hpp for resource ids).
   [[nodiscard]] std::span<const std::int64_t> resource_bytes() const { return bytes_; }

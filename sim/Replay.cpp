@@ -386,7 +386,7 @@ void Replay::pair(std::uint32_t m, std::uint32_t request) {
   }
 }
 
-void Replay::start_transfer(std::uint32_t m, int phase) {
+void Replay::start_transfer(std::uint32_t m, int phase, Time delay) {
   Message& message = messages_[m];
   const bool back = phase == kClearToSend;
   Transfer transfer;
@@ -394,7 +394,8 @@ void Replay::start_transfer(std::uint32_t m, int phase) {
   transfer.src = mapping_->node(back ? message.dst : message.src);
   transfer.dst = mapping_->node(back ? message.src : message.dst);
   transfer.bytes = phase == kData ? message.bytes : 0;
-  if (phase == kData) message.injected = engine_.now();
+  transfer.delay = delay;
+  if (phase == kData) message.injected = add_time(engine_.now(), delay);
   model_->start(transfer);
 }
 
@@ -452,6 +453,8 @@ void Replay::inject(std::uint32_t m, int phase) {
   next = add_time(at, config_.overheads.of(c).gap);
   if (at == engine_.now()) {
     start_transfer(m, phase);
+  } else if (model_->takes_delay()) {
+    start_transfer(m, phase, at - engine_.now());
   } else {
     engine_.schedule(at, kInject, m * 4 + static_cast<std::uint32_t>(phase));
   }

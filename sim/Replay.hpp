@@ -150,7 +150,7 @@ class Replay {
                           std::int64_t bytes, std::uint32_t request, bool collective);
   void post_recv(Rank rank, Rank src, std::uint16_t comm, std::int32_t tag, std::uint32_t request);
   void pair(std::uint32_t message, std::uint32_t request);
-  void start_transfer(std::uint32_t message, int phase);
+  void start_transfer(std::uint32_t message, int phase, Time delay = 0);
   /// Starts the message's eager data or request-to-send after its sender's overheads.
   void inject(std::uint32_t message, int phase);
   /// Completes a receive request of a message of `bytes` from src to dst, with its overhead.
