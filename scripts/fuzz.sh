@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of user input (topology specs, CSV matrices, mapping files, mapper
-# parameters, experiment configs) with libFuzzer under ASan+UBSan, SECONDS each (default 60).
+# parameters, experiment configs, calibrations and overheads, benchmark output) with libFuzzer
+# under ASan+UBSan, SECONDS each (default 60).
 # New inputs go to build/fuzz/corpus/<target>, seeded from fuzz/corpus/<target>; a crash leaves
 # its input in build/fuzz/ and makes the script fail. The ordinary test run replays fuzz/corpus
 # as unit tests.
@@ -19,7 +20,8 @@ done
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 status=0
-for target in topology_spec matrix_csv mapping_file mapper_params sweep_config; do
+for target in topology_spec matrix_csv mapping_file mapper_params sweep_config replay_costs \
+  benchmark_output; do
   corpus=build/fuzz/corpus/$target
   mkdir -p "$corpus"
   cp -n fuzz/corpus/$target/* "$corpus"/ 2>/dev/null || true
