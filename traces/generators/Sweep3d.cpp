@@ -213,8 +213,10 @@ Deck with_parameters(Deck deck, const std::map<std::string, std::int64_t>& param
   std::vector<std::string_view> keys;
   for (const auto& parameter : kParameters) keys.push_back(parameter.key);
   for (const auto& [key, value] : parameters) {
+    // By name, not by capture: clang 14 (the fuzz build) cannot capture a structured binding.
+    const std::string_view name = key;
     const auto* found = std::find_if(kParameters.begin(), kParameters.end(),
-                                     [&](const Parameter& p) { return p.key == key; });
+                                     [name](const Parameter& p) { return p.key == name; });
     if (found == kParameters.end()) {
       throw InputError(fmt::format("unknown sweep3d parameter '{}' (valid: {}){}", key,
                                    fmt::join(keys, ", "), suggest_suffix(key, keys)));
