@@ -17,20 +17,6 @@ namespace {
 constexpr double kMega = 1e6;    // MB in both suites
 constexpr double kMicro = 1e-6;  // us
 
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t at = 0;
-  while (at < line.size()) {
-    const auto begin = line.find_first_not_of(" \t\r", at);
-    if (begin == std::string_view::npos) break;
-    auto end = line.find_first_of(" \t\r", begin);
-    if (end == std::string_view::npos) end = line.size();
-    out.push_back(line.substr(begin, end - begin));
-    at = end;
-  }
-  return out;
-}
-
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }

@@ -307,39 +307,22 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
           auto spec = reader.scalar(item, "mpi.calibration");
           if (spec != "none" && spec != "smpi" && std::filesystem::path(spec).is_relative())
             spec = (base / spec).string();
-          try {
-            calibration = sim::load_calibration(spec, "mpi.calibration");
-          } catch (const InputError& e) {
-            std::string_view message = e.what();
-            const std::string_view prefix = "mpi.calibration: ";
-            if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
-            throw reader.error(item, "mpi.calibration", message);
-          }
+          calibration = reader.at_value(item, "mpi.calibration", [&] {
+            return sim::load_calibration(spec, "mpi.calibration");
+          });
           continue;
         }
         if (k.Scalar() == "overheads") {
           const auto spec = reader.scalar(item, "mpi.overheads");
-          try {
-            overheads = sim::parse_overheads(spec, "mpi.overheads");
-          } catch (const InputError& e) {  // "mpi.overheads: ...", placed at the value
-            std::string_view message = e.what();
-            const std::string_view prefix = "mpi.overheads: ";
-            if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
-            throw reader.error(item, "mpi.overheads", message);
-          }
+          overheads = reader.at_value(item, "mpi.overheads",
+                                      [&] { return sim::parse_overheads(spec, "mpi.overheads"); });
           continue;
         }
         if (k.Scalar() == "collectives") {
           const auto spec = reader.scalar(item, "mpi.collectives");
-          try {
-            config.collective_algorithms =
-                traces::parse_collective_options(spec, "mpi.collectives");
-          } catch (const InputError& e) {  // "mpi.collectives: ...", placed at the value
-            std::string_view message = e.what();
-            message.remove_prefix(
-                std::min(message.size(), std::string_view("mpi.collectives: ").size()));
-            throw reader.error(item, "mpi.collectives", message);
-          }
+          config.collective_algorithms = reader.at_value(item, "mpi.collectives", [&] {
+            return traces::parse_collective_options(spec, "mpi.collectives");
+          });
           continue;
         }
         for (const auto& v : reader.elements(item, "mpi.eager-threshold")) {

@@ -350,16 +350,9 @@ void parse_model(const YamlReader& reader, const YAML::Node& node, const std::st
         options.emplace_back(key.Scalar(), key);
         if (key.Scalar() == "bw-factor" || key.Scalar() == "lat-factor") {
           const auto text = reader.scalar(item, item_path);
-          try {
-            (key.Scalar() == "bw-factor" ? flow_level.bandwidth_factor
-                                         : flow_level.latency_factor) =
-                sim::SizeFactors::parse(text, item_path);
-          } catch (const InputError& e) {  // "PATH: ...", placed at the value
-            std::string_view message = e.what();
-            const auto prefix = item_path + ": ";
-            if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
-            throw reader.error(item, item_path, message);
-          }
+          (key.Scalar() == "bw-factor" ? flow_level.bandwidth_factor : flow_level.latency_factor) =
+              reader.at_value(item, item_path,
+                              [&] { return sim::SizeFactors::parse(text, item_path); });
           flow_given.emplace_back(key.Scalar(), text);
           return;
         }

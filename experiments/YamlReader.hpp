@@ -27,6 +27,21 @@ class YamlReader {
   /// InputError "FILE:LINE:COLUMN: PATH: message" at `node`.
   [[nodiscard]] InputError error(const YAML::Node& node, std::string_view path,
                                  std::string_view message) const;
+  /// `parse()`, a parser of the value at `node` that names it `path` in its errors
+  /// ("PATH: message"); its InputError rethrown placed at the value ("FILE:LINE:COLUMN: PATH:
+  /// message").
+  template <typename Parse>
+  auto at_value(const YAML::Node& node, std::string_view path, Parse&& parse) const
+      -> decltype(parse()) {
+    try {
+      return parse();
+    } catch (const InputError& e) {
+      std::string_view message = e.what();
+      if (message.starts_with(path) && message.substr(path.size()).starts_with(": "))
+        message.remove_prefix(path.size() + 2);
+      throw error(node, path, message);
+    }
+  }
 
   /// Throws unless `node` is a map.
   void expect_map(const YAML::Node& node, std::string_view path) const;

@@ -18,12 +18,11 @@ void fuzz(std::string_view input) {
       MAPSIM_EXPECTS(s.points[k - 1].bytes < s.points[k].bytes, "sizes ascend");
     }
   }
-  const auto fit = mapsim::calib::fit_calibration(series, 1e-6, 12.5e9,
-                                                  mapsim::sim::Channel::Network);
-  MAPSIM_EXPECTS(
-      mapsim::sim::parse_calibration(mapsim::sim::to_text(fit.calibration), "<again>") ==
-          fit.calibration,
-      "a fitted calibration reads back from its text");
+  const auto fit =
+      mapsim::calib::fit_calibration(series, 1e-6, 12.5e9, mapsim::sim::Channel::Network);
+  MAPSIM_EXPECTS(mapsim::sim::parse_calibration(mapsim::sim::to_text(fit.calibration), "<again>") ==
+                     fit.calibration,
+                 "a fitted calibration reads back from its text");
   for (const auto& s : series) {
     for (const auto& p : s.points) {
       const double t = mapsim::calib::modelled_time(fit, p.bytes);

@@ -104,13 +104,7 @@ Overheads typical_overheads() {
 
 Overheads parse_overheads(std::string_view spec, std::string_view where) {
   Overheads overheads;
-  std::vector<std::string_view> items;
-  for (std::size_t at = 0;;) {
-    const auto comma = spec.find(',', at);
-    items.push_back(spec.substr(at, comma == std::string_view::npos ? spec.npos : comma - at));
-    if (comma == std::string_view::npos) break;
-    at = comma + 1;
-  }
+  const auto items = split_fields(spec, ',');
   if (spec.empty()) {
     throw InputError(
         fmt::format("{}: empty overheads: give none, typical or "

@@ -31,12 +31,10 @@ SizeFactors SizeFactors::parse(std::string_view text, std::string_view where) {
     factors.single_ = parse_factor(text, where, text);
     return factors;
   }
-  for (std::size_t at = 0; at <= text.size();) {
-    auto end = text.find(';', at);
-    if (end == std::string_view::npos) end = text.size();
-    const auto piece = text.substr(at, end - at);
-    at = end + 1;
-    if (piece.empty() && end == text.size() && !factors.steps_.empty()) break;  // a final ';'
+  const auto pieces = split_fields(text, ';');
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const auto piece = pieces[k];
+    if (piece.empty() && k + 1 == pieces.size() && k > 0) break;  // a final ';'
     const auto colon = piece.find(':');
     if (colon == std::string_view::npos || piece.find(':', colon + 1) != std::string_view::npos) {
       throw InputError(fmt::format("{}: '{}' is not SIZE:FACTOR", where, piece));

@@ -12,6 +12,26 @@
 
 namespace mapsim {
 
+std::vector<std::string_view> split_fields(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const auto at = text.find(separator);
+    parts.push_back(text.substr(0, at));
+    if (at == std::string_view::npos) return parts;
+    text.remove_prefix(at + 1);
+  }
+}
+
+std::vector<std::string_view> words(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = 0;;) {
+    const auto first = text.find_first_not_of(" \t\r", at);
+    if (first == std::string_view::npos) return out;
+    at = std::min(text.find_first_of(" \t\r", first), text.size());
+    out.push_back(text.substr(first, at - first));
+  }
+}
+
 std::string_view trim(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r");
   if (first == std::string_view::npos) return {};

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace mapsim {
 
@@ -23,6 +24,13 @@ double parse_real(std::string_view text, std::string_view what, double min, doub
 
 /// `text` without leading and trailing blanks (spaces, tabs, carriage returns).
 std::string_view trim(std::string_view text);
+
+/// `text` cut at every `separator`: n separators give n + 1 fields, empty ones kept (an empty
+/// text is one empty field).
+std::vector<std::string_view> split_fields(std::string_view text, char separator);
+
+/// The words of `text`, separated by blanks (spaces, tabs, carriage returns).
+std::vector<std::string_view> words(std::string_view text);
 
 /// The length in bytes (1 to 4) of the UTF-8 sequence at text[at], or 0 if none starts there (a
 /// stray continuation byte, a truncated sequence, an overlong form, a UTF-16 surrogate, a code

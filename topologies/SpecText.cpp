@@ -13,16 +13,6 @@ void fail_spec(std::string_view spec, std::string_view what) {
   throw InputError(fmt::format("topology spec '{}': {}", spec, what));
 }
 
-std::vector<std::string_view> split_fields(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  for (;;) {
-    const auto at = text.find(separator);
-    parts.push_back(text.substr(0, at));
-    if (at == std::string_view::npos) return parts;
-    text.remove_prefix(at + 1);
-  }
-}
-
 int parse_positive(std::string_view spec, std::string_view text, std::string_view what,
                    std::int64_t max) {
   if (text.empty()) fail_spec(spec, fmt::format("{} is empty", what));

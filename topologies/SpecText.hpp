@@ -6,13 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "support/Parse.hpp"  // split_fields, used by every kind's spec parser
+
 namespace mapsim::topo {
 
 /// Throws InputError "topology spec 'SPEC': WHAT".
 [[noreturn]] void fail_spec(std::string_view spec, std::string_view what);
-
-/// `text` cut at every `separator` (an empty text is one empty field).
-std::vector<std::string_view> split_fields(std::string_view text, char separator);
 
 /// A positive integer of at most `max`; `what` names it in the messages (empty, not a positive
 /// integer, 0, too large), which quote `spec`.

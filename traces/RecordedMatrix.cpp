@@ -25,19 +25,6 @@ constexpr std::string_view kMagic = "mapsim-record";
 constexpr std::int64_t kVersion = 1;
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
 
-std::vector<std::string_view> words(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const auto first = text.find_first_not_of(" \t", at);
-    if (first == std::string_view::npos) break;
-    const auto last = std::min(text.find_first_of(" \t", first), text.size());
-    out.push_back(text.substr(first, last - first));
-    at = last;
-  }
-  return out;
-}
-
 struct Run {
   CollectiveOp op = CollectiveOp::None;
   Rank root = -1;  // world rank

@@ -14,16 +14,16 @@ using testing::run_mapsim;
 TEST(Cli, HelpListsEveryCommand) {
   const auto r = run_mapsim("--help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* command : {"run", "results", "report", "merge", "upgrade", "topo", "list",
-                              "generate", "matrix", "map", "simulate", "advise", "export",
-                              "calibrate", "help"})
+  for (const char* command :
+       {"run", "results", "report", "merge", "upgrade", "topo", "list", "generate", "matrix", "map",
+        "simulate", "advise", "export", "calibrate", "help"})
     EXPECT_THAT(r.out, HasSubstr(std::string("  ") + command + "  "));  // a gap after each
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-  for (const char* command : {"run", "results", "report", "merge", "upgrade", "topo", "list",
-                              "generate", "matrix", "map", "simulate", "advise", "export",
-                              "calibrate"}) {
+  for (const char* command :
+       {"run", "results", "report", "merge", "upgrade", "topo", "list", "generate", "matrix", "map",
+        "simulate", "advise", "export", "calibrate"}) {
     const auto r = run_mapsim(std::string(command) + " --help");
     EXPECT_EQ(r.exit_code, 0) << command;
     EXPECT_THAT(r.out, HasSubstr(std::string("Usage: mapsim ") + command));

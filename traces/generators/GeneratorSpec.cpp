@@ -26,16 +26,6 @@ bool contains(std::span<const std::string_view> names, std::string_view name) {
   return false;
 }
 
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  for (std::size_t start = 0;;) {
-    const auto end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
 }  // namespace
 
 bool is_generator_spec(std::string_view text) {
@@ -49,7 +39,7 @@ GeneratorOptions parse_generator_spec(std::string_view spec) {
   const auto fail = [&](const std::string& why) {
     return InputError(fmt::format("generator spec '{}': {}", spec, why));
   };
-  auto parts = split(spec, ':');
+  auto parts = split_fields(spec, ':');
   std::size_t at = 0;
   GeneratorOptions options;
   if (!parts.empty() && parts[0] == "npb") {
