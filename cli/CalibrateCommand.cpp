@@ -1,6 +1,6 @@
 // `mapsim calibrate`: fits a calibration file (sim/Calibration.hpp) to MPI micro-benchmark
-// output measured between two nodes (calibrate/Fit.hpp), so that a replay on the machine takes
-// what the machine took.
+// output or a ping-pong OTF2 trace (calibrate/PingPongTrace.hpp) measured between two nodes
+// (calibrate/Fit.hpp), so that a replay on the machine takes what the machine took.
 
 #include <fstream>
 #include <string>
@@ -11,6 +11,7 @@
 
 #include "calibrate/BenchmarkOutput.hpp"
 #include "calibrate/Fit.hpp"
+#include "calibrate/PingPongTrace.hpp"
 #include "cli/Cli.hpp"
 #include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
@@ -61,17 +62,22 @@ int run_calibrate(const std::vector<std::string>& args) {
       "calibrate",
       "FILE... --topology SPEC [--nodes A,B] [--link CLASS:GBPS:NS]... [--intercept "
       "overheads|latency] [--out FILE] [--chart DIR]",
-      "Fits a calibration to what MPI micro-benchmarks measured between two nodes of a\n"
-      "machine, as they print it: osu_latency, osu_bw, osu_bibw, osu_mbw_mr (OSU) and\n"
-      "PingPong, PingPing, Sendrecv (IMB). The one-way times are cut into segments where the\n"
-      "protocol changes (found from the data), each a latency and a bandwidth; the smallest\n"
-      "messages' time beyond the route's latency becomes the send and receive overheads, the\n"
-      "segments size factors on the route's latency and bandwidth (the route mapsim gives the\n"
-      "two nodes on --topology, with --link overrides), bandwidth series give the bandwidth\n"
-      "where they cover a segment. Prints the fit and writes the calibration file for\n"
-      "`mapsim simulate --calibration FILE` (docs/models.md, \"Calibration\").");
-  line.options.add_options()("files", po::value<std::vector<std::string>>(),
-                             "benchmark output files")(
+      "Fits a calibration to what MPI micro-benchmarks measured between two nodes of a machine,\n"
+      "as they print it: osu_latency, osu_bw, osu_bibw, osu_mbw_mr (OSU) and PingPong,\n"
+      "PingPing, Sendrecv (IMB). A FILE that is an OTF2 trace (a directory holding traces.otf2,\n"
+      "or a file named *.otf2) of a ping-pong between two ranks, as Score-P records osu_latency\n"
+      "or IMB PingPong, gives one-way times too: half of each round trip (the pinging rank's\n"
+      "send entered to its reply received), the median per size over the repetitions. The\n"
+      "one-way times are cut into segments where the protocol changes (found from the data),\n"
+      "each a latency and a bandwidth; the smallest messages' time beyond the route's latency\n"
+      "becomes the send and receive overheads, the segments size factors on the route's latency\n"
+      "and bandwidth (the route mapsim gives the two nodes on --topology, with --link\n"
+      "overrides), bandwidth series give the bandwidth where they cover a segment. Prints the\n"
+      "fit and writes the calibration file for `mapsim simulate --calibration FILE`\n"
+      "(docs/models.md, \"Calibration\").");
+  line.options.add_options()(
+      "files", po::value<std::vector<std::string>>(),
+      "benchmark output files, or OTF2 ping-pong traces (DIR with traces.otf2, or *.otf2)")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. fattree:...")(
       "nodes", po::value<std::string>()->default_value("0,1"),
       "the two nodes the benchmark ran on (node ids; the same node twice: the intra-node "
@@ -92,7 +98,9 @@ int run_calibrate(const std::vector<std::string>& args) {
   const auto& options = *vm;
 
   if (options.count("files") == 0) {
-    throw po::error("give the benchmark output files (osu_latency, osu_bw, ... or IMB output)");
+    throw po::error(
+        "give the benchmark output files (osu_latency, osu_bw, ... or IMB output) or ping-pong "
+        "OTF2 traces");
   }
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
   const auto nodes_text = options["nodes"].as<std::string>();
@@ -117,6 +125,10 @@ int run_calibrate(const std::vector<std::string>& args) {
 
   std::vector<calib::Series> series;
   for (const auto& file : options["files"].as<std::vector<std::string>>()) {
+    if (calib::is_otf2_trace(file)) {
+      series.push_back(calib::read_ping_pong_trace(file));
+      continue;
+    }
     auto read = calib::read_benchmark_file(file);
     series.insert(series.end(), std::make_move_iterator(read.begin()),
                   std::make_move_iterator(read.end()));

@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "PingPongArchive.hpp"
 #include "sim/Calibration.hpp"
 #include "support/Error.hpp"
 #include "tests/support/RunMapsim.hpp"
@@ -269,6 +270,59 @@ TEST(CalibrateCommand, InterceptLatencyPutsTheSmallMessageTimeInTheLatencyFactor
   EXPECT_LT(number_after(o.out, "largest error "), 2 * 0.28);
 }
 
+TEST(CalibrateCommand, ReadsAPingPongTrace) {
+  // A ping-pong OTF2 archive (PingPongArchive.hpp) of one-way time 1.8 us + n / (2 GB/s): round
+  // trips of 3600 + n ns, 5 repetitions per size, the first a warm-up twice as slow (the median
+  // drops it). On the route of 1 us and 12.5 GB/s: o_s = o_r = (1.8 - 1) / 2 = 0.4 us, one
+  // segment of latency 1.8 us and bandwidth 2 GB/s (bw-factor 2 / 12.5 = 0.16).
+  testing::PingPongArchive archive;
+  archive.sizes = testing::mib_sizes();
+  archive.round_trip_ns = [](std::int64_t bytes, int rep) {
+    return (rep == 0 ? 2 : 1) * (3600 + bytes);
+  };
+  const testing::TempDir dir;
+  const auto trace = dir.path() / "osu_latency.otf2.d";
+  archive.write(trace);
+  const auto r = run_mapsim("calibrate " + trace.string() + kMachine + " --out -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("benchmark      OTF2 ping-pong (" + trace.string() +
+                               ", 21 sizes, 1 to 1048576 bytes)"));
+  EXPECT_NEAR(number_after(r.err, "o_s = "), 0.4, 1e-3);
+  EXPECT_THAT(r.err, HasSubstr("\n1                 1 .. 1048576     1.800 us         2 GB/s"));
+  EXPECT_THAT(r.err, Not(HasSubstr("\n2 ")));
+  EXPECT_LT(number_after(r.err, "largest error "), 0.01);
+  const auto c = sim::parse_calibration(r.out, "stdout");
+  EXPECT_NEAR(sim::to_seconds(c.overheads.of(sim::Channel::Network).send), 0.4e-6, 1e-12);
+  EXPECT_NEAR(c.latency_factor(1024), 1, 1e-6);
+  EXPECT_NEAR(c.bandwidth_factor(1024), 0.16, 0.16e-6);
+  // Its anchor file names it too, beside benchmark output.
+  const auto both =
+      run_mapsim("calibrate " + (trace / "traces.otf2").string() + " " + kLatency + kMachine);
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_THAT(both.out, HasSubstr("benchmark      OTF2 ping-pong (" +
+                                  (trace / "traces.otf2").string() + ", 21 sizes"));
+  EXPECT_THAT(both.out, HasSubstr("benchmark      osu_latency ("));
+}
+
+TEST(CalibrateCommandErrors, BadPingPongTrace) {
+  // A trace whose directory holds traces.otf2 is read as one: its errors name the file.
+  testing::PingPongArchive archive;
+  archive.sizes = {1, 2, 4};
+  archive.reply = [](std::int64_t bytes) { return 2 * bytes; };
+  archive.round_trip_ns = [](std::int64_t bytes, int) { return 3600 + bytes; };
+  const testing::TempDir dir;
+  const auto anchor = archive.write(dir.path() / "trace");
+  const auto r = run_mapsim("calibrate " + (dir.path() / "trace").string() + kMachine);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr(anchor.string() + ": not a ping-pong: rank 1 replies 2 bytes to a "
+                                                 "ping of 1 bytes"));
+  // A missing *.otf2 is a missing trace, not unreadable benchmark output.
+  const auto missing = (dir.path() / "missing.otf2").string();
+  const auto m = run_mapsim("calibrate " + missing + kMachine);
+  EXPECT_EQ(m.exit_code, 1);
+  EXPECT_THAT(m.err, HasSubstr("trace '" + missing + "' does not exist"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input: exit code 1 and a message naming the value
 
@@ -368,6 +422,7 @@ TEST(CalibrateCommand, Help) {
   for (const char* benchmark :
        {"osu_latency", "osu_bw", "osu_bibw", "osu_mbw_mr", "PingPong", "PingPing", "Sendrecv"})
     EXPECT_THAT(r.out, HasSubstr(benchmark)) << benchmark;
+  EXPECT_THAT(r.out, HasSubstr("OTF2 trace (a directory holding traces.otf2"));
   EXPECT_EQ(run_mapsim("help calibrate").out, r.out);
 }
 
