@@ -346,7 +346,7 @@ int run_advise(const std::vector<std::string>& args) {
         .add("topology", topology->spec())
         .add("matrix_counts", counted(matrix_settings))
         .add("collectives", traces::to_string(matrix_settings.algorithms))
-        .add("overheads", sim::to_string(overheads))
+        .add("overheads", sim::to_string(overheads, topology->sockets_per_node() > 1))
         .add("bw_factor", comm_only.model_options.bandwidth_factor.to_string())
         .add("lat_factor", comm_only.model_options.latency_factor.to_string())
         .add("reverse_traffic", comm_only.model_options.reverse_traffic)

@@ -52,7 +52,8 @@ constexpr std::array<Command, 15> kCommands{{
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
     {"advise", "which placement for a trace on a machine, and how much it matters", run_advise},
     {"export", "write a trace in SimGrid's time-independent format (for SMPI)", run_export},
-    {"calibrate", "fit a replay calibration to OSU or IMB benchmark output", run_calibrate},
+    {"calibrate", "fit a replay calibration to OSU or IMB output or ping-pong OTF2 traces",
+     run_calibrate},
     {"help", "a command's help: 'mapsim help COMMAND' (as 'mapsim COMMAND --help')", run_help},
 }};
 

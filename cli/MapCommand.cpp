@@ -114,13 +114,19 @@ std::string stats_line(const metrics::LoadStats& s, int precision) {
   return fmt::format("{}/{}/{:.{}f}/{}", s.total, s.min, s.average, precision, s.max);
 }
 
-void print_metrics(std::FILE* out, const metrics::Metrics& m) {
+/// `sockets`: the machine's nodes have several, so IaNLC splits by socket.
+void print_metrics(std::FILE* out, const metrics::Metrics& m, bool sockets) {
   fmt::print(out, "hop-bytes      {}\n", m.hop_bytes);
   fmt::print(out, "hop-messages   {} (total IeNPC)\n", m.hop_messages);
   fmt::print(out, "dilation       max {} hops, average {:.4f} hops per byte\n", m.dilation_max,
              m.dilation_average);
   fmt::print(out, "messages       IePLC {}: IaNLC {} intra-node, IeNLC {} inter-node; {} to self\n",
              m.messages, m.intra_node_messages, m.inter_node_messages, m.self_messages);
+  if (sockets) {
+    fmt::print(out, "  sockets      IaNLC {} within a socket, {} between sockets ({} bytes)\n",
+               m.intra_node_messages - m.inter_socket_messages, m.inter_socket_messages,
+               m.inter_socket_bytes);
+  }
   fmt::print(out, "link loads     total/min/avg/max over used links (dimension-order routes)\n");
   fmt::print(out, "  per direction  {} links: messages {}, bytes {}\n", m.directed_messages.used,
              stats_line(m.directed_messages, 2), stats_line(m.directed_bytes, 1));
@@ -137,7 +143,7 @@ void add_stats(Record& row, std::string_view prefix, const metrics::LoadStats& s
       .add(fmt::format("{}_max", prefix), s.max);
 }
 
-Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline) {
+Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline, bool sockets) {
   Record row;
   row.add("mapper", o.mapper).add("params", o.params).add("mapping_file", o.file);
   if (!o.error.empty()) {
@@ -157,9 +163,12 @@ Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline) {
       .add("dilation_avg_hops_per_byte", m.dilation_average)
       .add("ieplc", m.messages)
       .add("ianlc", m.intra_node_messages)
-      .add("ienlc", m.inter_node_messages)
-      .add("self_messages", m.self_messages)
-      .add("directed_links_used", m.directed_messages.used);
+      .add("ienlc", m.inter_node_messages);
+  if (sockets) {
+    row.add("inter_socket_messages", m.inter_socket_messages)
+        .add("inter_socket_bytes", m.inter_socket_bytes);
+  }
+  row.add("self_messages", m.self_messages).add("directed_links_used", m.directed_messages.used);
   add_stats(row, "directed_link_messages", m.directed_messages);
   add_stats(row, "directed_link_bytes", m.directed_bytes);
   row.add("links_used", m.link_messages.used);
@@ -189,11 +198,13 @@ std::optional<std::uint64_t> in_order_hop_bytes(const std::vector<Outcome>& outc
   return std::nullopt;
 }
 
-void print_table(std::FILE* out, const std::vector<Outcome>& outcomes) {
+/// `sockets`: the machine's nodes have several; a column counts the messages between sockets.
+void print_table(std::FILE* out, const std::vector<Outcome>& outcomes, bool sockets) {
   const auto baseline = in_order_hop_bytes(outcomes);
-  fmt::print(out, "{:<12} {:>10} {:>16} {:>11} {:>5} {:>8} {:>14} {:>12} {:>12} {:>12}\n", "mapper",
-             "time [ms]", "hop-bytes", "vs in-order", "dil", "avg hops", "hop-messages", "IeNLC",
-             "max link msg", "max link s");
+  fmt::print(out, "{:<12} {:>10} {:>16} {:>11} {:>5} {:>8} {:>14} {:>12} {:>12} {:>12}{}\n",
+             "mapper", "time [ms]", "hop-bytes", "vs in-order", "dil", "avg hops", "hop-messages",
+             "IeNLC", "max link msg", "max link s",
+             sockets ? fmt::format(" {:>14}", "inter-socket") : "");
   for (const auto& o : outcomes) {
     if (!o.error.empty()) {
       fmt::print(out, "{:<12} error: {}\n", o.mapper, o.error);
@@ -205,9 +216,10 @@ void print_table(std::FILE* out, const std::vector<Outcome>& outcomes) {
                                                               static_cast<double>(*baseline))
                                   : "-";
     fmt::print(out,
-               "{:<12} {:>10.3f} {:>16} {:>11} {:>5} {:>8.4f} {:>14} {:>12} {:>12} {:>12.4g}\n",
+               "{:<12} {:>10.3f} {:>16} {:>11} {:>5} {:>8.4f} {:>14} {:>12} {:>12} {:>12.4g}{}\n",
                o.mapper, o.seconds * 1e3, m.hop_bytes, ratio, m.dilation_max, m.dilation_average,
-               m.hop_messages, m.inter_node_messages, m.directed_messages.max, m.max_link_seconds);
+               m.hop_messages, m.inter_node_messages, m.directed_messages.max, m.max_link_seconds,
+               sockets ? fmt::format(" {:>14}", m.inter_socket_messages) : "");
   }
 }
 
@@ -444,7 +456,8 @@ int run_map(const std::vector<std::string>& args) {
   if (format != ReportFormat::Text) {
     const auto baseline = in_order_hop_bytes(outcomes);
     std::vector<Record> rows;
-    for (const auto& o : outcomes) rows.push_back(record_of(o, baseline));
+    const bool sockets = topology->sockets_per_node() > 1;
+    for (const auto& o : outcomes) rows.push_back(record_of(o, baseline, sockets));
     print_report(report, format, settings, rows);
     return exit_status(outcomes);
   }
@@ -457,9 +470,12 @@ int run_map(const std::vector<std::string>& args) {
                  : fmt::format("of which collectives {} messages, {} bytes{}",
                                matrix.collective_total().messages, matrix.collective_total().bytes,
                                under(matrix_options(*vm))));
-  fmt::print(report, "topology       {} ({} {}nodes x {} cores)\n", topology->spec(),
+  fmt::print(report, "topology       {} ({} {}nodes x {} cores{})\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
-             topology->cores_per_node());
+             topology->cores_per_node(),
+             topology->sockets_per_node() == 1
+                 ? std::string()
+                 : fmt::format(" on {} sockets", topology->sockets_per_node()));
   if (topology->routing() != topo::Routing::Minimal) {
     fmt::print(report,
                "routing        {} applies to replays; the static metrics below use the "
@@ -468,17 +484,17 @@ int run_map(const std::vector<std::string>& args) {
   }
   if (evaluate_only) {
     fmt::print(report, "mapping        {}\n", (*vm)["mapping"].as<std::string>());
-    print_metrics(report, outcomes[0].metrics);
+    print_metrics(report, outcomes[0].metrics, topology->sockets_per_node() > 1);
   } else if (chosen.size() == 1) {
     const auto& o = outcomes[0];
     fmt::print(report, "mapper         {}{}, seed {}\n", o.mapper,
                o.params.empty() ? "" : " (" + o.params + ")", seed);
     fmt::print(report, "mapping time   {:.3f} ms\n", o.seconds * 1e3);
-    print_metrics(report, o.metrics);
+    print_metrics(report, o.metrics, topology->sockets_per_node() > 1);
   } else {
     fmt::print(report, "mappers        {} {}, seed {}\n\n", mapper_list == "all" ? "all" : "chosen",
                chosen.size(), seed);
-    print_table(report, outcomes);
+    print_table(report, outcomes, topology->sockets_per_node() > 1);
   }
   for (const auto& w : wrote) fmt::print(report, "{}", w);
   return exit_status(outcomes);

@@ -15,8 +15,8 @@ void add_replay_cost_options(po::options_description& options) {
       "overheads", po::value<std::string>()->value_name("SPEC"),
       "MPI's per-message CPU costs on the ranks (LogGP overheads o_s, o_r and gap g per channel, "
       "docs/models.md): none (default), typical, or items CHANNEL.KEY=NS after a preset, e.g. "
-      "typical,network.o_s=600 (channels intra-node, network; keys o_s, o_r, g in ns, O_s, O_r "
-      "in ns per byte)")(
+      "typical,network.o_s=600 (channels intra-node, inter-socket, network; keys o_s, o_r, g in "
+      "ns, O_s, O_r in ns per byte)")(
       "bw-factor", po::value<std::string>()->value_name("F|S:F;..."),
       "flow and analytic: size-dependent factor on a message's bandwidth, in SimGrid's "
       "notation (smpi/bw-factor), e.g. '0:0.81;65472:0.94' (default 1)")(

@@ -33,6 +33,7 @@
 #include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
+#include "sim/Network.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
@@ -86,9 +87,9 @@ void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
                    topo::name(link.link_class), result.resource_bytes[i],
                    sim::to_seconds(result.resource_busy[i]), result.resource_utilisation[i]);
       } else if (result.resource_bytes[i] > 0) {
-        const auto node = id - result.link_count;
-        fmt::print(out, "{}{},{},{},{},{},{:.9g},{:.6g}\n", lead, id, node, node,
-                   topo::name(topo::LinkClass::IntraNode), result.resource_bytes[i],
+        const auto channel = sim::node_channel(topology, id);
+        fmt::print(out, "{}{},{},{},{},{},{:.9g},{:.6g}\n", lead, id, channel.node, channel.node,
+                   topo::name(channel.link_class), result.resource_bytes[i],
                    sim::to_seconds(result.resource_busy[i]), result.resource_utilisation[i]);
       }
     }
@@ -179,7 +180,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
       .add("compute_scale", config.compute_scale)
       .add("eager_threshold_bytes", config.eager_threshold)
       .add("collectives", traces::to_string(config.collectives))
-      .add("overheads", sim::to_string(config.overheads))
+      .add("overheads", sim::to_string(config.overheads, topology.sockets_per_node() > 1))
       .add("bw_factor", config.model_options.bandwidth_factor.to_string())
       .add("lat_factor", config.model_options.latency_factor.to_string())
       .add("reverse_traffic", config.model_options.reverse_traffic)
@@ -489,7 +490,7 @@ int run_simulate(const std::vector<std::string>& args) {
   }
   if (replays.size() == 1) {
     print_result(report, *replays[0].result, trace, *topology, replays[0].placement,
-                 sim::to_string(config.overheads));
+                 sim::to_string(config.overheads, topology->sockets_per_node() > 1));
   } else {
     print_table(report, replays, trace, *topology, config);
   }

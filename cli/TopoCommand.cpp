@@ -68,6 +68,12 @@ void print_topology(std::FILE* out, const topo::Topology& topology) {
   fmt::print(out, "nodes          {}\n", topology.node_count());
   fmt::print(out, "cores/node     {} ({} ranks)\n", topology.cores_per_node(),
              static_cast<std::int64_t>(topology.node_count()) * topology.cores_per_node());
+  if (topology.sockets_per_node() > 1) {
+    fmt::print(out,
+               "sockets/node   {} of {} cores (intra-node channel within one, inter-socket "
+               "between two)\n",
+               topology.sockets_per_node(), topology.cores_per_socket());
+  }
   const auto routers = topology.nodes_are_routers()
                            ? topology.node_count()
                            : topology.vertex_count() - topology.node_count();

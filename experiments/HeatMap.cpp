@@ -14,6 +14,7 @@
 
 #include "experiments/HeatMapDrawing.hpp"
 #include "experiments/ReportCharts.hpp"
+#include "sim/Network.hpp"
 #include "support/Error.hpp"
 
 namespace mapsim::exp {
@@ -36,20 +37,24 @@ Loads collect(const LinkLoadRun& run, const topo::Topology& machine) {
   const auto links = machine.link_count();
   Loads loads{std::vector<std::int64_t>(static_cast<std::size_t>(links), 0),
               std::vector<const LinkLoad*>(static_cast<std::size_t>(links), nullptr), 0, 0};
-  const auto intra = topo::name(topo::LinkClass::IntraNode);
+  const auto sockets = machine.sockets_per_node();
+  const std::int64_t channels =
+      std::int64_t{machine.node_count()} * (sockets == 1 ? 1 : sockets + 1);
   for (const auto& row : run.links) {
     if (row.link < 0 || row.link >= links) {
-      // Intra-node channels follow the links, one per node, from the node to itself.
-      const auto node = row.link - links;
-      if (node >= 0 && node < machine.node_count() && row.link_class == intra && row.from == node &&
-          row.to == node) {
-        continue;
+      // The nodes' channels follow the links, each from its node to itself (sim/Network.hpp).
+      if (row.link >= links && row.link < links + channels) {
+        const auto channel = sim::node_channel(machine, static_cast<sim::ResourceId>(row.link));
+        if (row.link_class == topo::name(channel.link_class) && row.from == channel.node &&
+            row.to == channel.node) {
+          continue;
+        }
       }
       throw InputError(fmt::format(
           "{}: stored link {} ({} -> {}, class '{}') does not exist on {}, which has links 0 to "
-          "{} and intra-node channels {} to {}",
+          "{} and node channels {} to {}",
           run_label(run), row.link, row.from, row.to, row.link_class, machine.spec(), links - 1,
-          links, links + machine.node_count() - 1));
+          links, links + channels - 1));
     }
     const auto id = static_cast<topo::LinkId>(row.link);
     const auto link = machine.link(id);

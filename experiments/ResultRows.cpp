@@ -34,6 +34,7 @@ schema::Row static_row(const map::metrics::Metrics& m) {
       m.directed_messages.average,
       m.directed_bytes.used,
       m.max_link_seconds,
+      exact(m.inter_socket_messages, "inter-socket messages"),
   };
   MAPSIM_EXPECTS(row.size() == schema::static_columns().size(),
                  "static_row and schema::static_columns() disagree");

@@ -18,6 +18,7 @@
 #include "experiments/StoreWriter.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/Metrics.hpp"
+#include "sim/Network.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
@@ -454,13 +455,13 @@ class SweepRunner {
       rows.push_back(std::move(row));
     }
     if (result != nullptr) {
-      // Intra-node channels: one per node, after the links.
+      // The nodes' channels, after the links (sim/Network.hpp).
       for (std::size_t s = static_cast<std::size_t>(topology.link_count());
            s < result->resource_bytes.size(); ++s) {
         if (result->resource_bytes[s] == 0) continue;
-        const auto node = static_cast<std::int64_t>(s) - topology.link_count();
-        rows.push_back(LinkLoad{static_cast<std::int64_t>(s), node, node,
-                                std::string(topo::name(topo::LinkClass::IntraNode)), 0,
+        const auto channel = sim::node_channel(topology, static_cast<sim::ResourceId>(s));
+        rows.push_back(LinkLoad{static_cast<std::int64_t>(s), channel.node, channel.node,
+                                std::string(topo::name(channel.link_class)), 0,
                                 result->resource_bytes[s], result->resource_busy[s],
                                 result->resource_utilisation[s]});
       }

@@ -44,7 +44,7 @@ constexpr std::array<Column, 26> kConfig{{
     {"repeat", T::Integer, "repetition index, 0 ..  repeats - 1"},
 }};
 
-constexpr std::array<Column, 16> kStatic{{
+constexpr std::array<Column, 17> kStatic{{
     {"bytes", T::Integer, "bytes between distinct ranks"},
     {"ieplc", T::Integer, "messages between distinct ranks (IePLC)"},
     {"self_messages", T::Integer, "messages of a rank to itself"},
@@ -61,6 +61,8 @@ constexpr std::array<Column, 16> kStatic{{
     {"link_messages_avg", T::Real, "mean messages over the directed links used"},
     {"static_links_used", T::Integer, "directed links crossed by at least one message"},
     {"busiest_link_s", T::Real, "max over directed links of bytes / bandwidth, seconds"},
+    {"inter_socket", T::Integer,
+     "of IaNLC, messages between ranks on two sockets of one node (0 on nodes of one socket)"},
 }};
 
 constexpr std::array<Column, 24> kSimulation{{
@@ -361,7 +363,11 @@ std::span<const Migration> migrations() {
   // 1 -> 2: rank_correlation at every tolerance of the new table tie_tolerances, with pairs.
   static const std::string kTwo =
       "DROP VIEW IF EXISTS rank_correlation;\n" + tie_tolerances_sql() + rank_correlation_sql();
-  static const std::array kSteps{Migration{1, kTwo}};
+  // 2 -> 3: the static column inter_socket; every stored run's nodes had one socket.
+  static const std::string kThree =
+      "ALTER TABLE runs ADD COLUMN inter_socket INTEGER;\n"
+      "UPDATE runs SET inter_socket = 0 WHERE ianlc IS NOT NULL;\n";
+  static const std::array kSteps{Migration{1, kTwo}, Migration{2, kThree}};
   return kSteps;
 }
 

@@ -34,7 +34,7 @@
 namespace mapsim::exp::schema {
 
 inline constexpr std::int64_t kApplicationId = 0x6d617073;  // "maps"
-inline constexpr std::int64_t kVersion = 2;
+inline constexpr std::int64_t kVersion = 3;
 
 enum class Type : std::uint8_t { Integer, Real, Text };
 
@@ -75,7 +75,7 @@ struct Migration {
   std::string_view sql;
 };
 /// Every migration to kVersion, oldest first (1 -> 2: tie_tolerances and rank_correlation's
-/// tie_tolerance and pair columns).
+/// tie_tolerance and pair columns; 2 -> 3: the static column inter_socket).
 std::span<const Migration> migrations();
 
 }  // namespace mapsim::exp::schema

@@ -15,6 +15,7 @@
 #include "support/Error.hpp"
 #include "support/OutputFile.hpp"
 #include "support/Version.hpp"
+#include "topologies/TopologySpec.hpp"
 
 namespace mapsim::exp {
 namespace {
@@ -241,11 +242,20 @@ std::string utc_now() {
                      utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
 }
 
+namespace {
+constexpr int kNodeBits = 21;
+static_assert(topo::kMaxNodes == std::int64_t{1} << kNodeBits, "node ids fill the low bits");
+static_assert(topo::kMaxCoresPerNode < (1 << (32 - kNodeBits)), "core + 1 fills the high bits");
+constexpr std::uint32_t kNodeMask = (1u << kNodeBits) - 1;
+}  // namespace
+
 std::string encode_mapping(const topo::Mapping& mapping) {
   std::string blob;
   blob.reserve(4 * static_cast<std::size_t>(mapping.rank_count()));
-  for (const auto node : mapping.nodes()) {
-    const auto v = static_cast<std::uint32_t>(node);
+  const auto cores = mapping.cores();
+  for (std::size_t r = 0; r < mapping.nodes().size(); ++r) {
+    auto v = static_cast<std::uint32_t>(mapping.nodes()[r]);
+    if (!cores.empty()) v |= static_cast<std::uint32_t>(cores[r] + 1) << kNodeBits;
     for (int b = 0; b < 4; ++b) blob.push_back(static_cast<char>((v >> (8 * b)) & 0xff));
   }
   return blob;
@@ -256,13 +266,22 @@ topo::Mapping decode_mapping(std::span<const std::byte> blob, std::string_view w
     throw InputError(
         fmt::format("{}: a mapping blob of {} bytes (not 4 per rank)", what, blob.size()));
   std::vector<topo::NodeId> nodes(blob.size() / 4);
+  std::vector<std::int32_t> cores(nodes.size());
+  std::size_t with_core = 0;
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     std::uint32_t v = 0;
     for (int b = 0; b < 4; ++b)
       v |= static_cast<std::uint32_t>(std::to_integer<unsigned>(blob[4 * r + b])) << (8 * b);
-    nodes[r] = static_cast<topo::NodeId>(v);
+    nodes[r] = static_cast<topo::NodeId>(v & kNodeMask);
+    cores[r] = static_cast<std::int32_t>(v >> kNodeBits) - 1;
+    with_core += cores[r] >= 0 ? 1 : 0;
   }
-  return topo::Mapping(std::move(nodes));
+  if (with_core == 0) return topo::Mapping(std::move(nodes));
+  if (with_core != nodes.size()) {
+    throw InputError(fmt::format("{}: a mapping blob names the cores of {} of its {} ranks", what,
+                                 with_core, nodes.size()));
+  }
+  return {std::move(nodes), std::move(cores)};
 }
 
 Store::Store(const std::filesystem::path& path, Access access)

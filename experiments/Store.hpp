@@ -152,7 +152,9 @@ class Store {
 /// Removes a database file with its -wal, -shm and -journal files, if there (errors ignored).
 void remove_database_files(const std::filesystem::path& path) noexcept;
 
-/// Mapping blobs: node of rank r as 4 bytes little-endian at offset 4r.
+/// Mapping blobs: rank r as 4 bytes little-endian at offset 4r, its node in the low 21 bits
+/// (topo::kMaxNodes) and, when the mapping names cores (topologies/Mapping.hpp), its core + 1 in
+/// the 11 bits above (0: the rank order, so a mapping without cores has the blob it always had).
 std::string encode_mapping(const topo::Mapping& mapping);
 /// Throws InputError naming `what` if the blob's size is not a multiple of 4.
 topo::Mapping decode_mapping(std::span<const std::byte> blob, std::string_view what);

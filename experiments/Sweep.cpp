@@ -105,10 +105,9 @@ bool matches(const Sweep& sweep, const Run& run, const Exclusion::Condition& con
 }
 
 std::string links_line(const topo::Topology& topology, const topo::LinkTable& links) {
-  std::array<bool, topo::kLinkClassCount> used{};
-  for (topo::LinkId l = 0; l < topology.link_count(); ++l)
-    used[static_cast<std::size_t>(topology.link(l).link_class)] = true;
-  used[static_cast<std::size_t>(topo::LinkClass::IntraNode)] = true;
+  // The classes the machine has: its links', the intra-node channel, the inter-socket one on
+  // nodes of several sockets.
+  const auto used = topology.has_link_classes();
   std::vector<std::string> parts;
   for (const auto& info : topo::link_classes()) {
     if (!used[static_cast<std::size_t>(info.id)]) continue;
@@ -194,8 +193,10 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
         fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
                     format_number(run.compute_scale), sweep.config.whole_run);
     // Only when some, so that the keys of configs without mpi.overheads stay as they were.
-    if (!sweep.config.overheads.none())
-      parts.setting += fmt::format("overheads: {}\n", sim::to_string(sweep.config.overheads));
+    // The text of the channels the machine has (no inter-socket one on nodes of one socket).
+    const auto overheads =
+        sim::to_string(sweep.config.overheads, sweep.machines[run.machine]->sockets_per_node() > 1);
+    if (overheads != "none") parts.setting += fmt::format("overheads: {}\n", overheads);
   } else {
     parts.setting += fmt::format("model: {}\n", kStaticModel);
   }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "mappers/Metrics.hpp"
+#include "mappers/SocketGrouping.hpp"
 #include "support/Error.hpp"
 #include "support/Suggest.hpp"
 #include "topologies/Block.hpp"
@@ -35,10 +36,19 @@ topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology
     const auto allocation = topology.allocation();
     const topo::NodeSubset allocated(
         topology, std::vector<topo::NodeId>(allocation.begin(), allocation.end()));
-    return checked(on_machine(place(matrix, allocated, graph, seed), allocated.nodes()), matrix,
-                   topology);
+    return with_sockets(
+        checked(on_machine(place(matrix, allocated, graph, seed), allocated.nodes()), matrix,
+                topology),
+        graph, topology);
   }
-  return checked(place(matrix, topology, graph, seed), matrix, topology);
+  return with_sockets(checked(place(matrix, topology, graph, seed), matrix, topology), graph,
+                      topology);
+}
+
+topo::Mapping Mapper::with_sockets(topo::Mapping mapping, const CommGraph& graph,
+                                   const topo::Topology& topology) const {
+  if (topology.sockets_per_node() == 1 || scope() == Scope::WholeMachine) return mapping;
+  return checked(group_sockets(mapping, graph, topology), graph.rank_count(), topology);
 }
 
 topo::Mapping Mapper::place(const traces::CommMatrix& matrix, const topo::Topology& topology,
@@ -62,12 +72,17 @@ topo::Mapping Mapper::on_machine(const topo::Mapping& local, std::span<const top
                    "a mapper placed a rank outside its block or allocation");
     node_of_rank.push_back(nodes[static_cast<std::size_t>(node)]);
   }
-  return topo::Mapping(std::move(node_of_rank));
+  if (local.cores().empty()) return topo::Mapping(std::move(node_of_rank));
+  return {std::move(node_of_rank), {local.cores().begin(), local.cores().end()}};
 }
 
 topo::Mapping Mapper::checked(topo::Mapping mapping, const traces::CommMatrix& matrix,
                               const topo::Topology& topology) {
-  MAPSIM_EXPECTS(mapping.rank_count() == matrix.rank_count(), "a mapper lost ranks");
+  return checked(std::move(mapping), matrix.rank_count(), topology);
+}
+
+topo::Mapping Mapper::checked(topo::Mapping mapping, Rank ranks, const topo::Topology& topology) {
+  MAPSIM_EXPECTS(mapping.rank_count() == ranks, "a mapper lost ranks");
   try {
     validate(mapping, topology);
   } catch (const InputError& e) {

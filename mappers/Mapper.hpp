@@ -26,6 +26,9 @@
 // machine without any grid (a Slurm cluster), naming the mappers that take any set of nodes. The
 // job placement policies random-router and group-striped refuse a machine without levels.
 //
+// Sockets: on a machine whose nodes have several sockets, map() then chooses which ranks of each
+// node share a socket (SocketGrouping.hpp), for every mapper but the WholeMachine baselines.
+//
 // Adding a mapper: declare its ParamSpec table and a factory, and add one line to the table in
 // Registry.cpp (name, one-line description, parameters, factory).
 
@@ -89,6 +92,11 @@ class Mapper {
   /// `mapping` after checking it is a valid mapping of every rank (a bug otherwise).
   static topo::Mapping checked(topo::Mapping mapping, const traces::CommMatrix& matrix,
                                const topo::Topology& topology);
+  static topo::Mapping checked(topo::Mapping mapping, Rank ranks, const topo::Topology& topology);
+  /// The ranks of each node on its sockets (SocketGrouping.hpp), unless a node has one socket or
+  /// this mapper is a WholeMachine baseline.
+  [[nodiscard]] topo::Mapping with_sockets(topo::Mapping mapping, const CommGraph& graph,
+                                           const topo::Topology& topology) const;
 };
 
 using MapperFactory = std::unique_ptr<Mapper> (*)(const ParamValues& params);

@@ -100,6 +100,7 @@ class Placement {
             1) {}
 
   [[nodiscard]] std::int64_t max_rank() const { return max_rank_; }
+  [[nodiscard]] const topo::Topology& topology() const { return topology_; }
 
   std::int64_t parse_rank(std::string_view text, std::string_view where) const {
     return parse_integer(text, fmt::format("{}: rank", where), 0, max_rank_);
@@ -108,12 +109,22 @@ class Placement {
     return topology_.node_named(text, fmt::format("{}: rank {}", where, rank));
   }
 
-  void place(std::int64_t rank, topo::NodeId node, std::string_view where, int number) {
+  /// The core `text` names on a node: 0 .. cores per node - 1.
+  std::int32_t parse_core(std::string_view text, std::string_view where, std::int64_t rank) const {
+    return static_cast<std::int32_t>(parse_integer(
+        text, fmt::format("{}: core of rank {}", where, rank), 0, topology_.cores_per_node() - 1));
+  }
+
+  /// `core`: the rank's core on the node, if the line names one (-1: none).
+  void place(std::int64_t rank, topo::NodeId node, std::string_view where, int number,
+             std::int32_t core = -1) {
     const auto r = static_cast<std::size_t>(rank);
     if (r >= node_of_rank_.size()) {
       node_of_rank_.resize(r + 1, -1);
       line_of_rank_.resize(r + 1, 0);
+      core_of_rank_.resize(r + 1, -1);
     }
+    core_of_rank_[r] = core;
     if (node_of_rank_[r] != -1) {
       throw InputError(fmt::format("{}: rank {} is mapped twice (first on line {})", where, rank,
                                    line_of_rank_[r]));
@@ -133,9 +144,14 @@ class Placement {
     line_of_rank_[r] = number;
   }
 
-  topo::Mapping finish() {
+  /// How finish() takes the cores lines name: all or none (plain: a rank without one is an
+  /// error), or only if every rank has its own (rankfile: else the rank order).
+  enum class Cores : std::uint8_t { AllOrNone, IfComplete };
+
+  topo::Mapping finish(Cores cores = Cores::AllOrNone) {
     const auto expected = static_cast<std::size_t>(ranks_ ? *ranks_ : node_of_rank_.size());
     node_of_rank_.resize(expected, -1);
+    core_of_rank_.resize(expected, -1);
     for (std::size_t r = 0; r < expected; ++r) {
       if (node_of_rank_[r] == -1) {
         throw InputError(
@@ -144,7 +160,33 @@ class Placement {
       }
     }
     if (expected == 0) throw InputError(fmt::format("{}: the mapping is empty", name_));
-    return topo::Mapping(std::move(node_of_rank_));
+    const auto named = static_cast<std::size_t>(
+        std::count_if(core_of_rank_.begin(), core_of_rank_.end(), [](auto c) { return c >= 0; }));
+    if (named == 0) return topo::Mapping(std::move(node_of_rank_));
+    if (named < expected) {
+      if (cores == Cores::IfComplete) return topo::Mapping(std::move(node_of_rank_));
+      const auto r = static_cast<std::size_t>(
+          std::find(core_of_rank_.begin(), core_of_rank_.end(), -1) - core_of_rank_.begin());
+      throw InputError(
+          fmt::format("{}: line {} names no core for rank {}, but other lines name "
+                      "cores (give every rank's core or none)",
+                      name_, line_of_rank_[r], r));
+    }
+    topo::Mapping mapping(std::move(node_of_rank_), std::move(core_of_rank_));
+    if (cores == Cores::IfComplete) {
+      try {
+        validate(mapping, topology_);
+      } catch (const InputError&) {
+        return topo::Mapping(
+            std::vector<topo::NodeId>(mapping.nodes().begin(), mapping.nodes().end()));
+      }
+    }
+    try {
+      validate(mapping, topology_);
+    } catch (const InputError& e) {
+      throw e.within(std::string(name_));
+    }
+    return mapping;
   }
 
  private:
@@ -159,6 +201,7 @@ class Placement {
   std::string_view name_;
   std::vector<topo::NodeId> node_of_rank_;
   std::vector<int> line_of_rank_;
+  std::vector<std::int32_t> core_of_rank_;  // -1: the line names none
   std::vector<std::int64_t> load_;
   std::int64_t max_rank_;
 };
@@ -190,13 +233,43 @@ void read_plain(std::span<const Line> lines, Placement& placement) {
     const auto parts = fields(line.text);
     if (parts.empty()) continue;
     const auto& where = line.where;
-    if (parts.size() != 2) {
-      throw InputError(fmt::format("{}: expected 'rank node', got {} field(s) '{}'", where,
-                                   parts.size(), line.text));
+    if (parts.size() != 2 && parts.size() != 3) {
+      throw InputError(
+          fmt::format("{}: expected 'rank node' or 'rank node core', got {} field(s) "
+                      "'{}'",
+                      where, parts.size(), line.text));
     }
     const auto rank = placement.parse_rank(parts[0], where);
-    placement.place(rank, placement.parse_node(parts[1], where, rank), where, line.number);
+    placement.place(rank, placement.parse_node(parts[1], where, rank), where, line.number,
+                    parts.size() == 3 ? placement.parse_core(parts[2], where, rank) : -1);
   }
+}
+
+/// The core a rankfile slot names: "C" (a core of the node) or "S:C" (core C of socket S), or -1
+/// for anything else (a range or a list: the rank is not bound to one core) or a core the machine
+/// does not have.
+std::int32_t slot_core(std::string_view slot, const topo::Topology& topology) {
+  const auto number = [](std::string_view text) -> std::int64_t {
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string_view::npos) {
+      return -1;
+    }
+    return std::stoll(std::string(text));
+  };
+  const auto colon = slot.find(':');
+  std::int64_t core = 0;
+  if (colon == std::string_view::npos) {
+    core = number(slot);
+  } else {
+    const auto socket = number(slot.substr(0, colon));
+    const auto within = number(slot.substr(colon + 1));
+    if (socket < 0 || within < 0 || socket >= topology.sockets_per_node() ||
+        within >= topology.cores_per_socket()) {
+      return -1;
+    }
+    core = socket * topology.cores_per_socket() + within;
+  }
+  return core >= 0 && core < topology.cores_per_node() ? static_cast<std::int32_t>(core) : -1;
 }
 
 void read_rankfile(std::span<const Line> lines, Placement& placement) {
@@ -219,7 +292,8 @@ void read_rankfile(std::span<const Line> lines, Placement& placement) {
                       "host",
                       where, host));
     }
-    placement.place(rank, placement.parse_node(host, where, rank), where, line.number);
+    placement.place(rank, placement.parse_node(host, where, rank), where, line.number,
+                    parts.size() == 3 ? slot_core(parts[2].substr(5), placement.topology()) : -1);
   }
 }
 
@@ -405,7 +479,8 @@ topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::
     lines.push_back({number, content, raw, fmt::format("{}:{}", name, number)});
   }
   Placement placement(topology, ranks, name);
-  switch (format ? *format : detect(lines)) {
+  const auto chosen = format ? *format : detect(lines);
+  switch (chosen) {
     case MappingFormat::Plain:
       read_plain(lines, placement);
       break;
@@ -420,7 +495,8 @@ topo::Mapping read_mapping(std::istream& in, std::string_view name, const topo::
       read_mpich(lines, topology, placement);
       break;
   }
-  return placement.finish();
+  return placement.finish(chosen == MappingFormat::Rankfile ? Placement::Cores::IfComplete
+                                                            : Placement::Cores::AllOrNone);
 }
 
 void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::Topology& topology,
@@ -433,21 +509,26 @@ void write_mapping(std::ostream& out, const topo::Mapping& mapping, const topo::
         MAPSIM_EXPECTS(value.find('\n') == std::string::npos, "a mapping setting spans lines");
         fmt::print(out, "# {}: {}\n", key, value);
       }
-      fmt::print(out, "# rank {}\n", names ? "host" : "node");
+      fmt::print(out, "# rank {}{}\n", names ? "host" : "node",
+                 mapping.cores().empty() ? "" : " core");
       for (Rank r = 0; r < mapping.rank_count(); ++r) {
         if (names) {
-          fmt::print(out, "{} {}\n", r, topology.host_name(mapping.node(r)));
+          fmt::print(out, "{} {}", r, topology.host_name(mapping.node(r)));
         } else {
-          fmt::print(out, "{} {}\n", r, mapping.node(r));
+          fmt::print(out, "{} {}", r, mapping.node(r));
+        }
+        if (mapping.cores().empty()) {
+          fmt::print(out, "\n");
+        } else {
+          fmt::print(out, " {}\n", mapping.cores()[static_cast<std::size_t>(r)]);
         }
       }
       return;
     case MappingFormat::Rankfile: {
-      std::vector<int> next_slot(static_cast<std::size_t>(topology.node_count()), 0);
+      const auto cores = topo::cores_of(mapping);
       for (Rank r = 0; r < mapping.rank_count(); ++r) {
-        const auto node = mapping.node(r);
-        fmt::print(out, "rank {}={} slot={}\n", r, topology.host_name(node),
-                   next_slot[static_cast<std::size_t>(node)]++);
+        fmt::print(out, "rank {}={} slot={}\n", r, topology.host_name(mapping.node(r)),
+                   cores[static_cast<std::size_t>(r)]);
       }
       return;
     }

@@ -3,9 +3,14 @@
 //
 //   plain     mapsim's own: a header "# mapsim mapping: N ranks on SPEC" and "# key: value"
 //             settings, then "rank node" per line, ranks in order; the node is its id, or its host
-//             name on a machine with real names (a Slurm topology file, a hosts file)
+//             name on a machine with real names (a Slurm topology file, a hosts file). A mapping
+//             that chooses cores (topologies/Mapping.hpp) adds each rank's core: "rank node
+//             core"; a file names every rank's core or none.
 //   rankfile  Open MPI (mpirun --rankfile): "rank R=HOST slot=S", S the rank's core on its node
-//             (the node's ranks in rank order take slots 0, 1, ...)
+//             (the mapping's cores; by default the node's ranks in rank order take slots 0, 1,
+//             ...). Read back, a slot "C" or "S:C" (core C of socket S) is the rank's core when
+//             every rank's slot names one core, each its own; otherwise (ranges, lists, slots
+//             past the machine's cores) the ranks take the cores in rank order.
 //   hostlist  one host name per line, line r for rank r (MPICH/Hydra machine files in rank order)
 //   slurm     SLURM_HOSTFILE for `srun --distribution=arbitrary`: one host name per line, line r
 //             for rank r (the same lines as hostlist, under the name Slurm users look for)

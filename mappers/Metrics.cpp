@@ -25,6 +25,8 @@ struct PairSums {
   std::uint64_t messages = 0;
   std::uint64_t self_messages = 0;
   std::uint64_t intra = 0;
+  std::uint64_t inter_socket = 0;
+  std::uint64_t inter_socket_bytes = 0;
   std::uint64_t hop_bytes = 0;
   std::uint64_t hop_messages = 0;
   int dilation = 0;
@@ -34,6 +36,8 @@ struct PairSums {
     messages += o.messages;
     self_messages += o.self_messages;
     intra += o.intra;
+    inter_socket += o.inter_socket;
+    inter_socket_bytes += o.inter_socket_bytes;
     hop_bytes += o.hop_bytes;
     hop_messages += o.hop_messages;
     dilation = std::max(dilation, o.dilation);
@@ -43,6 +47,9 @@ struct PairSums {
 
 PairSums pair_sums(const traces::CommMatrix& matrix, const topo::Topology& topology,
                    const topo::Mapping& mapping) {
+  // Sockets only where a node has several (empty: every rank on socket 0).
+  const auto sockets = topology.sockets_per_node() > 1 ? topo::sockets_of(mapping, topology)
+                                                       : std::vector<std::int32_t>{};
   return tbb::parallel_reduce(
       tbb::blocked_range<Rank>(0, matrix.rank_count(), 256), PairSums{},
       [&](const tbb::blocked_range<Rank>& ranks, PairSums sums) {
@@ -60,6 +67,11 @@ PairSums pair_sums(const traces::CommMatrix& matrix, const topo::Topology& topol
             sums.messages += traffic[k].messages;
             if (a == b) {
               sums.intra += traffic[k].messages;
+              if (!sockets.empty() && sockets[static_cast<std::size_t>(src)] !=
+                                          sockets[static_cast<std::size_t>(dsts[k])]) {
+                sums.inter_socket += traffic[k].messages;
+                sums.inter_socket_bytes += traffic[k].bytes;
+              }
               continue;
             }
             const auto h = static_cast<std::uint64_t>(topology.hops(a, b));
@@ -206,6 +218,8 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
   m.self_messages = sums.self_messages;
   m.intra_node_messages = sums.intra;
   m.inter_node_messages = sums.messages - sums.intra;
+  m.inter_socket_messages = sums.inter_socket;
+  m.inter_socket_bytes = sums.inter_socket_bytes;
   m.hop_bytes = sums.hop_bytes;
   m.hop_messages = sums.hop_messages;
   m.dilation_max = sums.dilation;

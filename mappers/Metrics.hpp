@@ -7,7 +7,9 @@
 //                  byte-weighted average HB / sum of bytes
 //   IePLC          messages between distinct ranks (a property of the matrix)
 //   IaNLC / IeNLC  messages between distinct ranks on the same node / on different nodes
-//                  (IaNLC + IeNLC = IePLC); self-messages are counted apart
+//                  (IaNLC + IeNLC = IePLC); self-messages are counted apart. On nodes of
+//                  several sockets, IaNLC splits into messages within a socket and between two
+//                  sockets of the node (their cores: topologies/Mapping.hpp)
 //   link loads     every message between different nodes crosses the links of its
 //                  dimension-order route (Topology::route_into); per directed link the bytes and
 //                  messages crossing it, and per link with both directions together (the
@@ -62,6 +64,10 @@ struct Metrics {
   std::uint64_t self_messages = 0;        ///< a rank to itself (no link, not in IePLC)
   std::uint64_t intra_node_messages = 0;  ///< IaNLC
   std::uint64_t inter_node_messages = 0;  ///< IeNLC
+  /// Of IaNLC, the messages between ranks on different sockets of their node (0 on nodes of one
+  /// socket), and their bytes.
+  std::uint64_t inter_socket_messages = 0;
+  std::uint64_t inter_socket_bytes = 0;
   std::uint64_t hop_bytes = 0;
   std::uint64_t hop_messages = 0;
   int dilation_max = 0;

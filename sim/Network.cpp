@@ -17,10 +17,16 @@ constexpr topo::NodeId kDenseNodes = 1024;
 Network::Network(const topo::Topology& topology, const topo::LinkTable& links, std::uint64_t seed)
     : topology_(&topology),
       link_count_(topology.link_count()),
+      nodes_(topology.node_count()),
+      sockets_(topology.sockets_per_node()),
       routing_(topology.routing()),
       seed_(seed),
       block_(static_cast<std::uint32_t>(std::max(1, topology.max_route_links()))) {
-  const auto resources = static_cast<std::size_t>(link_count_ + topology.node_count());
+  const auto channels = static_cast<std::size_t>(topology.node_count()) *
+                        static_cast<std::size_t>(sockets_ == 1 ? 1 : sockets_ + 1);
+  const auto resources = static_cast<std::size_t>(link_count_) + channels;
+  MAPSIM_EXPECTS(resources <= static_cast<std::size_t>(std::numeric_limits<ResourceId>::max()),
+                 "resource ids fit in 32 bits");
   bw_.resize(resources);
   lat_.resize(resources);
   for (topo::LinkId id = 0; id < link_count_; ++id) {
@@ -28,11 +34,12 @@ Network::Network(const topo::Topology& topology, const topo::LinkTable& links, s
     bw_[static_cast<std::size_t>(id)] = params.bandwidth;
     lat_[static_cast<std::size_t>(id)] = seconds_to_time(params.latency);
   }
-  const auto& intra = links[topo::LinkClass::IntraNode];
   for (auto r = static_cast<std::size_t>(link_count_); r < resources; ++r) {
-    bw_[r] = intra.bandwidth;
-    lat_[r] = seconds_to_time(intra.latency);
+    const auto& params = links[node_channel(topology, static_cast<ResourceId>(r)).link_class];
+    bw_[r] = params.bandwidth;
+    lat_[r] = seconds_to_time(params.latency);
   }
+  if (sockets_ > 1) socket_routes_.assign(channels, kUnknown);
   const auto nodes = topology.node_count();
   if (nodes <= kDenseNodes) {
     dense_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes), kUnknown);
@@ -59,6 +66,37 @@ const Route& Network::route(topo::NodeId a, topo::NodeId b) {
     it->second = static_cast<std::uint32_t>(routes_.size() - 1);
   }
   return routes_[it->second];
+}
+
+NodeChannel node_channel(const topo::Topology& topology, ResourceId r) {
+  const auto nodes = topology.node_count();
+  const auto sockets = topology.sockets_per_node();
+  const auto k = r - topology.link_count();
+  MAPSIM_EXPECTS(k >= 0, "a channel resource, past the links");
+  if (k < nodes) return {k, topo::LinkClass::IntraNode, 0};
+  if (k < nodes * sockets) {
+    const auto j = k - nodes;
+    return {j / (sockets - 1), topo::LinkClass::IntraNode, j % (sockets - 1) + 1};
+  }
+  return {k - nodes * sockets, topo::LinkClass::InterSocket, 0};
+}
+
+const Route& Network::socket_route(topo::NodeId a, int a_socket, int b_socket) {
+  const auto key = static_cast<std::size_t>(a) * static_cast<std::size_t>(sockets_ + 1) +
+                   static_cast<std::size_t>(a_socket == b_socket ? a_socket : sockets_);
+  if (socket_routes_[key] == kUnknown) {
+    const auto channel =
+        a_socket == b_socket ? intra_node_channel(a, a_socket) : inter_socket_channel(a);
+    Route route;
+    route.offset = static_cast<std::uint32_t>(resources_.size());
+    route.length = 1;
+    resources_.push_back(channel);
+    route.latency = lat_[static_cast<std::size_t>(channel)];
+    route.bandwidth = bw_[static_cast<std::size_t>(channel)];
+    routes_.push_back(route);
+    socket_routes_[key] = static_cast<std::uint32_t>(routes_.size() - 1);
+  }
+  return routes_[socket_routes_[key]];
 }
 
 const Route& Network::compute(topo::NodeId a, topo::NodeId b) {
@@ -94,8 +132,8 @@ std::uint64_t mix(std::uint64_t x) {
 }  // namespace
 
 Route Network::message_route(topo::NodeId a, topo::NodeId b, std::uint64_t ordinal,
-                             const LinkLoads& loads) {
-  if (routing_ == topo::Routing::Minimal || a == b) return route(a, b);
+                             const LinkLoads& loads, int socket_a, int socket_b) {
+  if (routing_ == topo::Routing::Minimal || a == b) return route(a, b, socket_a, socket_b);
   const std::uint64_t choice = mix(seed_ ^ mix(ordinal));
   topology_->alternative_route_into(a, b, choice, other_);
   if (routing_ == topo::Routing::Ugal) {
@@ -147,8 +185,9 @@ void Network::release(const Route& r) {
   if (r.transient()) free_blocks_.push_back(r.offset & ~Route::kTransient);
 }
 
-Time Network::free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes) {
-  const Route& r = route(a, b);
+Time Network::free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes, int socket_a,
+                        int socket_b) {
+  const Route& r = route(a, b, socket_a, socket_b);
   return add_time(r.latency, transfer_time(static_cast<double>(bytes), r.bandwidth));
 }
 

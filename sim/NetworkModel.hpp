@@ -28,6 +28,9 @@ struct Transfer {
   std::uint32_t id = 0;
   topo::NodeId src = 0;
   topo::NodeId dst = 0;
+  /// The sockets of the sending and receiving ranks on their nodes (0 on nodes of one socket).
+  std::int32_t src_socket = 0;
+  std::int32_t dst_socket = 0;
   std::int64_t bytes = 0;
   /// It enters the network this long after now (its sender's overheads; sim/Overheads.hpp); only
   /// for a model whose takes_delay() is true.
@@ -82,16 +85,18 @@ class NetworkModel : public LinkLoads {
 
   /// The contention-free time of `bytes` from a to b (the yardstick of message slowdowns): the
   /// route's latency plus size over bottleneck bandwidth, with the size factors.
-  Time free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes) {
-    if (!factors_) return network_->free_time(a, b, bytes);
-    return lone_time(network_->route(a, b), bytes);
+  Time free_time(topo::NodeId a, topo::NodeId b, std::int64_t bytes, int socket_a = 0,
+                 int socket_b = 0) {
+    if (!factors_) return network_->free_time(a, b, bytes, socket_a, socket_b);
+    return lone_time(network_->route(a, b, socket_a, socket_b), bytes);
   }
 
  protected:
   /// The route of a transfer the model starts now, under the machine's routing; a transient
   /// route goes back to the network with network_->release() when the transfer is done with it.
   Route route_of(const Transfer& transfer) {
-    return network_->message_route(transfer.src, transfer.dst, started_transfers_++, *this);
+    return network_->message_route(transfer.src, transfer.dst, started_transfers_++, *this,
+                                   transfer.src_socket, transfer.dst_socket);
   }
 
   void count_bytes(const Route& route, std::int64_t bytes) {

@@ -1,5 +1,6 @@
 #include "sim/Overheads.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -72,7 +73,15 @@ Time per_message(Time constant, double ns_per_byte, std::int64_t bytes) {
 }  // namespace
 
 std::string_view name(Channel channel) {
-  return channel == Channel::IntraNode ? "intra-node" : "network";
+  switch (channel) {
+    case Channel::IntraNode:
+      return "intra-node";
+    case Channel::InterSocket:
+      return "inter-socket";
+    case Channel::Network:
+      return "network";
+  }
+  return "?";
 }
 
 Time Overheads::send(Channel c, std::int64_t bytes) const {
@@ -94,6 +103,13 @@ Overheads typical_overheads() {
                                           .receive = 100 * kPerNs,
                                           .receive_ns_per_byte = 0,
                                           .gap = 50 * kPerNs};
+  // Between two sockets of a node the copy crosses the processors' interconnect: about twice
+  // the single-socket software cost (docs/models.md).
+  o.of(Channel::InterSocket) = ChannelCosts{.send = 150 * kPerNs,
+                                            .send_ns_per_byte = 0,
+                                            .receive = 150 * kPerNs,
+                                            .receive_ns_per_byte = 0,
+                                            .gap = 50 * kPerNs};
   o.of(Channel::Network) = ChannelCosts{.send = 400 * kPerNs,
                                         .send_ns_per_byte = 0,
                                         .receive = 400 * kPerNs,
@@ -131,15 +147,14 @@ Overheads parse_overheads(std::string_view spec, std::string_view where) {
     const auto channel_name = item.substr(0, dot);
     const auto key_name = item.substr(dot + 1, equals - dot - 1);
     const auto value = item.substr(equals + 1);
-    Channel channel;
-    if (channel_name == "intra-node") {
-      channel = Channel::IntraNode;
-    } else if (channel_name == "network") {
-      channel = Channel::Network;
-    } else {
-      throw InputError(fmt::format("{}: unknown channel '{}' in '{}' (intra-node, network)", where,
-                                   channel_name, item));
+    const auto* channel_at = std::find_if(kAllChannels.begin(), kAllChannels.end(),
+                                          [&](Channel c) { return name(c) == channel_name; });
+    if (channel_at == kAllChannels.end()) {
+      throw InputError(
+          fmt::format("{}: unknown channel '{}' in '{}' (intra-node, inter-socket, network)", where,
+                      channel_name, item));
     }
+    const Channel channel = *channel_at;
     std::size_t key = kKeys.size();
     for (std::size_t k = 0; k < kKeys.size(); ++k) {
       if (kKeys[k].name == key_name) key = k;
@@ -156,11 +171,20 @@ Overheads parse_overheads(std::string_view spec, std::string_view where) {
   return overheads;
 }
 
-std::string to_string(const Overheads& overheads) {
+std::string to_string(const Overheads& overheads, bool inter_socket) {
+  if (!inter_socket) {
+    Overheads rest = overheads;
+    rest.of(Channel::InterSocket) = {};
+    auto typical = typical_overheads();
+    typical.of(Channel::InterSocket) = {};
+    if (rest.none()) return "none";
+    if (rest == typical) return "typical";
+    return to_string(rest);
+  }
   if (overheads.none()) return "none";
   if (overheads == typical_overheads()) return "typical";
   std::vector<std::string> items;
-  for (const auto channel : {Channel::IntraNode, Channel::Network}) {
+  for (const auto channel : kAllChannels) {
     for (std::size_t k = 0; k < kKeys.size(); ++k) {
       const double ns = get_ns(overheads.of(channel), k);
       if (ns != 0) items.push_back(fmt::format("{}.{}={}", name(channel), kKeys[k].name, ns));

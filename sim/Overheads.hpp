@@ -1,7 +1,8 @@
 #pragma once
 // What MPI itself costs the ranks per message: LogGP's overheads and gap (Alexandrov et al.,
 // SPAA 1995; per-byte overheads as in LogGOPS, Hoefler et al., HPDC 2010), per channel kind c —
-// intra-node (both ranks on one node) or network:
+// intra-node (both ranks on one node, on one socket of it when it has several), inter-socket (on
+// two sockets of one node; spec option sockets=) or network:
 //
 //   o_s(c, n) = o_s[c] + O_s[c] * n     CPU time of the sender per message of n bytes
 //   o_r(c, n) = o_r[c] + O_r[c] * n     CPU time of the receiver per message of n bytes
@@ -25,7 +26,8 @@
 // what the network model gives it (route latency and serialisation).
 //
 // Spec (--overheads, mpi.overheads): comma-separated items applied left to right from `none`:
-// a preset (`none`, `typical`) or CHANNEL.KEY=VALUE with CHANNEL `intra-node` or `network`, KEY
+// a preset (`none`, `typical`) or CHANNEL.KEY=VALUE with CHANNEL `intra-node`, `inter-socket` or
+// `network`, KEY
 // `o_s`, `o_r`, `g` (ns) or `O_s`, `O_r` (ns per byte), e.g. `typical,network.o_s=600`.
 
 #include <array>
@@ -37,10 +39,13 @@
 
 namespace mapsim::sim {
 
-enum class Channel : std::uint8_t { IntraNode, Network };
-inline constexpr std::size_t kChannels = 2;
+enum class Channel : std::uint8_t { IntraNode, Network, InterSocket };
+inline constexpr std::size_t kChannels = 3;
+/// Every channel, in the order specs and tables list them.
+inline constexpr std::array<Channel, kChannels> kAllChannels{
+    Channel::IntraNode, Channel::InterSocket, Channel::Network};
 
-/// "intra-node" or "network".
+/// "intra-node", "inter-socket" or "network".
 std::string_view name(Channel channel);
 
 /// The costs of one channel kind: times in ps, per-byte terms in ns per byte (as a spec gives
@@ -64,6 +69,14 @@ struct Overheads {
   [[nodiscard]] ChannelCosts& of(Channel c) { return channels[static_cast<std::size_t>(c)]; }
   /// True when every cost is zero: the replay is exactly the one without overheads.
   [[nodiscard]] bool none() const { return *this == Overheads{}; }
+  /// The same, of the channels a machine has: without `inter_socket`, that channel's costs
+  /// are left out (nothing takes it).
+  [[nodiscard]] bool none(bool inter_socket) const {
+    if (inter_socket) return none();
+    Overheads rest = *this;
+    rest.of(Channel::InterSocket) = {};
+    return rest.none();
+  }
   /// o_s(c, n) and o_r(c, n), rounded to the ps.
   [[nodiscard]] Time send(Channel c, std::int64_t bytes) const;
   [[nodiscard]] Time receive(Channel c, std::int64_t bytes) const;
@@ -80,6 +93,10 @@ Overheads parse_overheads(std::string_view spec, std::string_view where);
 
 /// The canonical spec: a preset's name if it is one, else every non-zero cost as
 /// CHANNEL.KEY=VALUE in a fixed order (parse_overheads(to_string(o)) == o).
-std::string to_string(const Overheads& overheads);
+/// `inter_socket` false (a machine of one socket per node, where no message takes that
+/// channel): the spec of the other channels alone, the preset's name if they are the preset's,
+/// so the text (and the run keys that hold it) does not depend on what the inter-socket channel
+/// would cost.
+std::string to_string(const Overheads& overheads, bool inter_socket = true);
 
 }  // namespace mapsim::sim

@@ -31,10 +31,15 @@ Replay::Replay(traces::EventStreams& streams, const topo::Mapping& mapping, Netw
     : streams_(&streams),
       communicators_(&streams.communicators()),
       mapping_(&mapping),
+      sockets_(network.topology().sockets_per_node() > 1
+                   ? topo::sockets_of(mapping, network.topology())
+                   : std::vector<std::int32_t>{}),
       network_(&network),
       config_(config),
-      overheads_(!config.overheads.none()),
+      overheads_(!config.overheads.none(network.topology().sockets_per_node() > 1)),
       model_(make_network_model(config.model, engine_, network, config.model_options)),
+      run_ahead_(config.run_ahead && overheads_ && model_->takes_delay() &&
+                 network.topology().routing() == topo::Routing::Minimal),
       ranks_(static_cast<std::size_t>(streams.rank_count())),
       window_(
           std::clamp(kWindowBudget / static_cast<std::size_t>(std::max(streams.rank_count(), 1)),
@@ -175,7 +180,7 @@ void Replay::advance(Rank rank) {
           window && index == 0 && event.op == traces::CollectiveOp::CreateHandle;
       const Time gap = before_init ? 0 : scaled(event.gap);
       const Time busy = overheads_ ? busy_for(state) : 0;  // the last event's overheads
-      if (gap > 0 || busy > 0) {
+      if (gap > 0 || (busy > 0 && !runs_ahead(event))) {
         state.gap_done = true;
         engine_.schedule(add_time(add_time(engine_.now(), busy), gap), kRankResume,
                          static_cast<std::uint32_t>(rank));
@@ -210,6 +215,8 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
     case EventKind::Irecv: {
       const bool blocking = e.kind == EventKind::Recv;
       const auto req = new_request(rank, RequestKind::Recv, index, e, kNone);
+      // Posted when the rank's CPU is free: later than now if it ran ahead (runs_ahead).
+      requests_[req].posted = std::max(engine_.now(), state.cpu_free);
       if (!blocking) state.live.emplace_back(e.request, req);
       post_recv(rank, e.peer, e.comm, e.tag, req);
       return blocking && block_on(rank, req);
@@ -382,7 +389,7 @@ void Replay::pair(std::uint32_t m, std::uint32_t request) {
       complete_receive(request, arrived.src, arrived.dst, arrived.bytes);
     }
   } else if (message.rts_arrived) {
-    start_transfer(m, kClearToSend);
+    start_transfer(m, kClearToSend, until_posted(request));
   }
 }
 
@@ -393,6 +400,8 @@ void Replay::start_transfer(std::uint32_t m, int phase, Time delay) {
   transfer.id = m * 4 + static_cast<std::uint32_t>(phase);
   transfer.src = mapping_->node(back ? message.dst : message.src);
   transfer.dst = mapping_->node(back ? message.src : message.dst);
+  transfer.src_socket = socket(back ? message.dst : message.src);
+  transfer.dst_socket = socket(back ? message.src : message.dst);
   transfer.bytes = phase == kData ? message.bytes : 0;
   transfer.delay = delay;
   if (phase == kData) message.injected = add_time(engine_.now(), delay);
@@ -407,8 +416,9 @@ void Replay::delivered(std::uint32_t transfer) {
     case kData: {
       message.arrived = true;
       const Time latency = engine_.now() - message.injected;
-      result_.latency.add(latency, model_->free_time(mapping_->node(message.src),
-                                                     mapping_->node(message.dst), message.bytes));
+      result_.latency.add(
+          latency, model_->free_time(mapping_->node(message.src), mapping_->node(message.dst),
+                                     message.bytes, socket(message.src), socket(message.dst)));
       if (message.cancelled) {
         release(m);
       } else if (!message.eager) {
@@ -428,7 +438,7 @@ void Replay::delivered(std::uint32_t transfer) {
       if (message.cancelled) {
         release(m);
       } else if (message.matched) {
-        start_transfer(m, kClearToSend);
+        start_transfer(m, kClearToSend, until_posted(message.recv_req));
       }
       break;
     case kClearToSend:

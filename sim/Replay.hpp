@@ -71,6 +71,7 @@ class Replay {
     RequestKind kind = RequestKind::Send;
     bool done = false;
     Time overhead = 0;  // a completed receive's o_r, charged when its rank takes it
+    Time posted = 0;    // a receive: when its rank posted it (later than now if it ran ahead)
   };
   struct Envelope {  // an entry of a receiver's matching queues
     std::int32_t tag = 0;
@@ -158,7 +159,30 @@ class Replay {
 
   // Overheads (Replay.cpp, sim/Overheads.hpp); used only when config_.overheads is not none.
   [[nodiscard]] Channel channel(Rank a, Rank b) const {
-    return mapping_->node(a) == mapping_->node(b) ? Channel::IntraNode : Channel::Network;
+    if (mapping_->node(a) != mapping_->node(b)) return Channel::Network;
+    return socket(a) == socket(b) ? Channel::IntraNode : Channel::InterSocket;
+  }
+  /// The rank's socket on its node (0 on nodes of one socket).
+  [[nodiscard]] int socket(Rank rank) const {
+    return sockets_.empty() ? 0 : sockets_[static_cast<std::size_t>(rank)];
+  }
+  /// Whether the rank may execute `event` now although its CPU is busy until cpu_free: a Send or
+  /// Isend (its o_s starts at cpu_free and its transfer enters the network at the same time,
+  /// as a delayed transfer; it matches the same receive, MPI's order per source and tag being
+  /// kept) or a Wait (a completed request's o_r starts at cpu_free; a pending one resumes the
+  /// rank at max(completion, cpu_free) + o_r): the same times without an engine event each.
+  /// A Recv or Irecv too: it is posted at cpu_free (Request::posted), so a rendezvous's
+  /// clear-to-send leaves at max(request-to-send arrival, posted), and a message that arrives
+  /// before then is taken at cpu_free + o_r, as if posted then.
+  [[nodiscard]] bool runs_ahead(const traces::Event& event) const {
+    using traces::EventKind;
+    return run_ahead_ && (event.kind == EventKind::Send || event.kind == EventKind::Isend ||
+                          event.kind == EventKind::Recv || event.kind == EventKind::Irecv ||
+                          event.kind == EventKind::Wait);
+  }
+  /// The delay of a clear-to-send started now for receive `request`: until it was posted.
+  [[nodiscard]] Time until_posted(std::uint32_t request) const {
+    return std::max<Time>(0, requests_[request].posted - engine_.now());
   }
   /// Occupies the rank's CPU for `cost` from max(now, cpu_free); returns when it is free again.
   Time occupy(Rank rank, Time cost);
@@ -189,11 +213,16 @@ class Replay {
   traces::EventStreams* streams_;
   const std::vector<traces::Communicator>* communicators_;
   const topo::Mapping* mapping_;
+  std::vector<std::int32_t> sockets_;  // per rank; empty on nodes of one socket
   Network* network_;
   SimConfig config_;
   bool overheads_ = false;  // config_.overheads is not none
   Engine engine_;
   std::unique_ptr<NetworkModel> model_;
+  // Under overheads, a rank whose CPU is still busy may execute a send or a Wait at once rather
+  // than at the end of its overheads (see runs_ahead); only where that changes nothing: the model
+  // takes delayed transfers and routes do not depend on the order transfers start in.
+  bool run_ahead_ = false;
   Result result_;
 
   std::vector<RankState> ranks_;

@@ -47,7 +47,7 @@ struct Result {
   Time mpi_time_max = 0;
   double mpi_time_mean = 0;
 
-  /// Per resource (links, then one intra-node channel per node; see Network.hpp): bytes carried,
+  /// Per resource (links, then the channels of the nodes; see Network.hpp): bytes carried,
   /// busy time bytes / bandwidth (the time the link spent transmitting: exact for `packet`, the
   /// integral of the used fraction of its bandwidth for `flow`), utilisation busy / makespan.
   std::vector<std::int64_t> resource_bytes;

@@ -82,6 +82,10 @@ struct SimConfig {
   traces::CollectiveOptions collectives;
   /// MPI's per-message costs on the ranks (sim/Overheads.hpp): none by default.
   Overheads overheads;
+  /// Under overheads, a rank whose CPU is busy executes its next sends, receives and Waits at
+  /// once instead of after an engine event each (sim/Replay.hpp, runs_ahead). It changes no
+  /// result, only the replay's speed; off for tests that check exactly that.
+  bool run_ahead = true;
   StopCondition stop;
 };
 

@@ -21,7 +21,13 @@ constexpr double ns = 1e-9;   // seconds
 //   target of the HAEC wireless work; both a few centimetres long, so latency is the transceivers'.
 // - Tianhe-3 prototype: 200 Gb/s node links to the router chip; the cross link between a chip's
 //   two halves is on-package, twice as fast; router-to-switch links are cables, with more latency.
-// - intra-node: an MPI shared-memory channel (single-copy), about 20 GB/s and 200 ns.
+// - intra-node: an MPI shared-memory channel (single-copy), about 20 GB/s and 200 ns, between
+//   ranks on one socket (on a node of one socket, between any two of its ranks).
+// - inter-socket: the same channel between two sockets of a node, through the processors'
+//   coherent interconnect (Intel UPI, AMD Infinity Fabric): a copy that crosses it runs at about
+//   half the single-socket rate and costs about twice its latency (12 GB/s, 400 ns; the OSU
+//   figures below in docs/models.md). One channel per node, shared by all its cross-socket
+//   traffic.
 // - fat-trees and Slurm trees (InfiniBand HDR as modelled): 200 Gb/s links (25 GB/s); a link's
 //   latency is the switch it enters (about 130 ns port to port on an HDR switch) plus its cable:
 //   130 ns into a leaf switch, 150 ns between switch levels (longer cables). Every level has the
@@ -114,6 +120,10 @@ constexpr std::array<LinkClassInfo, kLinkClassCount> kLinkClasses{{
      "df-blue",
      "Cascade: router to router between groups (optical)",
      {4.7 * GBps, 100 * ns}},
+    {LinkClass::InterSocket,
+     "inter-socket",
+     "shared-memory channel between ranks on two sockets of one node",
+     {12 * GBps, 400 * ns}},
 }};
 
 }  // namespace

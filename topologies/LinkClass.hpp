@@ -17,7 +17,8 @@ enum class LinkClass : std::uint8_t {
   Th3Node,       ///< Tianhe-3 node to side router
   Th3Cross,      ///< Tianhe-3 cross link between the left and right router of one chip
   Th3Switch,     ///< Tianhe-3 side router to row or column switch
-  IntraNode,     ///< shared-memory channel between ranks on the same node (not a network link)
+  IntraNode,     ///< shared-memory channel between ranks on one socket of a node (the whole node
+                 ///< when it has one socket; not a network link)
   FtHost,        ///< fat-tree or Slurm tree: node to its leaf switch
   Ft1,           ///< fat-tree or Slurm tree: level-1 switch to level-2 switch
   Ft2,           ///< ... level 2 to level 3
@@ -25,15 +26,16 @@ enum class LinkClass : std::uint8_t {
   Ft4,
   Ft5,
   Ft6,
-  Ft7,       ///< level 7 to level 8, the highest a tree may have
-  DfHost,    ///< dragonfly or Cascade: node to its router
-  DfLocal,   ///< dragonfly: router to router within a group
-  DfGlobal,  ///< dragonfly: router to router between groups
-  DfGreen,   ///< Cascade: router to router within a chassis (backplane)
-  DfBlack,   ///< Cascade: router to router between chassis of a group (copper)
-  DfBlue,    ///< Cascade: router to router between groups (optical)
+  Ft7,          ///< level 7 to level 8, the highest a tree may have
+  DfHost,       ///< dragonfly or Cascade: node to its router
+  DfLocal,      ///< dragonfly: router to router within a group
+  DfGlobal,     ///< dragonfly: router to router between groups
+  DfGreen,      ///< Cascade: router to router within a chassis (backplane)
+  DfBlack,      ///< Cascade: router to router between chassis of a group (copper)
+  DfBlue,       ///< Cascade: router to router between groups (optical)
+  InterSocket,  ///< between ranks on different sockets of one node (spec option sockets=)
 };
-inline constexpr int kLinkClassCount = 21;
+inline constexpr int kLinkClassCount = 22;
 /// Switch levels of a tree (fat-tree, Slurm tree): ft-1 .. ft-(kMaxTreeLevels - 1) join them.
 inline constexpr int kMaxTreeLevels = 8;
 

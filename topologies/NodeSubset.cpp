@@ -26,6 +26,7 @@ NodeSubset::NodeSubset(const Topology& machine, std::vector<NodeId> nodes)
     to_machine_.push_back(v);
   }
   set_routing(machine.routing());
+  set_sockets(machine.sockets_per_node());
   // The machine's names of the nodes, defaults included (node 5 of torus:4x4x4 stays node05).
   std::vector<std::string> names;
   names.reserve(nodes_.size());

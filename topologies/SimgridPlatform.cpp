@@ -104,6 +104,12 @@ PlatformChoice platform_choice_from_name(std::string_view text) {
 SimgridPlatform::SimgridPlatform(const Topology& topology, const LinkTable& links,
                                  PlatformOptions options)
     : topology_(&topology), links_(links), options_(std::move(options)) {
+  if (topology.sockets_per_node() > 1) {
+    throw InputError(fmt::format(
+        "{}: a SimGrid host has no sockets (its ranks share one loopback), so a platform cannot "
+        "say sockets={}; export the machine without sockets=",
+        topology.spec(), topology.sockets_per_node()));
+  }
   hosts_ = options_.hosts;
   for (const auto node : hosts_) topology.check_node(node, "a host of the platform");
   if (hosts_.empty()) hosts_ = topology.natural_order();

@@ -56,6 +56,7 @@ Topology::Topology(std::vector<int> extents, NodeId node_count, int cores_per_no
 
 std::string Topology::spec() const {
   std::string text = machine_spec();
+  if (sockets_per_node_ != 1) text += fmt::format(":sockets={}", sockets_per_node_);
   if (routing_ != Routing::Minimal) text += fmt::format(":routing={}", name(routing_));
   if (!allocation_.empty()) {
     std::vector<std::string> hosts;
@@ -106,6 +107,11 @@ void Topology::set_routing(Routing routing) {
   routing_ = routing;
 }
 
+void Topology::set_sockets(int sockets) {
+  MAPSIM_EXPECTS(sockets >= 1 && cores_per_node_ % sockets == 0, "sockets that divide the cores");
+  sockets_per_node_ = sockets;
+}
+
 void Topology::set_host_names(std::shared_ptr<const HostNames> names, std::string file) {
   MAPSIM_EXPECTS(names != nullptr && names->size() == node_count_, "a name for every node");
   names_ = std::move(names);
@@ -146,6 +152,7 @@ std::vector<NodeLevel> restrict_levels(std::vector<NodeLevel> levels,
 }
 
 void MachineSetup::apply(Topology& machine) const {
+  machine.set_sockets(sockets);
   machine.set_routing(routing);
   if (names) machine.set_host_names(names, hosts_file);
   machine.set_allocation(allocation);
@@ -212,6 +219,7 @@ std::array<bool, kLinkClassCount> Topology::has_link_classes() const {
   const auto counts = links_per_class();
   for (std::size_t c = 0; c < has.size(); ++c) has[c] = counts[c] > 0;
   has[static_cast<std::size_t>(LinkClass::IntraNode)] = true;
+  has[static_cast<std::size_t>(LinkClass::InterSocket)] = sockets_per_node_ > 1;
   return has;
 }
 

@@ -86,7 +86,8 @@ class Topology {
   Topology& operator=(const Topology&) = delete;
 
   /// Canonical spec string, e.g. "torus:4x4x4" or "tianhe3:2x2:cores=4": the machine's own
-  /// spec followed by its routing, allocation and host names where they are not the defaults.
+  /// spec followed by its sockets, routing, allocation and host names where they are not the
+  /// defaults.
   [[nodiscard]] std::string spec() const;
   /// The machine alone, without routing, allocation or host names.
   [[nodiscard]] virtual std::string machine_spec() const = 0;
@@ -96,6 +97,11 @@ class Topology {
   [[nodiscard]] NodeId node_count() const { return node_count_; }
   /// Ranks one node holds: the capacity of a node in a mapping.
   [[nodiscard]] int cores_per_node() const { return cores_per_node_; }
+  /// Processor sockets per node (spec option sockets=; 1 by default): cores 0 .. c - 1 are
+  /// socket 0's, c .. 2c - 1 socket 1's, and so on, c = cores_per_socket().
+  [[nodiscard]] int sockets_per_node() const { return sockets_per_node_; }
+  [[nodiscard]] int cores_per_socket() const { return cores_per_node_ / sockets_per_node_; }
+  [[nodiscard]] int socket_of_core(int core) const { return core / cores_per_socket(); }
   /// Nodes, then routers and switches that are not nodes.
   [[nodiscard]] virtual VertexId vertex_count() const { return node_count_; }
   /// True on direct networks, where every node routes (mesh, torus, HAEC Box).
@@ -216,6 +222,8 @@ class Topology {
   /// Preconditions: routing is one of routings(); names cover node_count() nodes; allocation is
   /// sorted, without duplicates, every node in range.
   void set_routing(Routing routing);
+  /// Precondition: `sockets` divides cores_per_node().
+  void set_sockets(int sockets);
   /// `file`: the hosts file the names came from, written into spec() ("" for a kind's own names).
   void set_host_names(std::shared_ptr<const HostNames> names, std::string file);
   void set_allocation(std::vector<NodeId> allocation);
@@ -225,6 +233,7 @@ class Topology {
   std::vector<int> extents_;
   NodeId node_count_ = 0;
   int cores_per_node_ = 1;
+  int sockets_per_node_ = 1;
   Routing routing_ = Routing::Minimal;
   std::shared_ptr<const HostNames> names_;
   std::string hosts_file_;
@@ -237,8 +246,10 @@ class Topology {
 std::vector<NodeLevel> restrict_levels(std::vector<NodeLevel> levels,
                                        std::span<const NodeId> nodes);
 
-/// What a spec adds to a machine (TopologySpec.cpp): its routing, host names and allocation.
+/// What a spec adds to a machine (TopologySpec.cpp): its sockets, routing, host names and
+/// allocation.
 struct MachineSetup {
+  int sockets = 1;
   Routing routing = Routing::Minimal;
   std::shared_ptr<const HostNames> names;  ///< null: keep the machine's own
   std::string hosts_file;

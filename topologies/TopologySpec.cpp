@@ -80,6 +80,11 @@ void validate(const TopologySpec& spec, std::string_view text) {
   if (spec.cores < 1 || spec.cores > kMaxCoresPerNode) {
     fail_spec(text, fmt::format("cores={} is out of range 1 to {}", spec.cores, kMaxCoresPerNode));
   }
+  if (spec.sockets < 1 || spec.cores % spec.sockets != 0) {
+    fail_spec(text, fmt::format("sockets={} does not divide cores={}: every socket of a node has "
+                                "the same number of cores",
+                                spec.sockets, spec.cores));
+  }
   const auto offered = routings_of(spec.kind);
   if (std::find(offered.begin(), offered.end(), spec.routing) == offered.end()) {
     std::vector<std::string_view> names;
@@ -336,6 +341,8 @@ TopologySpec parse_topology_spec(std::string_view text) {
     if (value.empty()) fail_spec(text, fmt::format("option '{}' has an empty value", key));
     if (key == "cores") {
       spec.cores = parse_count(text, value, "cores", kMaxCoresPerNode);
+    } else if (key == "sockets") {
+      spec.sockets = parse_count(text, value, "sockets", kMaxCoresPerNode);
     } else if (key == "routing") {
       spec.routing = parse_routing(text, spec.kind, value);
     } else if (key == "allocation") {
@@ -352,10 +359,10 @@ TopologySpec parse_topology_spec(std::string_view text) {
     } else if (is_shaped(spec.kind)) {
       kind_options.push_back({key, value});
     } else {
-      fail_spec(text,
-                fmt::format("unknown option '{}'; valid options: {}", key,
-                            spec.kind == "tianhe3" ? "cores, nodes, routing, allocation, hosts"
-                                                   : "cores, routing, allocation, hosts"));
+      fail_spec(text, fmt::format("unknown option '{}'; valid options: {}", key,
+                                  spec.kind == "tianhe3"
+                                      ? "cores, sockets, nodes, routing, allocation, hosts"
+                                      : "cores, sockets, routing, allocation, hosts"));
     }
   }
   if (is_shaped(spec.kind)) {
@@ -379,6 +386,7 @@ std::string to_string(const TopologySpec& spec) {
     text += fmt::format(":nodes={}", spec.nodes_per_chip);
   }
   if (spec.cores != 1) text += fmt::format(":cores={}", spec.cores);
+  if (spec.sockets != 1) text += fmt::format(":sockets={}", spec.sockets);
   if (spec.routing != Routing::Minimal) text += fmt::format(":routing={}", name(spec.routing));
   if (!spec.allocation.empty()) text += fmt::format(":allocation={}", spec.allocation);
   if (!spec.hosts.empty()) text += fmt::format(":hosts={}", spec.hosts);
@@ -411,6 +419,7 @@ std::unique_ptr<Topology> make_topology(const TopologySpec& spec) {
   auto machine = make_machine(spec);
   MachineSetup setup;
   setup.routing = spec.routing;
+  setup.sockets = spec.sockets;
   if (!spec.hosts.empty()) {
     try {
       setup.names =

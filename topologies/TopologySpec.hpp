@@ -4,6 +4,9 @@
 // "dragonfly:9,4,2,2", "cascade:2,1;3,1;6,1;4" (SimGrid's notation), "slurm:topology.conf".
 // Options on every kind:
 //   cores=N           ranks per node
+//   sockets=S         processor sockets per node (S divides N; cores 0 .. N/S - 1 are socket
+//                     0's, and so on): ranks on one socket talk over the intra-node channel,
+//                     ranks on two sockets of a node over the inter-socket one (LinkClass.hpp)
 //   routing=R         how a replay routes messages: minimal (the default: dimension order,
 //                     D-mod-K, dragonfly minimal), ecmp (fat-trees, Slurm trees), valiant or ugal
 //                     (dragonflies); static metrics always use the minimal route
@@ -12,7 +15,7 @@
 //                     reads them from a file, one expression per line ('#' comments)
 //   hosts=FILE        host names of the nodes, one name or hostlist expression per line, in node
 //                     order (topologies/HostNames.hpp)
-// Canonical text: the kind's shape and options, then cores, routing, the allocation as a
+// Canonical text: the kind's shape and options, then cores, sockets, routing, the allocation as a
 // compressed hostlist of host names, and the hosts file, each only if not the default.
 
 #include <memory>
@@ -30,6 +33,7 @@ struct TopologySpec {
   std::vector<int> sizes;   ///< grid extents; haec X, Y, Z; tianhe3 chip rows, columns
   std::string shape;        ///< fattree, dragonfly, cascade: canonical shape; slurm: the file
   int cores = 1;            ///< ranks per node
+  int sockets = 1;          ///< sockets per node; divides cores
   int nodes_per_chip = 96;  ///< tianhe3 only
   Routing routing = Routing::Minimal;
   std::string allocation;  ///< as written (a list, or @FILE); "" = every node
@@ -38,7 +42,8 @@ struct TopologySpec {
   friend bool operator==(const TopologySpec&, const TopologySpec&) = default;
 };
 
-/// A spec option KEY=VALUE that is not one of every kind's (cores, routing, allocation, hosts).
+/// A spec option KEY=VALUE that is not one of every kind's (cores, sockets, routing, allocation,
+/// hosts).
 struct SpecOption {
   std::string_view key;
   std::string_view value;

@@ -97,6 +97,68 @@ TEST(MapCommand, WritesRankfileAndHostlistToStandardOutput) {
   EXPECT_EQ(hostlist.out, "node0\nnode0\nnode1\nnode1\n");
 }
 
+// Four ranks on one node of two sockets of two cores: 1000 bytes each way between 0 and 2 and
+// between 1 and 3, 10 bytes each way between 0 and 1.
+std::string socket_pairs_csv(const testing::TempDir& dir) {
+  return dir
+      .write("pairs.csv",
+             "src,dst,messages,bytes\n0,2,1,1000\n2,0,1,1000\n1,3,1,1000\n3,1,1,1000\n"
+             "0,1,1,10\n1,0,1,10\n")
+      .string();
+}
+
+TEST(MapCommand, SocketsSplitIntraNodeMessagesAndMappingsNameCores) {
+  const testing::TempDir dir;
+  const auto csv = socket_pairs_csv(dir);
+  const std::string machine = " --topology mesh:2:cores=4:sockets=2";
+  // In order the ranks take cores 0..3: 0, 1 on socket 0 and 2, 3 on socket 1, so both heavy
+  // pairs cross.
+  const auto in_order = run_mapsim("map --matrix " + csv + machine + " --mapper in-order");
+  ASSERT_EQ(in_order.exit_code, 0) << in_order.err;
+  EXPECT_THAT(in_order.out, HasSubstr("(2 nodes x 4 cores on 2 sockets)"));
+  EXPECT_THAT(in_order.out,
+              HasSubstr("  sockets      IaNLC 2 within a socket, 4 between sockets (4000 bytes)"));
+  // greedy places the nodes, then the ranks' sockets are chosen: {0, 2} and {1, 3}; only the
+  // light pair crosses. From the rank order, swapping 0 with 3 and swapping 1 with 2 gain the
+  // same (3980 bytes); ties go to the lowest rank, so 0 and 3 swap: 1 and 3 on socket 0 (cores 0,
+  // 1), 0 and 2 on socket 1 (cores 2, 3).
+  const auto file = (dir.path() / "m.map").string();
+  const auto greedy =
+      run_mapsim("map --matrix " + csv + machine + " --mapper greedy --out " + file);
+  ASSERT_EQ(greedy.exit_code, 0) << greedy.err;
+  EXPECT_THAT(greedy.out,
+              HasSubstr("  sockets      IaNLC 4 within a socket, 2 between sockets (20 bytes)"));
+  const auto text = testing::read_file(file);
+  EXPECT_THAT(text, HasSubstr("# rank node core\n0 0 2\n1 0 0\n2 0 3\n3 0 1\n"));
+  // Read back, the mapping keeps its cores: the same split.
+  const auto evaluated = run_mapsim("map --matrix " + csv + machine + " --mapping " + file);
+  ASSERT_EQ(evaluated.exit_code, 0) << evaluated.err;
+  EXPECT_THAT(evaluated.out,
+              HasSubstr("  sockets      IaNLC 4 within a socket, 2 between sockets (20 bytes)"));
+  // A rankfile binds each rank to its core.
+  const auto rankfile = run_mapsim("map --matrix " + csv + machine +
+                                   " --mapper greedy --mapping-format rankfile --out -");
+  ASSERT_EQ(rankfile.exit_code, 0) << rankfile.err;
+  EXPECT_EQ(rankfile.out,
+            "rank 0=node0 slot=2\nrank 1=node0 slot=0\nrank 2=node0 slot=3\nrank 3=node0 slot=1\n");
+  // Tables and CSV carry the split only on machines with sockets.
+  const auto csv_out =
+      run_mapsim("map --matrix " + csv + machine + " --mapper greedy --format csv");
+  EXPECT_THAT(csv_out.out, HasSubstr("inter_socket_messages"));
+  const auto plain =
+      run_mapsim("map --matrix " + csv + " --topology mesh:2:cores=4 --mapper greedy");
+  EXPECT_THAT(plain.out, Not(HasSubstr("sockets")));
+}
+
+TEST(MapCommand, BadSocketsAreSpecErrors) {
+  const testing::TempDir dir;
+  const auto r = run_mapsim("map --matrix " + socket_pairs_csv(dir) +
+                            " --topology mesh:2:cores=4:sockets=3 --mapper greedy");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("mesh:2:cores=4:sockets=3"), HasSubstr("sockets=3 does not "
+                                                                            "divide cores=4")));
+}
+
 TEST(MapCommand, MapsATrace) {
   const auto r = run_mapsim("map --trace " + kTraces +
                             "npb/lu.S.8 --topology mesh:4x2 --mapper in-order --p2p-only");

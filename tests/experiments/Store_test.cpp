@@ -79,7 +79,7 @@ schema::Value column(Store& store, std::string_view key, std::string_view name) 
   return select.value(0);
 }
 
-RunRecord done_record(std::string key, schema::Row static_row = schema::Row(16),
+RunRecord done_record(std::string key, schema::Row static_row = schema::Row(17),
                       schema::Row simulation_row = schema::Row(24)) {
   RunRecord record;
   record.key = std::move(key);
@@ -745,14 +745,21 @@ TEST(StoreProcess, OwnerIsThisProcessWithAFreshToken) {
 // --- Mapping blobs ---
 
 TEST(MappingBlob, RoundTripsAndIsLittleEndian) {
-  const topo::Mapping mapping({0, 5, 70000, 3, 0x01020304});
+  const topo::Mapping mapping({0, 5, 70000, 3, 0x001F0304});
   const auto blob = encode_mapping(mapping);
   ASSERT_EQ(blob.size(), 20U);
   // 70000 = 0x00011170, stored low byte first at offset 8.
   EXPECT_EQ(blob.substr(8, 4), std::string("\x70\x11\x01\x00", 4));
-  EXPECT_EQ(blob.substr(16, 4), std::string("\x04\x03\x02\x01", 4));
+  EXPECT_EQ(blob.substr(16, 4), std::string("\x04\x03\x1F\x00", 4));
   const auto bytes = std::as_bytes(std::span(blob.data(), blob.size()));
   EXPECT_EQ(decode_mapping(bytes, "test"), mapping);
+  // Cores + 1 in the 11 bits above the node's 21: rank 1 on node 5, core 2 = 5 | 3 << 21.
+  const topo::Mapping with_cores({0, 5, 0}, {1, 2, 0});
+  ASSERT_FALSE(with_cores.cores().empty());
+  const auto cored = encode_mapping(with_cores);
+  EXPECT_EQ(cored.substr(4, 4), std::string("\x05\x00\x60\x00", 4));
+  EXPECT_EQ(decode_mapping(std::as_bytes(std::span(cored.data(), cored.size())), "test"),
+            with_cores);
   EXPECT_EQ(decode_mapping({}, "test"), topo::Mapping());
   EXPECT_EQ(encode_mapping(topo::Mapping()), "");
 }
@@ -1109,9 +1116,11 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
                    row_of(schema::static_columns(), {{"hop_bytes", std::int64_t{10 + i}}}),
                    row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30 - i}}}));
     }
-    // Back to schema 1 as version 1 wrote it: no tie_tolerances, a view without tolerance.
+    // Back to schema 1 as version 1 wrote it: no tie_tolerances, a view without tolerance, no
+    // inter_socket column (schema 3).
     store.connection().execute(
         "DROP VIEW rank_correlation; DROP TABLE tie_tolerances; "
+        "ALTER TABLE runs DROP COLUMN inter_socket; "
         "CREATE VIEW rank_correlation AS SELECT context_key, 'hop_bytes' AS metric, 3 AS runs, "
         "-1.0 AS rho FROM runs GROUP BY context_key; PRAGMA user_version = 1");
   }
@@ -1120,12 +1129,51 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
   const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
   EXPECT_EQ(Store::upgrade(path), 1);
   Store store(path, Store::Access::Read);
-  EXPECT_EQ(select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key"), runs_before);
+  // Every stored value unchanged; schema 3's column appended (NULL: these runs have no ianlc).
+  auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
+  for (auto& row : runs_after) {
+    ASSERT_FALSE(row.empty());
+    EXPECT_EQ(row.back(), schema::Value{});
+    row.pop_back();
+  }
+  EXPECT_EQ(runs_after, runs_before);
   EXPECT_EQ(select_all(store.connection(),
                        "SELECT tie_tolerance, runs, rho, concordant, discordant, tied_pairs, "
                        "mostly_tied FROM rank_correlation WHERE metric = 'hop_bytes'"),
             (Table{{kDefaultTieTolerance, std::int64_t{3}, -1.0, std::int64_t{0}, std::int64_t{3},
                     std::int64_t{0}, std::int64_t{0}}}));
+}
+
+TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
+  const TempDir dir;
+  const auto path = dir.path() / "r.db";
+  {
+    Store store(path, Store::Access::Write);
+    const auto me = this_process("test");
+    add_done_run(store, me, "static", "A", "m0",
+                 row_of(schema::static_columns(),
+                        {{"hop_bytes", std::int64_t{10}}, {"ianlc", std::int64_t{7}}}),
+                 row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30}}}));
+    add_done_run(store, me, "no-metrics", "A", "m1", row_of(schema::static_columns(), {}),
+                 row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{40}}}));
+    // Back to schema 2: the runs table without inter_socket.
+    store.connection().execute(
+        "ALTER TABLE runs DROP COLUMN inter_socket; PRAGMA user_version = 2");
+  }
+  EXPECT_THAT(error_of([&] { (void)Store(path, Store::Access::Read); }),
+              AllOf(HasSubstr("schema version 2"), HasSubstr("mapsim upgrade")));
+  const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
+  EXPECT_EQ(Store::upgrade(path), 2);
+  Store store(path, Store::Access::Read);
+  // Runs stored before sockets existed had one socket per node: none of their IaNLC messages
+  // crossed sockets; a run without static metrics keeps NULL.
+  EXPECT_EQ(
+      select_all(store.connection(), "SELECT run_key, inter_socket FROM runs ORDER BY run_key"),
+      (Table{{std::string("no-metrics"), schema::Value{}},
+             {std::string("static"), std::int64_t{0}}}));
+  auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
+  for (auto& row : runs_after) row.pop_back();
+  EXPECT_EQ(runs_after, runs_before);
 }
 
 TEST(StoreViews, NormalizedDividesByInOrder) {

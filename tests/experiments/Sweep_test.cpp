@@ -756,6 +756,25 @@ TEST(SweepKeys, DefaultCollectivesKeepTheKeysOfEarlierVersions) {
               HasSubstr("collectives: ompi\n"));
 }
 
+// Nodes of several sockets: the inter-socket channel's parameters are in the key (they change
+// the replay), and the overheads' inter-socket costs too; without sockets neither is.
+TEST(SweepKeys, SocketsPutTheInterSocketChannelInTheKey) {
+  const auto sockets = expand_text(changed("torus:4x4", "torus:4x4:cores=2:sockets=2") +
+                                   "mpi: {overheads: typical}\n");
+  const auto text = canonical_config(sockets, sockets.runs[0]);
+  EXPECT_THAT(text, HasSubstr("intra-node:20000000000:2.0000000000000002e-07,inter-socket:"
+                              "12000000000:4.0000000000000003e-07\n"));
+  EXPECT_THAT(text, HasSubstr("overheads: typical\n"));
+  const auto tuned = expand_text(changed("torus:4x4", "torus:4x4:cores=2:sockets=2") +
+                                 "mpi: {overheads: \"typical,inter-socket.o_s=300\"}\n");
+  EXPECT_THAT(canonical_config(tuned, tuned.runs[0]), HasSubstr("inter-socket.o_s=300,"));
+  const auto plain = expand_text(changed("torus:4x4", "torus:4x4:cores=2") +
+                                 "mpi: {overheads: \"typical,inter-socket.o_s=300\"}\n");
+  const auto plain_text = canonical_config(plain, plain.runs[0]);
+  EXPECT_THAT(plain_text, Not(HasSubstr("inter-socket")));
+  EXPECT_THAT(plain_text, HasSubstr("overheads: typical\n"));
+}
+
 // No overheads, given or not, leave every existing key as it was; others are in the key of the
 // replayed runs only (a static run does not replay).
 TEST(SweepKeys, NoOverheadsKeepTheKeysOfEarlierVersions) {

@@ -121,7 +121,7 @@ TEST(MappingFile, RejectsOverfullNode) {
 
 TEST(MappingFile, RejectsMalformedLine) {
   EXPECT_THAT(read_error("0 1\n1\n", "mesh:4"),
-              HasSubstr(":2: expected 'rank node', got 1 field(s)"));
+              HasSubstr(":2: expected 'rank node' or 'rank node core', got 1 field(s)"));
   EXPECT_THAT(read_error("0 one\n", "mesh:4"),
               HasSubstr(":1: rank 0: 'one' is neither a host of mesh:4 (node0 to node3) nor a "
                         "node id (0 to 3)"));
