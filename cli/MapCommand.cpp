@@ -21,6 +21,7 @@
 #include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
@@ -134,6 +135,10 @@ void print_metrics(std::FILE* out, const metrics::Metrics& m, bool sockets) {
              m.link_messages.used, stats_line(m.link_messages, 2), stats_line(m.link_bytes, 1));
   fmt::print(out, "congestion     {:.6g} s: max over links of bytes / bandwidth\n",
              m.max_link_seconds);
+  fmt::print(out,
+             "energy         {:.6g} J: the traffic's bits x pJ/bit over the routes and the "
+             "nodes' channels\n",
+             m.traffic_energy_joules);
 }
 
 void add_stats(Record& row, std::string_view prefix, const metrics::LoadStats& s) {
@@ -174,12 +179,14 @@ Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline, bool s
   row.add("links_used", m.link_messages.used);
   add_stats(row, "link_messages", m.link_messages);
   add_stats(row, "link_bytes", m.link_bytes);
-  row.add("busiest_link_s", m.max_link_seconds).add("error", "");
+  row.add("busiest_link_s", m.max_link_seconds)
+      .add("traffic_energy_j", m.traffic_energy_joules)
+      .add("error", "");
   return row;
 }
 
 Outcome run_one(const ChosenMapper& chosen, const traces::CommMatrix& matrix,
-                const topo::Topology& topology, map::Seed seed) {
+                const topo::Topology& topology, const topo::LinkTable& links, map::Seed seed) {
   Outcome outcome;
   outcome.mapper = chosen.name;
   outcome.params = chosen.described;
@@ -187,7 +194,7 @@ Outcome run_one(const ChosenMapper& chosen, const traces::CommMatrix& matrix,
   const auto start = std::chrono::steady_clock::now();
   outcome.mapping = mapper->map(matrix, topology, seed);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.metrics = metrics::evaluate(matrix, topology, *outcome.mapping);
+  outcome.metrics = metrics::evaluate(matrix, topology, *outcome.mapping, links);
   return outcome;
 }
 
@@ -304,7 +311,10 @@ int run_map(const std::vector<std::string>& args) {
       "mapping file format: plain ('rank node'), rankfile (Open MPI mpirun --rankfile), hostlist "
       "(one host per rank), slurm (SLURM_HOSTFILE for srun --distribution=arbitrary), mpich "
       "(Cray MPICH_RANK_ORDER)")("format", po::value<std::string>()->default_value("text"),
-                                 "report format: text, csv or json");
+                                 "report format: text, csv or json")(
+      "link-energy", po::value<std::vector<std::string>>()->composing(),
+      "a link class's energy: CLASS:PJ_PER_BIT:IDLE_W:BUSY_W, e.g. grid:5:3:4 (repeatable; the "
+      "traffic energy uses the per-bit term)");
   add_matrix_options(line.options);
   add_machine_options(line.options);
   const auto vm = parse(line, args);
@@ -341,6 +351,10 @@ int run_map(const std::vector<std::string>& args) {
     chosen = with_params(choose_mappers(mapper_list, "--mapper"), given, mapper_list);
   }
   const auto topology = make_machine(*vm, (*vm)["topology"].as<std::string>(), "--topology");
+  const auto links = apply_link_energy(vm->count("link-energy") != 0
+                                           ? (*vm)["link-energy"].as<std::vector<std::string>>()
+                                           : std::vector<std::string>{},
+                                       *topology, topo::LinkTable{});
 
   OutPlan out;
   if (vm->count("out") != 0) {
@@ -406,11 +420,11 @@ int run_map(const std::vector<std::string>& args) {
     Outcome o;
     o.file = (*vm)["mapping"].as<std::string>();
     o.mapping = map::read_mapping(o.file, *topology, matrix.rank_count());
-    o.metrics = metrics::evaluate(matrix, *topology, *o.mapping);
+    o.metrics = metrics::evaluate(matrix, *topology, *o.mapping, links);
     outcomes.push_back(std::move(o));
   } else if (chosen.size() == 1) {
     const ProgressStep step(fmt::format("mapping with {}", chosen[0].name));
-    outcomes.push_back(run_one(chosen[0], matrix, *topology, seed));
+    outcomes.push_back(run_one(chosen[0], matrix, *topology, links, seed));
   } else {
     outcomes.resize(chosen.size());
     Progress progress("mapping", chosen.size(), "mappers");
@@ -420,7 +434,7 @@ int run_map(const std::vector<std::string>& args) {
         ~Done() { progress.advance(); }
       } done{progress};
       try {
-        outcomes[k] = run_one(chosen[k], matrix, *topology, seed);
+        outcomes[k] = run_one(chosen[k], matrix, *topology, links, seed);
       } catch (const InputError& e) {  // this mapper cannot handle this input: its row says why
         outcomes[k].mapper = chosen[k].name;
         outcomes[k].params = chosen[k].described;

@@ -33,6 +33,7 @@
 #include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
+#include "sim/Energy.hpp"
 #include "sim/Network.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
@@ -68,6 +69,7 @@ struct Replay {
   std::string params;
   double map_seconds = 0;
   std::optional<sim::Result> result;
+  sim::Energy energy;  ///< of the result's network (sim/Energy.hpp)
   std::string error;
 };
 
@@ -96,9 +98,9 @@ void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
   }
 }
 
-void print_result(std::FILE* out, const sim::Result& r, const TraceInput& trace,
-                  const topo::Topology& topology, const std::string& placement,
-                  const std::string& overheads) {
+void print_result(std::FILE* out, const sim::Result& r, const sim::Energy& energy,
+                  const TraceInput& trace, const topo::Topology& topology,
+                  const std::string& placement, const std::string& overheads) {
   fmt::print(out, "trace            {} ({} ranks, {} events; read: {})\n", trace.source(),
              trace.ranks(), r.trace_events, trace.reading());
   fmt::print(out, "topology         {}\n", topology.spec());
@@ -122,6 +124,10 @@ void print_result(std::FILE* out, const sim::Result& r, const TraceInput& trace,
   fmt::print(out,
              "slowdown         mean {:.4f}, aggregate {:.4f} (latency / contention-free time)\n",
              r.latency.mean_slowdown(), r.latency.aggregate_slowdown());
+  fmt::print(out,
+             "energy           {:.6g} J: traffic {:.6g} J, links' power {:.6g} J; average "
+             "{:.6g} W\n",
+             energy.joules(), energy.dynamic_joules, energy.static_joules, energy.watts());
   const double wall = std::max(r.wall_seconds, 1e-9);
   fmt::print(out,
              "events           {} trace, {} engine in {:.6f} s: {:.2f} M trace events/s, "
@@ -145,8 +151,9 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
   for (const auto& r : replays) {
     if (r.mapping == "in-order" && r.result) baseline = r.result->makespan;
   }
-  fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>10} {:>14} {:>9} {:>10}\n", "mapper", "makespan",
-             "vs in-order", "MPI max", "link max", "latency mean", "slowdown", "replay [s]");
+  fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>10} {:>14} {:>9} {:>10} {:>12}\n", "mapper",
+             "makespan", "vs in-order", "MPI max", "link max", "latency mean", "slowdown",
+             "replay [s]", "energy [J]");
   for (const auto& replay : replays) {
     if (!replay.result) {
       fmt::print(out, "{:<12} error: {}\n", replay.mapping, replay.error);
@@ -157,10 +164,10 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
                                   ? fmt::format("{:.3f}", static_cast<double>(r.makespan) /
                                                               static_cast<double>(*baseline))
                                   : "-";
-    fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f}\n",
+    fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f} {:>12.6g}\n",
                replay.mapping, seconds(r.makespan), ratio, seconds(r.mpi_time_max),
                100 * r.max_link_utilisation, seconds(static_cast<sim::Time>(r.latency.mean())),
-               r.latency.mean_slowdown(), r.wall_seconds);
+               r.latency.mean_slowdown(), r.wall_seconds, replay.energy.joules());
   }
 }
 
@@ -247,6 +254,10 @@ Record replay_record(const Replay& replay) {
       .add("trace_events", r.trace_events)
       .add("engine_events", r.engine_events)
       .add("sim_seconds", r.wall_seconds)
+      .add("energy_j", replay.energy.joules())
+      .add("energy_dynamic_j", replay.energy.dynamic_joules)
+      .add("energy_static_j", replay.energy.static_joules)
+      .add("power_w", replay.energy.watts())
       .add("error", "");
   return row;
 }
@@ -315,6 +326,9 @@ int run_simulate(const std::vector<std::string>& args) {
       "link", po::value<std::vector<std::string>>()->composing(),
       "override a link class the machine has: CLASS:GBPS:NS, e.g. grid:25:100 (repeatable; "
       "'mapsim list link-classes')")(
+      "link-energy", po::value<std::vector<std::string>>()->composing(),
+      "a link class's energy: CLASS:PJ_PER_BIT:IDLE_W:BUSY_W, e.g. grid:5:3:4 (repeatable; "
+      "the defaults and the model in docs/models.md, \"Energy\")")(
       "links", po::value<std::string>(),
       "write per-link bytes, busy time and utilisation to this CSV file ('-': standard output)")(
       "format", po::value<std::string>()->default_value("text"),
@@ -396,6 +410,10 @@ int run_simulate(const std::vector<std::string>& args) {
   const auto overrides = options.count("link") != 0 ? options["link"].as<std::vector<std::string>>()
                                                     : std::vector<std::string>{};
   config.links = apply_link_overrides(overrides, *topology);
+  config.links = apply_link_energy(options.count("link-energy") != 0
+                                       ? options["link-energy"].as<std::vector<std::string>>()
+                                       : std::vector<std::string>{},
+                                   *topology, config.links);
   sim::validate(config);
   if (options.count("links") != 0) prepare_output(options["links"].as<std::string>(), "--links");
 
@@ -445,6 +463,7 @@ int run_simulate(const std::vector<std::string>& args) {
       replays[k].map_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       replays[k].result = trace.simulate(*topology, mappings[k], config);
+      replays[k].energy = sim::replay_energy(*replays[k].result, *topology, config.links);
     };
     if (chosen.size() == 1) {
       map_one(0);
@@ -471,6 +490,7 @@ int run_simulate(const std::vector<std::string>& args) {
     }
   } else {
     replays[0].result = trace.simulate(*topology, mappings[0], config);
+    replays[0].energy = sim::replay_energy(*replays[0].result, *topology, config.links);
   }
 
   // With the link loads on standard output, the report goes to standard error.
@@ -489,7 +509,8 @@ int run_simulate(const std::vector<std::string>& args) {
     return exit_status(replays);
   }
   if (replays.size() == 1) {
-    print_result(report, *replays[0].result, trace, *topology, replays[0].placement,
+    print_result(report, *replays[0].result, replays[0].energy, trace, *topology,
+                 replays[0].placement,
                  sim::to_string(config.overheads, topology->sockets_per_node() > 1));
   } else {
     print_table(report, replays, trace, *topology, config);

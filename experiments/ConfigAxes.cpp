@@ -231,7 +231,8 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
       } else if (name == "label") {
         label = reader.label(item, item_path);
       } else {
-        static constexpr std::array<std::string_view, 2> kLinkKeys{"bandwidth", "latency"};
+        static constexpr std::array<std::string_view, 5> kLinkKeys{
+            "bandwidth", "latency", "pj-per-bit", "idle-w", "busy-w"};
         std::vector<std::string_view> classes;
         for (const auto& info : topo::link_classes()) classes.push_back(info.name);
         for (const auto& [class_key, params] : reader.entries(item, item_path, classes)) {
@@ -239,15 +240,28 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
           const auto link_class = topo::link_class_from_name(class_key.Scalar());
           value.link_overrides.push_back({link_class, class_path, reader.origin(class_key)});
           auto link = value.links[link_class];
+          auto energy = value.links.energy(link_class);
           for (const auto& [param_key, param] : reader.entries(params, class_path, kLinkKeys)) {
             const auto param_path = class_path + "." + param_key.Scalar();
-            if (param_key.Scalar() == "bandwidth") {
+            const auto& param_name = param_key.Scalar();
+            if (param_name == "bandwidth") {
               link.bandwidth = reader.real(param, param_path, 1e-6, 1e6) * 1e9;  // GB/s
-            } else {
+            } else if (param_name == "latency") {
               link.latency = reader.real(param, param_path, 0, 1e9) * 1e-9;  // ns
+            } else if (param_name == "pj-per-bit") {
+              energy.pj_per_bit = reader.real(param, param_path, 0, topo::kMaxEnergyParameter);
+            } else if (param_name == "idle-w") {
+              energy.idle_watts = reader.real(param, param_path, 0, topo::kMaxEnergyParameter);
+            } else {
+              energy.busy_watts = reader.real(param, param_path, 0, topo::kMaxEnergyParameter);
             }
           }
           value.links = value.links.with(link_class, link);
+          try {
+            value.links = value.links.with_energy(link_class, energy);
+          } catch (const InputError& e) {
+            throw reader.error(params, class_path, e.what());
+          }
         }
       }
     }
@@ -279,6 +293,11 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
       // As written: GB/s and ns, without the noise of the unit conversions.
       overrides.push_back(
           fmt::format("{}:{:.12g}:{:.12g}", info.name, link.bandwidth / 1e9, link.latency * 1e9));
+    }
+    const auto& energy = value.links.energy(info.id);
+    if (energy != defaults.energy(info.id)) {
+      overrides.push_back(fmt::format("{}-energy:{:.12g}:{:.12g}:{:.12g}", info.name,
+                                      energy.pj_per_bit, energy.idle_watts, energy.busy_watts));
     }
   }
   value.overrides = fmt::format("{}", fmt::join(overrides, ","));

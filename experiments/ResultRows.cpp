@@ -35,13 +35,14 @@ schema::Row static_row(const map::metrics::Metrics& m) {
       m.directed_bytes.used,
       m.max_link_seconds,
       exact(m.inter_socket_messages, "inter-socket messages"),
+      m.traffic_energy_joules,
   };
   MAPSIM_EXPECTS(row.size() == schema::static_columns().size(),
                  "static_row and schema::static_columns() disagree");
   return row;
 }
 
-schema::Row simulation_row(const sim::Result& r) {
+schema::Row simulation_row(const sim::Result& r, const sim::Energy& energy) {
   schema::Row row{
       std::int64_t{r.makespan},
       std::int64_t{r.mpi_time_max},
@@ -67,6 +68,10 @@ schema::Row simulation_row(const sim::Result& r) {
       exact(r.trace_events, "trace events"),
       exact(r.engine_events, "engine events"),
       r.wall_seconds,
+      energy.joules(),
+      energy.dynamic_joules,
+      energy.static_joules,
+      energy.watts(),
   };
   MAPSIM_EXPECTS(row.size() == schema::simulation_columns().size(),
                  "simulation_row and schema::simulation_columns() disagree");

@@ -7,6 +7,7 @@
 
 #include "experiments/Schema.hpp"
 #include "mappers/Metrics.hpp"
+#include "sim/Energy.hpp"
 #include "sim/Result.hpp"
 
 namespace mapsim::exp {
@@ -18,7 +19,7 @@ std::int64_t exact(std::uint64_t value, std::string_view what);
 /// The static metrics in schema::static_columns() order (per-direction link loads).
 schema::Row static_row(const map::metrics::Metrics& metrics);
 
-/// A replay's result in schema::simulation_columns() order.
-schema::Row simulation_row(const sim::Result& result);
+/// A replay's result and its network's energy in schema::simulation_columns() order.
+schema::Row simulation_row(const sim::Result& result, const sim::Energy& energy);
 
 }  // namespace mapsim::exp

@@ -18,6 +18,7 @@
 #include "experiments/StoreWriter.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/Metrics.hpp"
+#include "sim/Energy.hpp"
 #include "sim/Network.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
@@ -496,7 +497,8 @@ class SweepRunner {
       const auto streams = state.workload->streams();
       const auto result =
           sim::simulate(*streams, *sweep_.machines[run.machine], state.mapping, config);
-      record.simulation_row = simulation_row(result);
+      record.simulation_row = simulation_row(
+          result, sim::replay_energy(result, *sweep_.machines[run.machine], config.links));
       if (store_links_) record.links = links(run, state, &result);
       record.done = true;
     } catch (const Cancelled& e) {

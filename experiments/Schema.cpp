@@ -44,7 +44,7 @@ constexpr std::array<Column, 26> kConfig{{
     {"repeat", T::Integer, "repetition index, 0 ..  repeats - 1"},
 }};
 
-constexpr std::array<Column, 17> kStatic{{
+constexpr std::array<Column, 18> kStatic{{
     {"bytes", T::Integer, "bytes between distinct ranks"},
     {"ieplc", T::Integer, "messages between distinct ranks (IePLC)"},
     {"self_messages", T::Integer, "messages of a rank to itself"},
@@ -63,9 +63,11 @@ constexpr std::array<Column, 17> kStatic{{
     {"busiest_link_s", T::Real, "max over directed links of bytes / bandwidth, seconds"},
     {"inter_socket", T::Integer,
      "of IaNLC, messages between ranks on two sockets of one node (0 on nodes of one socket)"},
+    {"traffic_energy_j", T::Real,
+     "8 x bytes x pJ/bit over the static routes and the nodes' channels, J"},
 }};
 
-constexpr std::array<Column, 24> kSimulation{{
+constexpr std::array<Column, 28> kSimulation{{
     {"makespan_ps", T::Integer, "simulated time until the last rank finished, ps"},
     {"mpi_time_max_ps", T::Integer, "largest time in MPI of a rank, ps"},
     {"mpi_time_mean_ps", T::Real, "mean time in MPI over the ranks, ps"},
@@ -90,6 +92,10 @@ constexpr std::array<Column, 24> kSimulation{{
     {"trace_events", T::Integer, "trace events replayed"},
     {"engine_events", T::Integer, "discrete events the engine processed"},
     {"sim_seconds", T::Real, "wall time of the replay, s (not compared by merge)"},
+    {"energy_j", T::Real, "the network's energy over the replay (sim/Energy.hpp), J"},
+    {"energy_dynamic_j", T::Real, "of which the bytes' energy per bit, J"},
+    {"energy_static_j", T::Real, "of which the links' idle and busy power over the makespan, J"},
+    {"power_w", T::Real, "average power of the network: energy_j / makespan, W"},
 }};
 
 constexpr std::array<Column, 10> kProvenance{{
@@ -105,7 +111,7 @@ constexpr std::array<Column, 10> kProvenance{{
     {"heartbeat_at", T::Text, "UTC, ISO 8601: last sign of life while running"},
 }};
 
-constexpr std::array<std::string_view, 22> kMetrics{"hop_bytes",
+constexpr std::array<std::string_view, 24> kMetrics{"hop_bytes",
                                                     "hop_messages",
                                                     "dilation_max",
                                                     "dilation_avg",
@@ -126,7 +132,9 @@ constexpr std::array<std::string_view, 22> kMetrics{"hop_bytes",
                                                     "latency_max_s",
                                                     "slowdown_mean",
                                                     "map_seconds",
-                                                    "sim_seconds"};
+                                                    "sim_seconds",
+                                                    "traffic_energy_j",
+                                                    "energy_j"};
 
 constexpr std::array<std::string_view, 6> kCorrelated{
     "hop_bytes", "hop_messages", "dilation_avg", "link_bytes_max", "busiest_link_s", "ienlc"};
@@ -138,6 +146,28 @@ std::string column_list(std::span<const Column> columns, std::string_view indent
 }
 
 /// The tie tolerances `rank_correlation` computes rho and pair counts at, one row each.
+/// normalized: metric / in-order's metric in the same context.
+std::string normalized_sql() {
+  std::string baseline;
+  std::string ratios;
+  for (const auto metric : kMetrics) {
+    baseline += fmt::format(",\n    AVG({0}) AS {0}", metric);
+    ratios += fmt::format(",\n  r.{0} / NULLIF(b.{0}, 0) AS {0}", metric);
+  }
+  std::string config;
+  for (const auto& c : kConfig) config += fmt::format(", r.{}", c.name);
+  return fmt::format(R"(
+CREATE VIEW IF NOT EXISTS normalized AS
+WITH baseline AS (
+  SELECT context_key{}
+  FROM results WHERE mapper = 'in-order' AND status = 'done' GROUP BY context_key)
+SELECT r.run_key, r.context_key, r.name{}{}
+FROM results AS r JOIN baseline AS b USING (context_key)
+WHERE r.status = 'done';
+)",
+                     baseline, config, ratios);
+}
+
 std::string tie_tolerances_sql() {
   return fmt::format(R"(
 CREATE TABLE IF NOT EXISTS tie_tolerances (
@@ -334,25 +364,7 @@ FROM runs LEFT JOIN mappings USING (mapping_key);
 )",
                      seconds);
 
-  // normalized: metric / in-order's metric in the same context.
-  std::string baseline;
-  std::string ratios;
-  for (const auto metric : kMetrics) {
-    baseline += fmt::format(",\n    AVG({0}) AS {0}", metric);
-    ratios += fmt::format(",\n  r.{0} / NULLIF(b.{0}, 0) AS {0}", metric);
-  }
-  std::string config;
-  for (const auto& c : kConfig) config += fmt::format(", r.{}", c.name);
-  sql += fmt::format(R"(
-CREATE VIEW IF NOT EXISTS normalized AS
-WITH baseline AS (
-  SELECT context_key{}
-  FROM results WHERE mapper = 'in-order' AND status = 'done' GROUP BY context_key)
-SELECT r.run_key, r.context_key, r.name{}{}
-FROM results AS r JOIN baseline AS b USING (context_key)
-WHERE r.status = 'done';
-)",
-                     baseline, config, ratios);
+  sql += normalized_sql();
 
   sql += tie_tolerances_sql();
   sql += rank_correlation_sql();
@@ -363,10 +375,19 @@ std::span<const Migration> migrations() {
   // 1 -> 2: rank_correlation at every tolerance of the new table tie_tolerances, with pairs.
   static const std::string kTwo =
       "DROP VIEW IF EXISTS rank_correlation;\n" + tie_tolerances_sql() + rank_correlation_sql();
-  // 2 -> 3: the static column inter_socket; every stored run's nodes had one socket.
+  // 2 -> 3: the static column inter_socket (every stored run's nodes had one socket) and the
+  // energy columns (NULL: stored runs kept no per-link bytes to compute them from); the
+  // normalized view gains the energies.
   static const std::string kThree =
       "ALTER TABLE runs ADD COLUMN inter_socket INTEGER;\n"
-      "UPDATE runs SET inter_socket = 0 WHERE ianlc IS NOT NULL;\n";
+      "UPDATE runs SET inter_socket = 0 WHERE ianlc IS NOT NULL;\n"
+      "ALTER TABLE runs ADD COLUMN traffic_energy_j REAL;\n"
+      "ALTER TABLE runs ADD COLUMN energy_j REAL;\n"
+      "ALTER TABLE runs ADD COLUMN energy_dynamic_j REAL;\n"
+      "ALTER TABLE runs ADD COLUMN energy_static_j REAL;\n"
+      "ALTER TABLE runs ADD COLUMN power_w REAL;\n"
+      "DROP VIEW IF EXISTS normalized;\n" +
+      normalized_sql();
   static const std::array kSteps{Migration{1, kTwo}, Migration{2, kThree}};
   return kSteps;
 }

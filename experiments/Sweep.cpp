@@ -117,6 +117,22 @@ std::string links_line(const topo::Topology& topology, const topo::LinkTable& li
   return fmt::format("{}", fmt::join(parts, ","));
 }
 
+/// The energy parameters of the machine's classes where they are not the defaults, as
+/// CLASS:PJ:IDLE:BUSY, comma-separated; "" if none (the keys of earlier runs stay as they were).
+std::string link_energy_line(const topo::Topology& topology, const topo::LinkTable& links) {
+  const auto used = topology.has_link_classes();
+  const topo::LinkTable defaults;
+  std::vector<std::string> parts;
+  for (const auto& info : topo::link_classes()) {
+    if (!used[static_cast<std::size_t>(info.id)]) continue;
+    const auto& e = links.energy(info.id);
+    if (e == defaults.energy(info.id)) continue;
+    parts.push_back(
+        fmt::format("{}:{}:{}:{}", info.name, e.pj_per_bit, e.idle_watts, e.busy_watts));
+  }
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
 /// What a run's key says of its machine: the spec as written (the keys of every machine that
 /// names no file and no allocation are what they always were); else its canonical spec with the
 /// allocation as node ids (whatever names or file gave it), no hosts file (names change no
@@ -175,6 +191,12 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
       fmt::format("mapper: {}\nparams: {}\nseed: {}\n", mapper.name, mapper.params, run.seed);
   parts.setting =
       fmt::format("links: {}\n", links_line(*sweep.machines[run.machine], machine.links));
+  // Only when not the defaults; the energies they give are in every run's row (static and
+  // replayed alike).
+  if (const auto energy = link_energy_line(*sweep.machines[run.machine], machine.links);
+      !energy.empty()) {
+    parts.setting += fmt::format("link-energy: {}\n", energy);
+  }
   if (run.replays) {
     parts.setting += fmt::format("model: {}\n", model.name);
     if (model.name == "packet") {

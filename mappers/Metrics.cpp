@@ -25,6 +25,7 @@ struct PairSums {
   std::uint64_t messages = 0;
   std::uint64_t self_messages = 0;
   std::uint64_t intra = 0;
+  std::uint64_t intra_bytes = 0;
   std::uint64_t inter_socket = 0;
   std::uint64_t inter_socket_bytes = 0;
   std::uint64_t hop_bytes = 0;
@@ -36,6 +37,7 @@ struct PairSums {
     messages += o.messages;
     self_messages += o.self_messages;
     intra += o.intra;
+    intra_bytes += o.intra_bytes;
     inter_socket += o.inter_socket;
     inter_socket_bytes += o.inter_socket_bytes;
     hop_bytes += o.hop_bytes;
@@ -67,6 +69,7 @@ PairSums pair_sums(const traces::CommMatrix& matrix, const topo::Topology& topol
             sums.messages += traffic[k].messages;
             if (a == b) {
               sums.intra += traffic[k].messages;
+              sums.intra_bytes += traffic[k].bytes;
               if (!sockets.empty() && sockets[static_cast<std::size_t>(src)] !=
                                           sockets[static_cast<std::size_t>(dsts[k])]) {
                 sums.inter_socket += traffic[k].messages;
@@ -220,6 +223,12 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
   m.inter_node_messages = sums.messages - sums.intra;
   m.inter_socket_messages = sums.inter_socket;
   m.inter_socket_bytes = sums.inter_socket_bytes;
+  // The nodes' channels: within a socket, and between sockets.
+  m.traffic_energy_joules =
+      8e-12 * (static_cast<double>(sums.intra_bytes - sums.inter_socket_bytes) *
+                   table.energy(topo::LinkClass::IntraNode).pj_per_bit +
+               static_cast<double>(sums.inter_socket_bytes) *
+                   table.energy(topo::LinkClass::InterSocket).pj_per_bit);
   m.hop_bytes = sums.hop_bytes;
   m.hop_messages = sums.hop_messages;
   m.dilation_max = sums.dilation;
@@ -239,7 +248,10 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
     both_bytes[u] += loads.bytes[id];
     both_messages[u] += loads.messages[id];
     if (loads.bytes[id] == 0) continue;
-    const double bandwidth = table[topology.link(static_cast<LinkId>(id)).link_class].bandwidth;
+    const auto link_class = topology.link(static_cast<LinkId>(id)).link_class;
+    m.traffic_energy_joules +=
+        8e-12 * static_cast<double>(loads.bytes[id]) * table.energy(link_class).pj_per_bit;
+    const double bandwidth = table[link_class].bandwidth;
     m.max_link_seconds =
         std::max(m.max_link_seconds, static_cast<double>(loads.bytes[id]) / bandwidth);
   }

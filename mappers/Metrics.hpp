@@ -17,6 +17,10 @@
 //                  message), so min may be far above zero.
 //   congestion     max over directed links of bytes / bandwidth of the link's class, in seconds:
 //                  the time the busiest link needs for its traffic, a static lower bound.
+//   traffic energy sum over directed links of 8 bytes x pJ/bit of the link's class, plus the
+//                  bytes between ranks of one node x the intra-node (or, across sockets, the
+//                  inter-socket) class's pJ/bit, in joules: the dynamic energy of the traffic on
+//                  the static routes (sim/Energy.hpp adds the links' power over a replay)
 //
 // On direct networks (mesh, torus, HAEC Box) a route has hops(a, b) links, so the sum of the
 // per-link message loads equals HM. On Tianhe-3 a route has one link more than its hops (the
@@ -77,6 +81,7 @@ struct Metrics {
   LoadStats link_bytes;  ///< per link, both directions together
   LoadStats link_messages;
   double max_link_seconds = 0;  ///< max over directed links of bytes / bandwidth
+  double traffic_energy_joules = 0;
 };
 
 /// Throws InputError unless every sum weighted by hops is exact in 64 bits on `topology`: the

@@ -128,6 +128,36 @@ constexpr std::array<LinkClassInfo, kLinkClassCount> kLinkClasses{{
 
 }  // namespace
 
+LinkEnergy default_energy(LinkClass link_class) {
+  // Assumptions, as modelled (docs/models.md, "Energy", gives the sources): the energy a bit
+  // costs to cross a link (its serialiser, the switch it enters) and a port's power, idle and
+  // busy. Electrical links of current HPC networks (200 Gb/s SerDes with a switch hop): about
+  // 5 pJ/bit, 3 W idle to 4 W busy per direction; optical ones (longer, with E/O conversion):
+  // 10 pJ/bit, 4 to 5 W. HAEC Box: short on-board optical links, 2 pJ/bit, 0.5 to 1 W; its
+  // wireless links between boards, 20 pJ/bit, 1 to 2 W (wireless transceivers spend more per
+  // bit). Tianhe-3's cross link is on the package: 1 pJ/bit, 0.2 to 0.5 W. A node's channels
+  // (shared memory) spend the memory's energy per bit copied, read and written (about 20 pJ/bit
+  // within a socket, 30 across the sockets' interconnect), and no power of their own: the
+  // node's idle power is the node's, not the network's.
+  switch (link_class) {
+    case LinkClass::HaecOptical:
+      return {2, 0.5, 1};
+    case LinkClass::HaecWireless:
+      return {20, 1, 2};
+    case LinkClass::Th3Cross:
+      return {1, 0.2, 0.5};
+    case LinkClass::IntraNode:
+      return {20, 0, 0};
+    case LinkClass::InterSocket:
+      return {30, 0, 0};
+    case LinkClass::DfGlobal:
+    case LinkClass::DfBlue:
+      return {10, 4, 5};
+    default:
+      return {5, 3, 4};
+  }
+}
+
 std::span<const LinkClassInfo> link_classes() {
   return kLinkClasses;
 }
@@ -156,7 +186,32 @@ LinkClass link_class_from_name(std::string_view name) {
 }
 
 LinkTable::LinkTable() {
-  for (const auto& info : kLinkClasses) params_[static_cast<int>(info.id)] = info.defaults;
+  for (const auto& info : kLinkClasses) {
+    params_[static_cast<int>(info.id)] = info.defaults;
+    energy_[static_cast<int>(info.id)] = default_energy(info.id);
+  }
+}
+
+LinkTable LinkTable::with_energy(LinkClass link_class, LinkEnergy energy) const {
+  const auto check = [&](double value, std::string_view what, std::string_view unit) {
+    // Negated comparisons: NaN fails them too.
+    if (!(value >= 0 && value <= kMaxEnergyParameter)) {
+      throw InputError(fmt::format("{} of link class '{}' is {:g} {}, out of range [0, {:g}]", what,
+                                   name(link_class), value, unit, kMaxEnergyParameter));
+    }
+  };
+  check(energy.pj_per_bit, "energy per bit", "pJ");
+  check(energy.idle_watts, "idle power", "W");
+  check(energy.busy_watts, "busy power", "W");
+  if (energy.busy_watts < energy.idle_watts) {
+    throw InputError(fmt::format(
+        "busy power of link class '{}' is {:g} W, below its idle power {:g} W (a link's power "
+        "rises with its load: idle + (busy - idle) x utilisation)",
+        name(link_class), energy.busy_watts, energy.idle_watts));
+  }
+  LinkTable copy = *this;
+  copy.energy_[static_cast<int>(link_class)] = energy;
+  return copy;
 }
 
 LinkTable LinkTable::with(LinkClass link_class, LinkParams params) const {

@@ -56,12 +56,33 @@ struct LinkParams {
   double latency = 0;
 };
 
+/// Energy of a link of a class (docs/models.md, "Energy"), after SimGrid's link energy plugin
+/// with a per-bit term:
+///   dynamic  E_dyn = 8 B pj_per_bit 1e-12 J for B bytes crossing the link
+///   static   P(t) = idle + (busy - idle) u(t), u the link's utilisation (throughput over
+///            bandwidth; SimGrid's wattage_range), so over a replay of T seconds in which the link
+///            carried B bytes at bandwidth bw: E_static = idle T + (busy - idle) B / bw
+struct LinkEnergy {
+  double pj_per_bit = 0;
+  double idle_watts = 0;
+  double busy_watts = 0;
+
+  friend bool operator==(const LinkEnergy&, const LinkEnergy&) = default;
+};
+
+/// The accepted range of each energy parameter (LinkTable::with_energy): 0 to 1e6 (pJ per bit,
+/// or watts per link), busy at least idle.
+inline constexpr double kMaxEnergyParameter = 1e6;
+
 struct LinkClassInfo {
   LinkClass id;
   std::string_view name;
   std::string_view description;
   LinkParams defaults;
 };
+
+/// The default energy parameters of a class (the table in LinkClass.cpp, with its sources).
+LinkEnergy default_energy(LinkClass link_class);
 
 /// Every link class with its name, description and default parameters.
 std::span<const LinkClassInfo> link_classes();
@@ -71,7 +92,8 @@ std::string_view name(LinkClass link_class);
 /// The class named `name` ("grid", "haec-wireless", ...); throws InputError listing valid names.
 LinkClass link_class_from_name(std::string_view name);
 
-/// Parameters of every link class: the defaults, with overrides applied by `with`.
+/// Parameters of every link class: the defaults, with overrides applied by `with` and
+/// `with_energy`.
 class LinkTable {
  public:
   LinkTable();
@@ -79,13 +101,20 @@ class LinkTable {
   [[nodiscard]] const LinkParams& operator[](LinkClass link_class) const {
     return params_[static_cast<int>(link_class)];
   }
+  [[nodiscard]] const LinkEnergy& energy(LinkClass link_class) const {
+    return energy_[static_cast<int>(link_class)];
+  }
 
   /// A copy with one class's parameters replaced; throws InputError unless the bandwidth is in
   /// [kMinBandwidth, kMaxBandwidth] and the latency in [0, kMaxLatency].
   [[nodiscard]] LinkTable with(LinkClass link_class, LinkParams params) const;
+  /// A copy with one class's energy parameters replaced; throws InputError unless each is in
+  /// [0, kMaxEnergyParameter] and busy_watts >= idle_watts.
+  [[nodiscard]] LinkTable with_energy(LinkClass link_class, LinkEnergy energy) const;
 
  private:
   std::array<LinkParams, kLinkClassCount> params_;
+  std::array<LinkEnergy, kLinkClassCount> energy_;
 };
 
 }  // namespace mapsim::topo

@@ -1,6 +1,7 @@
 // `mapsim simulate` and `mapsim list models` end to end.
 
 #include <algorithm>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -37,6 +38,58 @@ TEST(SimulateCommand, ReplaysARealTraceAndWritesLinkLoads) {
   EXPECT_THAT(csv, HasSubstr("link,from,to,class,bytes,busy_s,utilisation\n"));
   // torus:4x2 has 4 x 2 x 2 = 16 directed links (the 2-long y ring: one each way per node pair).
   EXPECT_GE(std::count(csv.begin(), csv.end(), '\n'), 17);
+}
+
+// The network's energy: in the text report and the CSV columns; --link-energy sets a class's
+// parameters; with every class at idle 0 W, busy 1 W and no per-bit term the energy is the links'
+// busy time, which the --links CSV sums.
+TEST(SimulateCommand, ReportsTheNetworksEnergy) {
+  testing::TempDir dir;
+  const auto base = "simulate --trace " + kLu + " --topology torus:4x2:cores=2 --model flow";
+  const auto text = run_mapsim(base);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("energy           "));
+  EXPECT_THAT(text.out, HasSubstr(" J: traffic "));
+  const auto links = dir.path() / "links.csv";
+  const auto unit = run_mapsim(base +
+                               " --link-energy grid:0:0:1 --link-energy intra-node:0:0:1 --format "
+                               "json --links " +
+                               links.string());
+  ASSERT_EQ(unit.exit_code, 0) << unit.err;
+  const auto energy = testing::json_values(unit.out, "energy_j");
+  const auto dynamic = testing::json_values(unit.out, "energy_dynamic_j");
+  ASSERT_EQ(energy.size(), 1U);
+  EXPECT_EQ(dynamic, std::vector<std::string>{"0"});
+  double busy = 0;  // the busy_s column of every resource
+  std::istringstream csv(testing::read_file(links));
+  std::string line;
+  std::getline(csv, line);
+  while (std::getline(csv, line)) {
+    const auto comma = [&](int n) {
+      std::size_t at = 0;
+      for (int k = 0; k < n; ++k) at = line.find(',', at) + 1;
+      return at;
+    };
+    busy += std::stod(line.substr(comma(5), comma(6) - comma(5) - 1));
+  }
+  EXPECT_NEAR(std::stod(energy[0]), busy, busy * 1e-6);
+}
+
+TEST(SimulateCommand, BadLinkEnergyIsNamed) {
+  const auto base = "simulate --trace " + kLu + " --topology torus:4x2";
+  const auto fields = run_mapsim(base + " --link-energy grid:5:3");
+  EXPECT_NE(fields.exit_code, 0);
+  EXPECT_THAT(fields.err, HasSubstr("--link-energy 'grid:5:3': expected "
+                                    "CLASS:PJ_PER_BIT:IDLE_W:BUSY_W"));
+  const auto below = run_mapsim(base + " --link-energy grid:5:4:3");
+  EXPECT_NE(below.exit_code, 0);
+  EXPECT_THAT(below.err, HasSubstr("busy power of link class 'grid' is 3 W, below its idle"));
+  const auto absent = run_mapsim(base + " --link-energy haec-wireless:5:3:4");
+  EXPECT_NE(absent.exit_code, 0);
+  EXPECT_THAT(absent.err, HasSubstr("no haec-wireless links"));
+  const auto twice = run_mapsim(base + " --link-energy grid:5:3:4 --link-energy grid:1:1:1");
+  EXPECT_NE(twice.exit_code, 0);
+  EXPECT_THAT(twice.err, HasSubstr("set twice"));
 }
 
 // FT on 12 ranks: Open MPI's rules replace the pairwise all-to-all by the linear one for its

@@ -98,6 +98,62 @@ TEST(Runner, StoresEveryRunOnceAsDone) {
             static_cast<std::int64_t>(kSmallSweepRuns));
 }
 
+// Energy: every run stores the traffic's energy and, when it replays, the network's (sim/
+// Energy.hpp); with every class at idle 0 W, busy 1 W and no per-bit term, the network's energy
+// is the links' busy time, which the links table holds. Energy parameters that are not the
+// defaults are in the key; the normalized view divides energies by in-order's.
+TEST(Runner, StoresTheEnergyOfEveryRun) {
+  const TempDir dir;
+  const auto sweep = make_sweep(dir.path(), R"(
+workloads: [{generate: npb:lu:S:4, iterations: 1}]
+machines:
+  - torus:2x2
+  - topology: torus:2x2
+    label: unit
+    links:
+      grid: {pj-per-bit: 0, idle-w: 0, busy-w: 1}
+      intra-node: {pj-per-bit: 0, idle-w: 0, busy-w: 1}
+mappers: [in-order, greedy]
+models: [flow, static]
+store: {links: true}
+sim: {compute-scale: 0}
+)");
+  const auto db = dir.path() / "r.db";
+  (void)run(sweep, db, 1);
+  for (const auto& r : sweep.runs) {
+    EXPECT_EQ(canonical_config(sweep, r).find("link-energy: grid:0:0:1,intra-node:0:0:1\n") !=
+                  std::string::npos,
+              r.name.find("unit") != std::string::npos)
+        << r.name;
+  }
+  // Defaults: a traffic energy and a replayed energy, positive; static runs have no replay.
+  EXPECT_EQ(count(db,
+                  "SELECT COUNT(*) FROM runs WHERE machine = 'torus:2x2' AND model = 'flow' AND "
+                  "traffic_energy_j > 0 AND energy_j > energy_dynamic_j AND energy_dynamic_j > 0 "
+                  "AND abs(power_w - energy_j / (makespan_ps * 1e-12)) < 1e-9 * power_w"),
+            2);
+  EXPECT_EQ(count(db,
+                  "SELECT COUNT(*) FROM runs WHERE model = 'static' AND energy_j IS NULL AND "
+                  "traffic_energy_j IS NOT NULL"),
+            4);
+  // Unit busy power: energy = sum of the links' busy time.
+  const auto rows = select_all(db,
+                               "SELECT r.energy_j, r.traffic_energy_j, (SELECT sum(busy_ps) * "
+                               "1e-12 FROM links WHERE links.run_key = r.run_key) FROM runs AS r "
+                               "WHERE r.machine = 'unit' AND r.model = 'flow'");
+  ASSERT_EQ(rows.size(), 2U);
+  for (const auto& row : rows) {
+    const double busy = std::get<double>(row[2]);
+    EXPECT_GT(busy, 0);
+    EXPECT_NEAR(std::get<double>(row[0]), busy, busy * 1e-6);
+    EXPECT_EQ(std::get<double>(row[1]), 0.0);
+  }
+  EXPECT_EQ(count(db,
+                  "SELECT COUNT(*) FROM normalized WHERE mapper = 'in-order' AND model = 'flow' "
+                  "AND energy_j = 1.0"),
+            2);
+}
+
 TEST(Runner, SecondRunDoesNothing) {
   const TempDir dir;
   const auto sweep = make_sweep(dir.path(), kSmallSweep);

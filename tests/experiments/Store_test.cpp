@@ -79,8 +79,8 @@ schema::Value column(Store& store, std::string_view key, std::string_view name) 
   return select.value(0);
 }
 
-RunRecord done_record(std::string key, schema::Row static_row = schema::Row(17),
-                      schema::Row simulation_row = schema::Row(24)) {
+RunRecord done_record(std::string key, schema::Row static_row = schema::Row(18),
+                      schema::Row simulation_row = schema::Row(28)) {
   RunRecord record;
   record.key = std::move(key);
   record.done = true;
@@ -977,7 +977,7 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
   }
   // Not samples: a repeat, a failed run, a running one, a run without replay.
   add_done_run(store, me, "a-repeat", "A", "m0", static_row({9999, 0, 0, 0, 0, 0}), makespan(1), 1);
-  add_done_run(store, me, "a-static", "A", "m9", static_row({1, 1, 1, 1, 1, 1}), schema::Row(24));
+  add_done_run(store, me, "a-static", "A", "m9", static_row({1, 1, 1, 1, 1, 1}), schema::Row(28));
   const std::vector<RunIdentity> others{fake_identity("a-failed", "A"),
                                         fake_identity("a-running", "A")};
   ASSERT_EQ(store.claim(others, me, false), (std::vector<bool>{true, true}));
@@ -1119,8 +1119,11 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
     // Back to schema 1 as version 1 wrote it: no tie_tolerances, a view without tolerance, no
     // inter_socket column (schema 3).
     store.connection().execute(
-        "DROP VIEW rank_correlation; DROP TABLE tie_tolerances; "
-        "ALTER TABLE runs DROP COLUMN inter_socket; "
+        "DROP VIEW rank_correlation; DROP TABLE tie_tolerances; DROP VIEW normalized; "
+        "CREATE VIEW normalized AS SELECT run_key FROM runs; "
+        "ALTER TABLE runs DROP COLUMN inter_socket; ALTER TABLE runs DROP COLUMN traffic_energy_j; "
+        "ALTER TABLE runs DROP COLUMN energy_j; ALTER TABLE runs DROP COLUMN energy_dynamic_j; "
+        "ALTER TABLE runs DROP COLUMN energy_static_j; ALTER TABLE runs DROP COLUMN power_w; "
         "CREATE VIEW rank_correlation AS SELECT context_key, 'hop_bytes' AS metric, 3 AS runs, "
         "-1.0 AS rho FROM runs GROUP BY context_key; PRAGMA user_version = 1");
   }
@@ -1129,12 +1132,15 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
   const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
   EXPECT_EQ(Store::upgrade(path), 1);
   Store store(path, Store::Access::Read);
-  // Every stored value unchanged; schema 3's column appended (NULL: these runs have no ianlc).
+  // Every stored value unchanged; schema 3's six columns appended, NULL (these runs have no
+  // ianlc, and no run stored before schema 3 has energies).
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
   for (auto& row : runs_after) {
-    ASSERT_FALSE(row.empty());
-    EXPECT_EQ(row.back(), schema::Value{});
-    row.pop_back();
+    ASSERT_GE(row.size(), 6U);
+    for (int k = 0; k < 6; ++k) {
+      EXPECT_EQ(row.back(), schema::Value{});
+      row.pop_back();
+    }
   }
   EXPECT_EQ(runs_after, runs_before);
   EXPECT_EQ(select_all(store.connection(),
@@ -1156,9 +1162,14 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
                  row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30}}}));
     add_done_run(store, me, "no-metrics", "A", "m1", row_of(schema::static_columns(), {}),
                  row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{40}}}));
-    // Back to schema 2: the runs table without inter_socket.
+    // Back to schema 2: the runs table without inter_socket and the energies, the normalized
+    // view without energies.
     store.connection().execute(
-        "ALTER TABLE runs DROP COLUMN inter_socket; PRAGMA user_version = 2");
+        "DROP VIEW normalized; ALTER TABLE runs DROP COLUMN inter_socket; "
+        "ALTER TABLE runs DROP COLUMN traffic_energy_j; ALTER TABLE runs DROP COLUMN energy_j; "
+        "ALTER TABLE runs DROP COLUMN energy_dynamic_j; "
+        "ALTER TABLE runs DROP COLUMN energy_static_j; ALTER TABLE runs DROP COLUMN power_w; "
+        "CREATE VIEW normalized AS SELECT run_key FROM runs; PRAGMA user_version = 2");
   }
   EXPECT_THAT(error_of([&] { (void)Store(path, Store::Access::Read); }),
               AllOf(HasSubstr("schema version 2"), HasSubstr("mapsim upgrade")));
@@ -1172,8 +1183,14 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
       (Table{{std::string("no-metrics"), schema::Value{}},
              {std::string("static"), std::int64_t{0}}}));
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
-  for (auto& row : runs_after) row.pop_back();
+  for (auto& row : runs_after) row.resize(row.size() - 6);
   EXPECT_EQ(runs_after, runs_before);
+  // The energies are NULL, and the normalized view has them.
+  EXPECT_EQ(select_all(store.connection(),
+                       "SELECT energy_j, traffic_energy_j FROM normalized ORDER BY run_key"),
+            (Table{}));
+  EXPECT_EQ(select_all(store.connection(), "SELECT count(*) FROM runs WHERE energy_j IS NULL"),
+            (Table{{std::int64_t{2}}}));
 }
 
 TEST(StoreViews, NormalizedDividesByInOrder) {

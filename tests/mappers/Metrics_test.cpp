@@ -73,6 +73,34 @@ TEST(Metrics, IntraNodeMessagesCrossNoLink) {
   EXPECT_EQ(m.directed_messages.used, 1);
 }
 
+TEST(Metrics, TrafficEnergyIsBitsTimesEnergyPerBitOnEveryLinkAndChannel) {
+  // mesh:2:cores=4:sockets=2. Ranks 0, 1 on node 0, socket 0 (cores 0, 1); rank 2 on node 0,
+  // socket 1 (core 2); rank 3 on node 1. Grid 5 pJ/bit, intra-node 20, inter-socket 30:
+  //   0 -> 1  500 B within a socket:   8 x 500 x 20 pJ = 80 nJ
+  //   0 -> 2  100 B across sockets:    8 x 100 x 30 pJ = 24 nJ
+  //   1 -> 3  1000 B over one link:    8 x 1000 x 5 pJ = 40 nJ
+  //   3 -> 3  self: nothing.
+  const auto machine = topo::make_topology("mesh:2:cores=4:sockets=2");
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 1, 500);
+  builder.add(0, 2, 1, 100);
+  builder.add(1, 3, 1, 1000);
+  builder.add(3, 3, 1, 64);
+  const auto links = topo::LinkTable{}
+                         .with_energy(topo::LinkClass::Grid, {5, 3, 4})
+                         .with_energy(topo::LinkClass::IntraNode, {20, 0, 0})
+                         .with_energy(topo::LinkClass::InterSocket, {30, 0, 0});
+  const topo::Mapping mapping({0, 0, 0, 1}, {0, 1, 2, 0});
+  const auto m = metrics::evaluate(builder.build(), *machine, mapping, links);
+  EXPECT_NEAR(m.traffic_energy_joules, 144e-9, 1e-20);
+  EXPECT_EQ(m.inter_socket_messages, 1u);
+  EXPECT_EQ(m.inter_socket_bytes, 100u);
+  // Without energy per bit anywhere, none.
+  auto none = links;
+  for (const auto& info : topo::link_classes()) none = none.with_energy(info.id, {0, 0, 0});
+  EXPECT_EQ(metrics::evaluate(builder.build(), *machine, mapping, none).traffic_energy_joules, 0);
+}
+
 TEST(Metrics, TorusTakesTheShortWayRound) {
   // Ring of 8: rank 0 on node 0, rank 1 on node 7 — one hop back over the wrap link.
   const auto machine = topo::make_topology("torus:8");
