@@ -95,9 +95,15 @@ int run_export(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "random seed of the mapper (default 0)")(
       "link", po::value<std::vector<std::string>>()->composing(),
       "with --topology: override a link class the machine has, as in simulate: CLASS:GBPS:NS "
-      "(repeatable)")("platform", po::value<std::string>(),
-                      "with --topology: auto (a native cluster where it routes as mapsim, else "
-                      "explicit routes; the default), native or explicit")(
+      "(repeatable)")("link-energy", po::value<std::vector<std::string>>()->composing(),
+                      "with --topology: a link class's energy, as in simulate: "
+                      "CLASS:PJ_PER_BIT:IDLE_W:BUSY_W (repeatable; implies --energy)")(
+      "energy",
+      "with --topology: give every link of the platform SimGrid's wattage_range property (its "
+      "class's idle and busy power) for smpirun --cfg=plugin:link_energy; explicit routes")(
+      "platform", po::value<std::string>(),
+      "with --topology: auto (a native cluster where it routes as mapsim, else "
+      "explicit routes; the default), native or explicit")(
       "eager-threshold", po::value<std::string>(),
       fmt::format("with --topology: the largest eager message of the replay the smpirun line "
                   "matches (default {})",
@@ -125,8 +131,8 @@ int run_export(const std::vector<std::string>& args) {
 
   // Everything about the machine is checked before the trace is read.
   const bool with_machine = options.count("topology") != 0;
-  for (const char* option : {"mapping", "mapper", "param", "seed", "link", "platform",
-                             "eager-threshold", "hosts", "allocation"}) {
+  for (const char* option : {"mapping", "mapper", "param", "seed", "link", "link-energy", "energy",
+                             "platform", "eager-threshold", "hosts", "allocation"}) {
     if (!with_machine && options.count(option) != 0)
       throw po::error(fmt::format("--{} needs --topology", option));
   }
@@ -147,6 +153,10 @@ int run_export(const std::vector<std::string>& args) {
                                      ? options["link"].as<std::vector<std::string>>()
                                      : std::vector<std::string>{},
                                  *machine);
+    links = apply_link_energy(options.count("link-energy") != 0
+                                  ? options["link-energy"].as<std::vector<std::string>>()
+                                  : std::vector<std::string>{},
+                              *machine, links);
     if (options.count("platform") != 0) {
       try {
         choice = topo::platform_choice_from_name(options["platform"].as<std::string>());
@@ -182,6 +192,7 @@ int run_export(const std::vector<std::string>& args) {
     platform_options.choice = choice;
     platform_options.hosts.assign(mapping->nodes().begin(), mapping->nodes().end());
     platform_options.flops_per_second = ti.flops_per_second;
+    platform_options.energy = options.count("energy") != 0 || options.count("link-energy") != 0;
     platform.emplace(*machine, links, std::move(platform_options));
   }
 
@@ -207,9 +218,10 @@ int run_export(const std::vector<std::string>& args) {
       "smpirun -np {} -platform {} -hostfile {} --cfg=smpi/bw-factor:0:1 "
       "--cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=smpi/async-small-thresh:{} "
       "--cfg=smpi/send-is-detached-thresh:{} --cfg=surf/precision:1e-12 --cfg=network/optim:Full "
-      "--cfg=smpi/host-speed:{}f --cfg=smpi/display-timing:yes -replay {}\n",
+      "--cfg=smpi/host-speed:{}f --cfg=smpi/display-timing:yes{} -replay {}\n",
       mapping->rank_count(), shell_word(platform_file), shell_word(hostfile), eager + 1, eager + 1,
-      ti.flops_per_second, shell_word(out + "/index.txt"));
+      ti.flops_per_second, platform->energy() ? " --cfg=plugin:link_energy" : "",
+      shell_word(out + "/index.txt"));
   return 0;
 }
 

@@ -132,6 +132,19 @@ SimgridPlatform::SimgridPlatform(const Topology& topology, const LinkTable& link
   }
 
   std::vector<std::string> departures;
+  if (options_.energy) {
+    departures.push_back(
+        "the links' energy properties (wattage_range) need explicit links: a SimGrid cluster's "
+        "links take none");
+    bool per_bit = false;
+    for (const auto c : classes) per_bit = per_bit || links.energy(c).pj_per_bit != 0;
+    per_bit = per_bit || links.energy(LinkClass::IntraNode).pj_per_bit != 0;
+    if (per_bit) {
+      notes_.push_back(
+          "SimGrid's link energy plugin has no energy per bit: the platform's wattage_range "
+          "holds the idle and busy power only (compare with mapsim's energy_static_j)");
+    }
+  }
   if (!native) {
     departures.push_back(fmt::format("SimGrid has no cluster for a {} ({})", topology.kind(),
                                      topology.machine_spec()));
@@ -143,15 +156,15 @@ SimgridPlatform::SimgridPlatform(const Topology& topology, const LinkTable& link
   switch (options_.choice) {
     case PlatformChoice::Auto:
       layout_ = departures.empty() ? *native : PlatformLayout::Explicit;
-      notes_ = departures;
+      notes_.insert(notes_.begin(), departures.begin(), departures.end());
       break;
     case PlatformChoice::Native:
-      if (!native || mixed) {
+      if (!native || mixed || options_.energy) {
         throw InputError(fmt::format("no native SimGrid cluster for {}: {}", topology.spec(),
-                                     native ? *mixed : departures.front()));
+                                     native && !options_.energy ? *mixed : departures.front()));
       }
       layout_ = *native;
-      notes_ = departures;
+      notes_.insert(notes_.begin(), departures.begin(), departures.end());
       break;
     case PlatformChoice::Explicit:
       layout_ = PlatformLayout::Explicit;
@@ -357,19 +370,29 @@ void SimgridPlatform::write_explicit(std::ostream& out) const {
     fmt::print(out, "    <host id=\"{}\" speed=\"{}f\" core=\"{}\"/>\n", xml_escape(t.host_name(n)),
                options_.flops_per_second, t.cores_per_node());
   }
-  const auto link_line = [&](LinkId id, const LinkParams& p) {
-    fmt::print(out, "    <link id=\"l{}\" bandwidth=\"{}\" latency=\"{}\"/>\n", id,
-               bandwidth_text(p.bandwidth), latency_text(p.latency));
+  const auto link_line = [&](LinkId id, LinkClass c) {
+    const auto& p = links_[c];
+    if (!options_.energy) {
+      fmt::print(out, "    <link id=\"l{}\" bandwidth=\"{}\" latency=\"{}\"/>\n", id,
+                 bandwidth_text(p.bandwidth), latency_text(p.latency));
+      return;
+    }
+    const auto& e = links_.energy(c);
+    fmt::print(out,
+               "    <link id=\"l{}\" bandwidth=\"{}\" latency=\"{}\">\n      <prop "
+               "id=\"wattage_range\" value=\"{}:{}\"/>\n    </link>\n",
+               id, bandwidth_text(p.bandwidth), latency_text(p.latency), e.idle_watts,
+               e.busy_watts);
   };
   std::optional<LinkClass> previous;
   for (LinkId id = 0; id < t.link_count(); ++id) {
     const auto c = t.link(id).link_class;
     if (c != previous) fmt::print(out, "    <!-- {} -->\n", name(c));
     previous = c;
-    link_line(id, links_[c]);
+    link_line(id, c);
   }
   fmt::print(out, "    <!-- {}: l<{} + node> -->\n", name(LinkClass::IntraNode), t.link_count());
-  for (const auto n : hosts_) link_line(t.link_count() + n, links_[LinkClass::IntraNode]);
+  for (const auto n : hosts_) link_line(t.link_count() + n, LinkClass::IntraNode);
 
   std::vector<LinkId> path;
   path.reserve(static_cast<std::size_t>(t.max_route_links()));

@@ -15,6 +15,8 @@
 //                   resource ids of sim/Network.hpp); a route for every ordered pair of the hosts
 //                   used listing mapsim's minimal route link by link, and from each used host to
 //                   itself its intra-node channel. At most kMaxExplicitHosts hosts used.
+//                   With PlatformOptions::energy, each link has <prop id="wattage_range"
+//                   value="IDLE:BUSY"/> (SimGrid's link energy plugin).
 // PlatformChoice::Auto takes the native cluster when every condition below holds, else explicit
 // routes (notes() says why); Native and Explicit force a layout (Native with notes() naming every
 // departure; an InputError when the kind has no SimGrid cluster or its links differ).
@@ -67,6 +69,11 @@ struct PlatformOptions {
   std::vector<NodeId> hosts;
   /// Speed of every host, flops per second (compute actions of a SimGrid TI trace are flops).
   double flops_per_second = 1e9;
+  /// Give every link SimGrid's link energy property, wattage_range = "IDLE:BUSY" of its class
+  /// (LinkTable::energy; the per-bit term has no SimGrid counterpart and is left out, a note
+  /// says so): for SMPI's --cfg=plugin:link_energy. Explicit routes only (a cluster's links
+  /// take no properties): Auto takes them, Native is an InputError.
+  bool energy = false;
 };
 
 class SimgridPlatform {
@@ -77,6 +84,8 @@ class SimgridPlatform {
   SimgridPlatform(const Topology& topology, const LinkTable& links, PlatformOptions options);
 
   [[nodiscard]] PlatformLayout layout() const { return layout_; }
+  /// Whether the links carry SimGrid's energy properties (PlatformOptions::energy).
+  [[nodiscard]] bool energy() const { return options_.energy; }
   /// "SimGrid FAT_TREE cluster 2;4,4;1,2;1,1" or "explicit routes between 16 hosts".
   [[nodiscard]] std::string description() const;
   /// Why the layout is not a native cluster, or where a forced one departs from mapsim.

@@ -362,6 +362,45 @@ TEST(SimgridPlatform, TorusIsSimgridsTorusWhereRoutesAgree) {
   EXPECT_TRUE(any_note_has(w.platform, "node00 ... node14 are node0 ... node14"));
 }
 
+// PlatformOptions::energy: every link carries SimGrid's wattage_range of its class (idle:busy),
+// on explicit routes (a cluster's links take no property); the per-bit term is noted as left out.
+TEST(SimgridPlatform, EnergyPutsTheWattageRangeOnEveryLink) {
+  const auto t = make_topology("torus:3x5");
+  const auto links = uniform(*t)
+                         .with_energy(LinkClass::Grid, {5, 1.5, 3})
+                         .with_energy(LinkClass::IntraNode, {0, 0.25, 2});
+  PlatformOptions options;
+  options.energy = true;
+  const auto w = write(*t, links, options);
+  EXPECT_EQ(w.platform.layout(), PlatformLayout::Explicit);
+  EXPECT_TRUE(w.platform.energy());
+  EXPECT_TRUE(any_note_has(w.platform, "wattage_range"));
+  EXPECT_TRUE(any_note_has(w.platform, "no energy per bit"));
+  ASSERT_EQ(w.root.children.size(), 1U);
+  std::size_t grid = 0;
+  std::size_t channels = 0;
+  for (const auto& e : w.root.children[0].children) {
+    if (e.name != "link") continue;
+    ASSERT_EQ(e.children.size(), 1U) << e.at("id");
+    const auto& prop = e.children[0];
+    EXPECT_EQ(prop.name, "prop");
+    EXPECT_EQ(prop.at("id"), "wattage_range");
+    const auto id = std::stoi(e.at("id").substr(1));
+    if (id < t->link_count()) {
+      EXPECT_EQ(prop.at("value"), "1.5:3");
+      ++grid;
+    } else {
+      EXPECT_EQ(prop.at("value"), "0.25:2");
+      ++channels;
+    }
+  }
+  EXPECT_EQ(grid, static_cast<std::size_t>(t->link_count()));
+  EXPECT_EQ(channels, 15U);
+  // A native cluster cannot carry them.
+  options.choice = PlatformChoice::Native;
+  EXPECT_THROW((void)SimgridPlatform(*t, links, options), InputError);
+}
+
 TEST(SimgridPlatform, TorusHalfRingTieFromTheMiddleToZeroNeedsExplicitRoutes) {
   // SimGrid goes the negative way from x = 2 to x = 0 of a 4-ring; mapsim the positive way.
   expect_explicit_because("torus:4x2", "negative way from coordinate 2 to 0", {2, 0});
