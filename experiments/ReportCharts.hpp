@@ -15,13 +15,17 @@
 //              (static metric / in-order, time / in-order), coloured by mapper and shaped by
 //              workload, with the mean Spearman rho (mostly tied workloads apart) and each
 //              workload's rho, tied pairs and discordant mapper pairs in the table;
-//   summary    mean rho per static metric, per machine and model.
+//   summary    mean rho per static metric, per machine and model;
+//   energy     one chart per machine and model with replays: per mapper and workload a point at
+//              (time / in-order, network energy / in-order), each workload's time-energy Pareto
+//              front marked and joined, and per workload the fastest and the most frugal mapper
+//              in the table (EnergyCharts.cpp).
 //
 // A chart of two panels has one legend, beside the panel that shows every mapper; long titles
 // wrap (ChartText.hpp's gp_title).
 //
 // Chart names are sanitised to [a-z0-9._-] and unique among the charts of one call; the kinds'
-// prefixes ("bars-", "scaling-", "agreement-", "summary-") keep the calls apart.
+// prefixes ("bars-", "scaling-", "agreement-", "summary-", "energy-") keep the calls apart.
 
 #include <optional>
 #include <string>
@@ -48,6 +52,13 @@ std::vector<Chart> agreement_charts(const ReportData& data,
 /// Bars of the mean rho per static metric, per machine and model, with the summary as table;
 /// nullopt if no summary has a rho (nothing was replayed, or too few mappers).
 std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>& summaries);
+
+/// Time against the network's energy per machine and model (none without energies).
+std::vector<Chart> energy_charts(const ReportData& data);
+
+/// The mappers of `context` on its time-energy Pareto front: with both ratios to in-order, and
+/// no other mapper as fast and as frugal and better in one; by time, then energy, then label.
+std::vector<std::string> pareto_front(const ReportData& data, const ReportContext& context);
 
 /// `text` lowercased, with every character outside [a-z0-9._-] replaced by '_' (runs of them by
 /// one) and no leading '.' or '_' or trailing '_', e.g. "torus:4x4x4" -> "torus_4x4x4",

@@ -116,6 +116,9 @@ ReportData read_report(Store& store, const ReportQuery& query) {
   const auto scaling = canonical_metric(query.scaling_metric, "scaling");
   if (std::find(data.metrics.begin(), data.metrics.end(), scaling) == data.metrics.end())
     data.metrics.push_back(scaling);
+  // The network's energy (NULL for static runs and runs stored before schema 3): energy charts.
+  if (std::find(data.metrics.begin(), data.metrics.end(), "energy_j") == data.metrics.end())
+    data.metrics.emplace_back("energy_j");
   const auto metric_count = data.metrics.size();
 
   // Per metric its mean over the done runs and how many done runs have it (to pool the runs of

@@ -74,7 +74,7 @@ struct ReportContext {
 
 struct ReportData {
   /// Columns of ReportRow::values: kReportStaticMetrics, then the time metric, then the scaling
-  /// metric if it is none of them.
+  /// metric if it is none of them, then energy_j (the network's energy) if it is none of them.
   std::vector<std::string> metrics;
   std::vector<ReportContext> contexts;  ///< by machine, model, workload family, ranks, workload
 

@@ -89,6 +89,68 @@ TEST(ReportCharts, BarsCsvHoldsTheRatiosToInOrder) {
   EXPECT_EQ(chart.table_rows[0][2], "0.500 / 0.750");
 }
 
+/// `data` with an energy column (index 4): each row's energy and ratio to in-order's.
+ReportData with_energy(ReportData data, const std::vector<std::pair<std::string, double>>& joules) {
+  data.metrics.emplace_back("energy_j");
+  for (auto& c : data.contexts) {
+    double base = 0;
+    for (const auto& [mapper, e] : joules) {
+      if (mapper == "in-order") base = e;
+    }
+    for (auto& r : c.rows) {
+      r.values.resize(5);
+      r.ratios.resize(5);
+      for (const auto& [mapper, e] : joules) {
+        if (mapper != r.mapper) continue;
+        r.values[4] = e;
+        r.ratios[4] = e / base;
+      }
+    }
+  }
+  return data;
+}
+
+TEST(ReportCharts, EnergyChartMarksEachWorkloadsParetoFront) {
+  // Times (ratios): in-order 1, greedy 0.75, random 0.5 (context()); energies: in-order 10 J,
+  // greedy 6 J (0.6), random 8 J (0.8). greedy beats in-order in both; random is faster than
+  // greedy and greedy more frugal than random: the front is random (0.5, 0.8), greedy (0.75,
+  // 0.6), by time.
+  const auto data = with_energy(data_of({context("lu:S:4", 4)}),
+                                {{"in-order", 10}, {"greedy", 6}, {"random", 8}});
+  EXPECT_EQ(pareto_front(data, data.contexts[0]), (std::vector<std::string>{"random", "greedy"}));
+  const auto charts = energy_charts(data);
+  ASSERT_EQ(charts.size(), 1U);
+  const auto& chart = charts[0];
+  EXPECT_EQ(chart.name, "energy-torus_4x4-flow");
+  EXPECT_EQ(chart.kind, "energy");
+  EXPECT_EQ(chart.csv,
+            "workload,ranks,mapper,makespan_s,energy_j,makespan_s_ratio,energy_ratio,pareto\n"
+            "lu:S:4,4,in-order,2,10,1,1,0\n"
+            "lu:S:4,4,greedy,1.5,6,0.75,0.6,1\n"
+            "lu:S:4,4,random,1,8,0.5,0.8,1\n");
+  ASSERT_EQ(chart.table_rows.size(), 1U);
+  EXPECT_EQ(chart.table_rows[0],
+            (std::vector<std::string>{"lu:S:4", "random (time -50.0 %, energy -20.0 %)",
+                                      "greedy (time -25.0 %, energy -40.0 %)", "random, greedy"}));
+  // The front's block lists its points by time; the plot rings and joins them.
+  ASSERT_EQ(chart.data_files.size(), 1U);
+  EXPECT_TRUE(contains(chart.data_files[0].second, "# front of lu:S:4\n0.5 0.8\n0.75 0.6\n"));
+  EXPECT_TRUE(contains(chart.plot, "with points pt 6 ps 2.4"));
+  EXPECT_TRUE(contains(chart.plot, "title 'Pareto front'"));
+  // One mapper both fastest and most frugal: "the same", a front of one.
+  const auto one = with_energy(data_of({context("lu:S:4", 4)}),
+                               {{"in-order", 10}, {"greedy", 12}, {"random", 4}});
+  EXPECT_EQ(pareto_front(one, one.contexts[0]), (std::vector<std::string>{"random"}));
+  EXPECT_EQ(energy_charts(one)[0].table_rows[0][2], "the same");
+}
+
+TEST(ReportCharts, NoEnergyChartWithoutEnergies) {
+  // Static runs, and runs stored before energies: no values, no chart.
+  auto data = data_of({context("lu:S:4", 4, "torus:4x4", "static")});
+  data.metrics.emplace_back("energy_j");
+  EXPECT_TRUE(energy_charts(data).empty());
+}
+
 TEST(ReportCharts, StaticModelHasOnlyTheHopBytesPanel) {
   const auto charts = bar_charts(data_of({context("lu:S:4", 4, "torus:4x4", "static")}));
   ASSERT_EQ(charts.size(), 1U);
