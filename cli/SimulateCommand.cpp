@@ -98,15 +98,31 @@ void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
   }
 }
 
+/// The network model's corrections that are not the identity (size factors, reverse traffic,
+/// weight-S; sim/SizeFactors.hpp), "" if none.
+std::string corrections(const sim::ModelOptions& o) {
+  std::vector<std::string> items;
+  if (!o.bandwidth_factor.identity())
+    items.push_back(fmt::format("bw-factor {}", o.bandwidth_factor.to_string()));
+  if (!o.latency_factor.identity())
+    items.push_back(fmt::format("lat-factor {}", o.latency_factor.to_string()));
+  if (o.reverse_traffic) items.emplace_back("reverse traffic");
+  if (o.weight_s != 0) items.push_back(fmt::format("weight-S {:g} B", o.weight_s));
+  return fmt::format("{}", fmt::join(items, "; "));
+}
+
 void print_result(std::FILE* out, const sim::Result& r, const sim::Energy& energy,
                   const TraceInput& trace, const topo::Topology& topology,
-                  const std::string& placement, const std::string& overheads) {
+                  const std::string& placement, const std::string& overheads,
+                  const sim::ModelOptions& options) {
   fmt::print(out, "trace            {} ({} ranks, {} events; read: {})\n", trace.source(),
              trace.ranks(), r.trace_events, trace.reading());
   fmt::print(out, "topology         {}\n", topology.spec());
   fmt::print(out, "mapping          {}\n", placement);
   fmt::print(out, "model            {}\n", r.model);
   if (overheads != "none") fmt::print(out, "overheads        {}\n", overheads);
+  if (const auto text = corrections(options); !text.empty())
+    fmt::print(out, "corrections      {}\n", text);
   fmt::print(out, "makespan         {}\n", seconds(r.makespan));
   fmt::print(out, "time in MPI      max {}, mean {}\n", seconds(r.mpi_time_max),
              seconds(static_cast<sim::Time>(r.mpi_time_mean)));
@@ -146,7 +162,10 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
   fmt::print(out, "trace            {} ({} ranks, {} events; read: {})\n", trace.source(),
              trace.ranks(), events, trace.reading());
   fmt::print(out, "topology         {}\n", topology.spec());
-  fmt::print(out, "model            {}\n\n", config.model);
+  fmt::print(out, "model            {}\n", config.model);
+  if (const auto text = corrections(config.model_options); !text.empty())
+    fmt::print(out, "corrections      {}\n", text);
+  fmt::print(out, "\n");
   std::optional<sim::Time> baseline;
   for (const auto& r : replays) {
     if (r.mapping == "in-order" && r.result) baseline = r.result->makespan;
@@ -509,9 +528,9 @@ int run_simulate(const std::vector<std::string>& args) {
     return exit_status(replays);
   }
   if (replays.size() == 1) {
-    print_result(report, *replays[0].result, replays[0].energy, trace, *topology,
-                 replays[0].placement,
-                 sim::to_string(config.overheads, topology->sockets_per_node() > 1));
+    print_result(
+        report, *replays[0].result, replays[0].energy, trace, *topology, replays[0].placement,
+        sim::to_string(config.overheads, topology->sockets_per_node() > 1), config.model_options);
   } else {
     print_table(report, replays, trace, *topology, config);
   }

@@ -75,6 +75,21 @@ TEST(SimulateCommand, ReportsTheNetworksEnergy) {
   EXPECT_NEAR(std::stod(energy[0]), busy, busy * 1e-6);
 }
 
+// The model's corrections (size factors, reverse traffic, weight-S) in the text report, one
+// replay or a table; none printed without them.
+TEST(SimulateCommand, TextReportNamesTheCorrections) {
+  const auto base = "simulate --trace " + kLu + " --topology torus:4x2";
+  const auto plain = run_mapsim(base);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, ::testing::Not(HasSubstr("corrections")));
+  const auto one = run_mapsim(base + " --bw-factor '0:0.5;65536:0.9' --reverse-traffic");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_THAT(one.out, HasSubstr("corrections      bw-factor 0:0.5;65536:0.9; reverse traffic\n"));
+  const auto table = run_mapsim(base + " --mapper in-order,greedy --lat-factor 0:2");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("corrections      lat-factor 0:2\n"));
+}
+
 TEST(SimulateCommand, BadLinkEnergyIsNamed) {
   const auto base = "simulate --trace " + kLu + " --topology torus:4x2";
   const auto fields = run_mapsim(base + " --link-energy grid:5:3");
