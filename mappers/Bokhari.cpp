@@ -13,7 +13,8 @@
 //
 // On hierarchical machines two nodes are adjacent (hops <= 1) when they share a leaf switch or
 // router. The objective is the cardinality |M| (SearchObjective.hpp), or hop-bytes with
-// objective=hop-bytes (then "|M| < |B|" reads "M has more hop-bytes than B"). The initial mapping
+// objective=hop-bytes (then "|M| < |B|" reads "M has more hop-bytes than B"), or the traffic
+// energy with objective=energy (likewise). The initial mapping
 // is `sweep`, as in the thesis (in-order, the same order, on a machine without a grid: a Slurm
 // cluster). n, the number of random interchanges of a jump, is the side of Bokhari's n x n
 // array: round(sqrt(ranks)) (jump-pairs overrides it).
@@ -77,8 +78,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr ParamSpec kBokhariParams[] = {
     {"objective", ParamType::Choice, "cardinality",
-     "what the exchanges optimise: Bokhari's cardinality (pairs on adjacent nodes) or hop-bytes", 0,
-     0, "cardinality|hop-bytes"},
+     "what the exchanges optimise: Bokhari's cardinality (pairs on adjacent nodes), hop-bytes or "
+     "the traffic energy (energy)",
+     0, 0, "cardinality|hop-bytes|energy"},
     {"jump-pairs", ParamType::Integer, "0",
      "random interchanges per probabilistic jump; 0: round(sqrt(ranks)), Bokhari's n", 0, 1000000},
     {"max-jumps", ParamType::Integer, "50", "most probabilistic jumps before stopping", 0, 1000000},
@@ -90,6 +92,13 @@ constexpr ParamSpec kBokhariParams[] = {
      "gains (auto: when the cores near partners are many, e.g. all-to-alls or the HAEC Box)",
      0, 0, "auto|on|off"},
 };
+
+/// The energy distance of objective=energy, once its cost is known to fit 64 bits.
+std::unique_ptr<const EnergyDistance> checked_energy(const Problem& p) {
+  auto energy = std::make_unique<const EnergyDistance>(p.topology);
+  energy->check_summable(p.graph);
+  return energy;
+}
 
 struct Choice {
   std::int64_t gain = std::numeric_limits<std::int64_t>::min();
@@ -107,7 +116,8 @@ class Search {
       : p_(p),
         objective_(objective),
         placement_(std::move(placement)),
-        cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes())) {
+        energy_(objective == Objective::Energy ? checked_energy(p) : nullptr),
+        cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes(), energy_.get())) {
     if (objective_ == Objective::Cardinality) {
       neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
       if (table != "off") blocks_ = std::make_unique<NearBlocks>(p.topology, *neighbors_);
@@ -193,8 +203,8 @@ class Search {
     const Rank v = placement_.occupant(s);
     const std::int64_t delta =
         v == -1 ? move_cost_delta(objective_, p_.graph, p_.topology, nodes, u,
-                                  placement_.node_of_slot(s))
-                : swap_cost_delta(objective_, p_.graph, p_.topology, nodes, u, v);
+                                  placement_.node_of_slot(s), energy_.get())
+                : swap_cost_delta(objective_, p_.graph, p_.topology, nodes, u, v, energy_.get());
     exchange(u, s, -delta);
   }
 
@@ -357,9 +367,9 @@ class Search {
     const Rank v = placement_.occupant(s);
     if (v == -1) {
       return -move_cost_delta(objective_, p_.graph, p_.topology, nodes, u,
-                              placement_.node_of_slot(s));
+                              placement_.node_of_slot(s), energy_.get());
     }
-    return -swap_cost_delta(objective_, p_.graph, p_.topology, nodes, u, v);
+    return -swap_cost_delta(objective_, p_.graph, p_.topology, nodes, u, v, energy_.get());
   }
 
   Choice best_by_cardinality(Rank u) {
@@ -417,6 +427,7 @@ class Search {
   const Problem& p_;
   Objective objective_;
   Placement placement_;
+  std::unique_ptr<const EnergyDistance> energy_;  // objective=energy only
   std::int64_t cost_;
   // Cardinality only.
   std::unique_ptr<NodeNeighbors> neighbors_;

@@ -1,6 +1,7 @@
 #include "mappers/Genetic.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -58,6 +59,11 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   const auto size = static_cast<std::size_t>(options.population);
   MAPSIM_EXPECTS(size >= 1 && slots >= static_cast<std::size_t>(n), "genetic: bad sizes");
 
+  std::unique_ptr<const EnergyDistance> energy;
+  if (options.objective == Objective::Energy) {
+    energy = std::make_unique<const EnergyDistance>(topology);
+    energy->check_summable(graph);
+  }
   struct Scratch {
     std::vector<NodeId> nodes;
     std::vector<char> mark;
@@ -68,7 +74,7 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   auto evaluate = [&](const Chromosome& c, Scratch& s) {
     for (Rank r = 0; r < n; ++r)
       s.nodes[static_cast<std::size_t>(r)] = c[static_cast<std::size_t>(r)] / cores;
-    return objective_cost_serial(options.objective, graph, topology, s.nodes);
+    return objective_cost_serial(options.objective, graph, topology, s.nodes, energy.get());
   };
   // Stream of individual k of generation g (g = 0: the initial population).
   auto stream = [&](std::uint64_t g, std::uint64_t k) {
@@ -170,8 +176,9 @@ namespace {
 
 constexpr ParamSpec kGeneticParams[] = {
     {"objective", ParamType::Choice, "cardinality",
-     "fitness: Bokhari's cardinality (as in the thesis) or 1 / (hop-bytes + 1)", 0, 0,
-     "cardinality|hop-bytes"},
+     "fitness: Bokhari's cardinality (as in the thesis), 1 / (hop-bytes + 1) or 1 / (traffic "
+     "energy + 1)",
+     0, 0, "cardinality|hop-bytes|energy"},
     {"population", ParamType::Integer, "100", "chromosomes per generation", 2, 65536},
     {"generations", ParamType::Integer, "10", "generations bred after the initial one", 0, 1000000},
     {"mutation", ParamType::Real, "0.5", "probability that a child gets one swap mutation", 0, 1},

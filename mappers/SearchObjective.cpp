@@ -12,6 +12,7 @@ using topo::NodeId;
 
 Objective parse_objective(std::string_view word) {
   if (word == "hop-bytes") return Objective::HopBytes;
+  if (word == "energy") return Objective::Energy;
   MAPSIM_EXPECTS(word == "cardinality", "an objective parameter with an unknown word");
   return Objective::Cardinality;
 }
@@ -41,9 +42,34 @@ std::int64_t cardinality(const CommGraph& graph, const topo::Topology& topology,
       std::plus<>());
 }
 
+namespace {
+
+const EnergyDistance& energy_of(const EnergyDistance* energy) {
+  MAPSIM_EXPECTS(energy != nullptr, "objective=energy with its EnergyDistance");
+  return *energy;
+}
+
+std::int64_t energy_cost(const CommGraph& graph, std::span<const NodeId> node_of_rank,
+                         const EnergyDistance& e) {
+  std::int64_t sum = 0;
+  for (Rank u = 0; u < graph.rank_count(); ++u) {
+    const NodeId a = node_of_rank[static_cast<std::size_t>(u)];
+    for (const auto& nb : graph.neighbors(u)) {
+      if (nb.bytes_out == 0) continue;
+      sum += static_cast<std::int64_t>(nb.bytes_out) *
+             e(a, node_of_rank[static_cast<std::size_t>(nb.rank)]);
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
 std::int64_t objective_cost_serial(Objective objective, const CommGraph& graph,
                                    const topo::Topology& topology,
-                                   std::span<const NodeId> node_of_rank) {
+                                   std::span<const NodeId> node_of_rank,
+                                   const EnergyDistance* energy) {
+  if (objective == Objective::Energy) return energy_cost(graph, node_of_rank, energy_of(energy));
   std::int64_t sum = 0;
   for (Rank u = 0; u < graph.rank_count(); ++u) {
     const NodeId a = node_of_rank[static_cast<std::size_t>(u)];
@@ -60,7 +86,9 @@ std::int64_t objective_cost_serial(Objective objective, const CommGraph& graph,
 }
 
 std::int64_t objective_cost(Objective objective, const CommGraph& graph,
-                            const topo::Topology& topology, std::span<const NodeId> node_of_rank) {
+                            const topo::Topology& topology, std::span<const NodeId> node_of_rank,
+                            const EnergyDistance* energy) {
+  if (objective == Objective::Energy) return energy_cost(graph, node_of_rank, energy_of(energy));
   if (objective == Objective::HopBytes)
     return static_cast<std::int64_t>(metrics::hop_bytes(graph, topology, node_of_rank));
   return -cardinality(graph, topology, node_of_rank);
@@ -68,7 +96,9 @@ std::int64_t objective_cost(Objective objective, const CommGraph& graph,
 
 std::int64_t swap_cost_delta(Objective objective, const CommGraph& graph,
                              const topo::Topology& topology, std::span<const NodeId> node_of_rank,
-                             Rank i, Rank j) {
+                             Rank i, Rank j, const EnergyDistance* energy) {
+  if (objective == Objective::Energy)
+    return metrics::swap_delta_by(graph, energy_of(energy), node_of_rank, i, j);
   if (objective == Objective::HopBytes)
     return metrics::swap_delta(graph, topology, node_of_rank, i, j);
   const NodeId fi = node_of_rank[static_cast<std::size_t>(i)];
@@ -90,7 +120,9 @@ std::int64_t swap_cost_delta(Objective objective, const CommGraph& graph,
 
 std::int64_t move_cost_delta(Objective objective, const CommGraph& graph,
                              const topo::Topology& topology, std::span<const NodeId> node_of_rank,
-                             Rank i, NodeId to) {
+                             Rank i, NodeId to, const EnergyDistance* energy) {
+  if (objective == Objective::Energy)
+    return metrics::move_delta_by(graph, energy_of(energy), node_of_rank, i, to);
   if (objective == Objective::HopBytes)
     return metrics::move_delta(graph, topology, node_of_rank, i, to);
   const NodeId from = node_of_rank[static_cast<std::size_t>(i)];

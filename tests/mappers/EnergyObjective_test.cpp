@@ -1,0 +1,112 @@
+// objective=energy (mappers/EnergyDistance.hpp, SearchObjective.hpp): the energy per bit of a
+// route solved by hand, the cost equal to the traffic energy the metrics report, swap and move
+// deltas equal to the change of the cost, and the search mappers choosing, on the HAEC Box,
+// other placements than hop-bytes does: fewer joules for more hop-bytes.
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "mappers/EnergyDistance.hpp"
+#include "mappers/Mapper.hpp"
+#include "mappers/Metrics.hpp"
+#include "mappers/SearchObjective.hpp"
+#include "support/Error.hpp"
+#include "tests/mappers/TestMatrices.hpp"
+#include "topologies/TopologySpec.hpp"
+
+namespace mapsim::map {
+namespace {
+
+using topo::LinkClass;
+using topo::NodeId;
+
+TEST(EnergyDistance, RoutesSumTheirLinksEnergyPerBit) {
+  // haec:2x2x2: node 1 is node 0's optical neighbour (2 pJ/bit by default), node 5 the next
+  // board's node over one wireless link (20 pJ/bit); node 3 = (1, 1, 0) two optical hops; a
+  // node to itself is the intra-node copy (20 pJ/bit). In thousandths of a pJ per bit.
+  const auto haec = topo::make_topology("haec:2x2x2");
+  const EnergyDistance e(*haec);
+  EXPECT_EQ(e(0, 1), 2000);
+  EXPECT_EQ(e(0, 5), 20000);
+  EXPECT_EQ(e(0, 3), 4000);
+  EXPECT_EQ(e(0, 0), 20000);
+  EXPECT_EQ(e(7, 7), 20000);
+  // Other energies per bit: the table given.
+  const auto links = topo::LinkTable{}.with_energy(LinkClass::HaecWireless, {0.5, 1, 2});
+  EXPECT_EQ(EnergyDistance(*haec, links)(0, 5), 500);
+  // A torus of more than kDenseNodes nodes walks the routes: 5 pJ/bit per hop.
+  const auto torus = topo::make_topology("torus:33x32");
+  ASSERT_GT(torus->node_count(), EnergyDistance::kDenseNodes);
+  const EnergyDistance big(*torus);
+  for (const auto& [a, b] : std::vector<std::pair<NodeId, NodeId>>{{0, 1}, {0, 500}, {17, 1000}})
+    EXPECT_EQ(big(a, b), 5000 * torus->hops(a, b)) << a << " -> " << b;
+  EXPECT_GE(big.bound(), big(17, 1000));
+}
+
+TEST(EnergyObjective, CostIsTheTrafficEnergyAndDeltasAreItsChanges) {
+  const auto haec = topo::make_topology("haec:2x2x2:cores=2");
+  const auto matrix = testing::random_matrix(16, 5, 7);
+  const CommGraph graph(matrix);
+  const EnergyDistance e(*haec);
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<NodeId> nodes(16);
+    for (Rank r = 0; r < 16; ++r) nodes[static_cast<std::size_t>(r)] = r / 2;
+    std::shuffle(nodes.begin(), nodes.end(), rng);
+    const auto cost = objective_cost(Objective::Energy, graph, *haec, nodes, &e);
+    EXPECT_EQ(objective_cost_serial(Objective::Energy, graph, *haec, nodes, &e), cost);
+    // 8 bits x 0.001 pJ = 8e-15 J per unit: the metrics' traffic energy.
+    const auto m = metrics::evaluate(matrix, *haec, topo::Mapping(nodes));
+    EXPECT_NEAR(m.traffic_energy_joules, 8e-15 * static_cast<double>(cost),
+                1e-12 * m.traffic_energy_joules);
+    // A swap and a move change the cost by their deltas.
+    const Rank i = static_cast<Rank>(rng() % 16);
+    const Rank j = static_cast<Rank>(rng() % 16);
+    auto swapped = nodes;
+    std::swap(swapped[static_cast<std::size_t>(i)], swapped[static_cast<std::size_t>(j)]);
+    EXPECT_EQ(swap_cost_delta(Objective::Energy, graph, *haec, nodes, i, j, &e),
+              objective_cost(Objective::Energy, graph, *haec, swapped, &e) - cost);
+    auto moved = nodes;
+    const auto to = static_cast<NodeId>(rng() % 8);
+    moved[static_cast<std::size_t>(i)] = to;
+    EXPECT_EQ(move_cost_delta(Objective::Energy, graph, *haec, nodes, i, to, &e),
+              objective_cost(Objective::Energy, graph, *haec, moved, &e) - cost);
+  }
+}
+
+TEST(EnergyObjective, SearchMappersTradeHopBytesForJoulesOnTheHaecBox) {
+  // A 4 x 4 stencil on haec:2x2x4 (boards of 2 x 2 nodes, 4 boards): hop-bytes likes the one-hop
+  // wireless links between boards, which cost ten times an optical hop per bit. Under
+  // objective=energy every search mapper spends less traffic energy than under hop-bytes.
+  const auto haec = topo::make_topology("haec:2x2x4");
+  const auto matrix = testing::stencil_2d(4, 4, false, 1000);
+  for (const auto* name : {"bokhari", "sampling", "genetic"}) {
+    SCOPED_TRACE(name);
+    const auto by = [&](const char* objective) {
+      const auto mapping = make_mapper(name, {{"objective", objective}})->map(matrix, *haec, 1);
+      return metrics::evaluate(matrix, *haec, mapping);
+    };
+    const auto hops = by("hop-bytes");
+    const auto energy = by("energy");
+    EXPECT_LT(energy.traffic_energy_joules, hops.traffic_energy_joules);
+  }
+}
+
+TEST(EnergyObjective, ACostBeyond64BitsIsRefused) {
+  // 2^62 bytes between two ranks: times 20000 thousandths of a pJ, past 2^63.
+  const auto haec = topo::make_topology("haec:2x2x2");
+  traces::CommMatrixBuilder builder(2);
+  builder.add(0, 1, 1, std::uint64_t{1} << 62);
+  const CommGraph graph(builder.build());
+  EXPECT_THROW(EnergyDistance(*haec).check_summable(graph), InputError);
+  EXPECT_THROW(
+      (void)make_mapper("bokhari", {{"objective", "energy"}})->map(builder.build(), *haec, 1),
+      InputError);
+}
+
+}  // namespace
+}  // namespace mapsim::map
