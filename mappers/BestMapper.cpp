@@ -132,7 +132,12 @@ traces::CommMatrix skeleton(const CommGraph& graph) {
 BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
                     const BestOptions& options, Seed seed) {
   const CommGraph graph(matrix);
-  const SearchSpace space(graph, topology);
+  std::optional<EnergyDistance> energy;
+  if (options.goal == SearchGoal::Energy) {
+    energy.emplace(topology);
+    energy->check_summable(graph);
+  }
+  const SearchSpace space(graph, topology, 8, 8, energy ? &*energy : nullptr);
   std::optional<traces::CommMatrix> sparse;
   std::optional<CommGraph> sparse_graph;
   if (space.dense()) {
@@ -233,8 +238,9 @@ namespace {
 
 constexpr ParamSpec kBestParams[] = {
     {"objective", ParamType::Choice, "hop-bytes",
-     "hop-bytes, or congestion (largest dimension-order link load, then sum of squared loads)", 0,
-     0, "hop-bytes|congestion"},
+     "hop-bytes, congestion (largest dimension-order link load, then sum of squared loads), or "
+     "energy (the traffic energy: bytes x energy per bit of the route's links)",
+     0, 0, "hop-bytes|congestion|energy"},
     {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
     {"work", ParamType::Integer, "50000",
      "local-search budget in work units per rank (neighbour terms evaluated), shared by the "
@@ -250,6 +256,7 @@ class Best final : public Mapper {
  public:
   explicit Best(const ParamValues& params)
       : options_{params.text("objective") == "congestion" ? SearchGoal::Congestion
+                 : params.text("objective") == "energy"   ? SearchGoal::Energy
                                                           : SearchGoal::HopBytes,
                  static_cast<int>(params.integer("chains")),
                  static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit")} {}

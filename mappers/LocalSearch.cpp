@@ -11,6 +11,7 @@
 #include "mappers/LinkLoadTracker.hpp"
 #include "mappers/Metrics.hpp"
 #include "mappers/Placement.hpp"
+#include "mappers/SearchObjective.hpp"
 #include "support/Error.hpp"
 
 namespace mapsim::map {
@@ -18,11 +19,12 @@ namespace mapsim::map {
 using topo::NodeId;
 
 SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
-                         std::size_t partners, std::size_t near)
+                         std::size_t partners, std::size_t near, const EnergyDistance* energy)
     : graph_(graph),
       topology_(topology),
       neighbors_(topology, near),
-      router_hops_(RouterHops::of(topology)) {
+      router_hops_(RouterHops::of(topology)),
+      energy_(energy) {
   partner_start_.assign(static_cast<std::size_t>(graph.rank_count()) + 1, 0);
   std::vector<Neighbor> sorted;
   for (Rank r = 0; r < graph.rank_count(); ++r) {
@@ -57,6 +59,12 @@ SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
                        std::span<const NodeId> node_of_rank) {
   if (goal == SearchGoal::HopBytes)
     return {metrics::hop_bytes(space.graph(), space.topology(), node_of_rank), 0};
+  if (goal == SearchGoal::Energy) {
+    MAPSIM_EXPECTS(space.energy() != nullptr, "the energy goal on a space with energies");
+    return {static_cast<std::uint64_t>(objective_cost(
+                Objective::Energy, space.graph(), space.topology(), node_of_rank, space.energy())),
+            0};
+  }
   const LinkLoadTracker loads(space.graph(), space.topology(), node_of_rank);
   return {loads.max_load(), loads.sum_of_squares()};
 }
@@ -90,6 +98,37 @@ class HopBytesCost {
     } else {
       delta = change([&](NodeId x, NodeId y) { return static_cast<std::int64_t>(t.hops(x, y)); });
     }
+    return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
+  }
+
+  void commit(Placement& p, Slot a, Slot b, const SearchCost& after, std::uint64_t& /*work*/) {
+    p.exchange(a, b);
+    cost_ = after.primary;
+  }
+
+ private:
+  const SearchSpace& space_;
+  std::uint64_t cost_;
+};
+
+/// The traffic energy: hop-bytes's moves with the energy per bit of the routes for the hops.
+class EnergyCost {
+ public:
+  EnergyCost(const SearchSpace& space, const Placement& placement)
+      : space_(space), cost_(search_cost(space, SearchGoal::Energy, placement.nodes()).primary) {}
+
+  [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
+
+  SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
+    const Rank i = p.occupant(a);
+    const Rank j = p.occupant(b);
+    const auto& g = space_.graph();
+    const auto& e = *space_.energy();
+    work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
+            (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
+    const std::int64_t delta = j == -1
+                                   ? metrics::move_delta_by(g, e, p.nodes(), i, p.node_of_slot(b))
+                                   : metrics::swap_delta_by(g, e, p.nodes(), i, j);
     return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
   }
 
@@ -500,6 +539,8 @@ LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId>
     return Chain<AxisTableCost>(space, start, options, random).run();
   if (options.goal == SearchGoal::HopBytes)
     return Chain<HopBytesCost>(space, start, options, random).run();
+  if (options.goal == SearchGoal::Energy)
+    return Chain<EnergyCost>(space, start, options, random).run();
   return Chain<CongestionCost>(space, start, options, random).run();
 }
 

@@ -8,6 +8,9 @@
 //                                              dimension-order routing (metrics::link_loads);
 //                                              the sum of squares breaks the many ties of the max
 //                                              and pushes traffic off heavy links
+//   energy       (E, 0)                        E = sum of bytes(i, j) e(f(i), f(j)), the traffic
+//                                              energy (EnergyDistance.hpp); moves as hop-bytes's,
+//                                              with e for the hops (never the dense mode)
 // Moves: rank i exchanges places with the rank on a core of a target node, or moves to an idle
 // core of it (nodes may outnumber ranks). Target nodes of i: the nodes of its heaviest partners
 // and the nodes near those (NodeNeighbors::near), and the nodes near i's own; a rank with more
@@ -47,6 +50,7 @@
 #include <vector>
 
 #include "mappers/CommGraph.hpp"
+#include "mappers/EnergyDistance.hpp"
 #include "mappers/NodeNeighbors.hpp"
 #include "mappers/Random.hpp"
 #include "mappers/RouterHops.hpp"
@@ -54,14 +58,14 @@
 
 namespace mapsim::map {
 
-enum class SearchGoal : std::uint8_t { HopBytes, Congestion };
+enum class SearchGoal : std::uint8_t { HopBytes, Congestion, Energy };
 
 /// Above this average degree a matrix is dense: the local search on meshes and tori switches to
 /// per-axis tables (see above), and `best`'s slower starts see a skeleton of it.
 constexpr std::size_t kDenseDegree = 64;
 
 struct SearchCost {
-  std::uint64_t primary = 0;  ///< hop-bytes, or the largest directed link load in bytes
+  std::uint64_t primary = 0;  ///< hop-bytes, the largest directed link load, or the energy
   Uint128 secondary = 0;      ///< 0, or the sum of squared directed link loads
 
   friend bool operator==(const SearchCost&, const SearchCost&) = default;
@@ -75,8 +79,9 @@ struct SearchCost {
 class SearchSpace {
  public:
   /// `partners`: partners per rank that give target nodes; `near`: nearby nodes per node.
+  /// `energy`: the energy per bit of the routes, for SearchGoal::Energy (outlives the space).
   SearchSpace(const CommGraph& graph, const topo::Topology& topology, std::size_t partners = 8,
-              std::size_t near = 8);
+              std::size_t near = 8, const EnergyDistance* energy = nullptr);
 
   [[nodiscard]] const CommGraph& graph() const { return graph_; }
   [[nodiscard]] const topo::Topology& topology() const { return topology_; }
@@ -96,6 +101,8 @@ class SearchSpace {
   [[nodiscard]] const RouterHops* router_hops() const {
     return router_hops_ ? &*router_hops_ : nullptr;
   }
+  /// The energy per bit of the routes (SearchGoal::Energy), or null.
+  [[nodiscard]] const EnergyDistance* energy() const { return energy_; }
   /// True when hops add up over the axes (meshes and tori): the dense mode's tables apply.
   [[nodiscard]] bool separable() const { return !sides_.empty(); }
   /// Separable machines: the side of every axis, whether it is periodic, and every node's
@@ -111,6 +118,7 @@ class SearchSpace {
   const topo::Topology& topology_;
   NodeNeighbors neighbors_;
   std::optional<RouterHops> router_hops_;
+  const EnergyDistance* energy_ = nullptr;
   bool dense_ = false;
   std::vector<int> sides_;
   std::vector<char> periodic_;
