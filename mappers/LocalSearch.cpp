@@ -73,11 +73,16 @@ namespace {
 
 // The cost under each goal, kept exact while slots exchange contents. after(a, b): the cost if
 // the contents of slots a (a rank) and b (a rank or idle) were exchanged; commit() makes it so.
-class HopBytesCost {
+/// Hop-bytes, or the traffic energy (kEnergy): the same moves, with the hops of the routes or
+/// their energy per bit as the distance.
+template <bool kEnergy>
+class DistanceCost {
  public:
-  HopBytesCost(const SearchSpace& space, const Placement& placement)
+  DistanceCost(const SearchSpace& space, const Placement& placement)
       : space_(space),
-        cost_(metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())) {}
+        cost_(search_cost(space, kEnergy ? SearchGoal::Energy : SearchGoal::HopBytes,
+                          placement.nodes())
+                  .primary) {}
 
   [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
 
@@ -85,15 +90,17 @@ class HopBytesCost {
     const Rank i = p.occupant(a);
     const Rank j = p.occupant(b);
     const auto& g = space_.graph();
-    std::int64_t delta = 0;
     const auto& t = space_.topology();
-    auto change = [&](const auto& hops) {
-      if (j == -1) return metrics::move_delta_by(g, hops, p.nodes(), i, p.node_of_slot(b));
-      return metrics::swap_delta_by(g, hops, p.nodes(), i, j);
+    auto change = [&](const auto& distance) {
+      if (j == -1) return metrics::move_delta_by(g, distance, p.nodes(), i, p.node_of_slot(b));
+      return metrics::swap_delta_by(g, distance, p.nodes(), i, j);
     };
     work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
             (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
-    if (const RouterHops* table = space_.router_hops()) {
+    std::int64_t delta = 0;
+    if constexpr (kEnergy) {
+      delta = change(*space_.energy());
+    } else if (const RouterHops* table = space_.router_hops()) {
       delta = change(*table);
     } else {
       delta = change([&](NodeId x, NodeId y) { return static_cast<std::int64_t>(t.hops(x, y)); });
@@ -110,37 +117,8 @@ class HopBytesCost {
   const SearchSpace& space_;
   std::uint64_t cost_;
 };
-
-/// The traffic energy: hop-bytes's moves with the energy per bit of the routes for the hops.
-class EnergyCost {
- public:
-  EnergyCost(const SearchSpace& space, const Placement& placement)
-      : space_(space), cost_(search_cost(space, SearchGoal::Energy, placement.nodes()).primary) {}
-
-  [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
-
-  SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
-    const Rank i = p.occupant(a);
-    const Rank j = p.occupant(b);
-    const auto& g = space_.graph();
-    const auto& e = *space_.energy();
-    work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
-            (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
-    const std::int64_t delta = j == -1
-                                   ? metrics::move_delta_by(g, e, p.nodes(), i, p.node_of_slot(b))
-                                   : metrics::swap_delta_by(g, e, p.nodes(), i, j);
-    return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
-  }
-
-  void commit(Placement& p, Slot a, Slot b, const SearchCost& after, std::uint64_t& /*work*/) {
-    p.exchange(a, b);
-    cost_ = after.primary;
-  }
-
- private:
-  const SearchSpace& space_;
-  std::uint64_t cost_;
-};
+using HopBytesCost = DistanceCost<false>;
+using EnergyCost = DistanceCost<true>;
 
 class CongestionCost {
  public:
