@@ -30,11 +30,13 @@ void list_topologies() {
 
 void list_link_classes() {
   fmt::print(
-      "Link classes (defaults; override with --link CLASS:GBPS:NS, or a config's machine "
-      "links):\n");
+      "Link classes (defaults; override with --link CLASS:GBPS:NS and --link-energy "
+      "CLASS:PJ:IDLE_W:BUSY_W, or a config's machine links):\n");
   for (const auto& info : topo::link_classes()) {
-    fmt::print("  {:<15}{:>7g} GB/s {:>6g} ns  {}\n", info.name, info.defaults.bandwidth / 1e9,
-               info.defaults.latency * 1e9, info.description);
+    const auto energy = topo::default_energy(info.id);
+    fmt::print("  {:<15}{:>7g} GB/s {:>6g} ns {:>4g} pJ/bit {:>4g}-{:g} W  {}\n", info.name,
+               info.defaults.bandwidth / 1e9, info.defaults.latency * 1e9, energy.pj_per_bit,
+               energy.idle_watts, energy.busy_watts, info.description);
   }
 }
 

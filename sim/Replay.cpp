@@ -394,6 +394,8 @@ void Replay::pair(std::uint32_t m, std::uint32_t request) {
 }
 
 void Replay::start_transfer(std::uint32_t m, int phase, Time delay) {
+  MAPSIM_EXPECTS(delay == 0 || model_->takes_delay(),
+                 "a delayed transfer for a model that takes it");
   Message& message = messages_[m];
   const bool back = phase == kClearToSend;
   Transfer transfer;

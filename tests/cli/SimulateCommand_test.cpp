@@ -90,6 +90,14 @@ TEST(SimulateCommand, TextReportNamesTheCorrections) {
   EXPECT_THAT(table.out, HasSubstr("corrections      lat-factor 0:2\n"));
 }
 
+TEST(ListCommand, LinkClassesShowTheirEnergy) {
+  const auto r = run_mapsim("list link-classes");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("--link-energy CLASS:PJ:IDLE_W:BUSY_W"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("haec-wireless +12.5 GB/s +50 ns +20 pJ/bit +1-2 W"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("inter-socket +12 GB/s +400 ns +30 pJ/bit +0-0 W"));
+}
+
 TEST(SimulateCommand, BadLinkEnergyIsNamed) {
   const auto base = "simulate --trace " + kLu + " --topology torus:4x2";
   const auto fields = run_mapsim(base + " --link-energy grid:5:3");
