@@ -23,9 +23,6 @@ namespace {
 /// has the chart's width less twice that.
 constexpr int kLeftMarginPixels = 24 * 8;
 
-/// gnuplot point types, filled first, one per workload of an agreement chart.
-constexpr int kShapes[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14, 1, 2, 3};
-
 }  // namespace
 
 std::vector<Chart> agreement_charts(const ReportData& data,
@@ -89,17 +86,8 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     chart.csv = fmt::format("workload,ranks,mapper,{0},{1},{0}_ratio,{1}_ratio,rho\n",
                             csv_field(metric), csv_field(time_metric));
     chart.table_header = {"workload", "mappers", "rho", "tied pairs", "discordant pairs"};
-    // A point shape per workload (cycling after kShapes.size()), a colour per mapper.
-    std::vector<std::string> workloads;
-    for (const auto c : group) {
-      const auto& w = data.contexts[c].workload;
-      if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
-        workloads.push_back(w);
-    }
-    const auto shape = [&](const std::string& workload) {
-      const auto at = std::find(workloads.begin(), workloads.end(), workload) - workloads.begin();
-      return kShapes[static_cast<std::size_t>(at) % std::size(kShapes)];
-    };
+    // A point shape per workload, a colour per mapper.
+    const WorkloadShapes shape(data, group);
     std::string blocks;
     std::vector<std::pair<std::size_t, std::size_t>> series;  // (mapper, index)
     for (std::size_t m = 0; m < mappers.size(); ++m) {
@@ -146,7 +134,7 @@ std::vector<Chart> agreement_charts(const ReportData& data,
     const std::string dat = chart.name + ".dat";
     chart.data_files.emplace_back(dat, std::move(blocks));
     chart.width = 1100;
-    chart.height = std::max(640, 160 + 22 * static_cast<int>(series.size() + workloads.size()));
+    chart.height = std::max(640, 160 + 22 * static_cast<int>(series.size() + shape.size()));
     std::string plot(kCommon);
     // The legend beside the plot (below it, it ran into the x label): the mappers' colours,
     // then the workloads' shapes.
@@ -165,14 +153,7 @@ std::vector<Chart> agreement_charts(const ReportData& data,
                           s == 0 ? "" : ", \\\n  ", s == 0 ? gp_string(dat) : "''",
                           series[s].second, colour(palette, mappers[series[s].first]));
     }
-    for (const auto& [m, index] : series) {
-      plot += fmt::format(", \\\n  keyentry with points pt 7 ps 1.3 lc {} title {}",
-                          colour(palette, mappers[m]), gp_string(mappers[m]));
-    }
-    for (const auto& w : workloads) {
-      plot += fmt::format(", \\\n  keyentry with points pt {} ps 1.3 lc rgb 'black' title {}",
-                          shape(w), gp_string(w));
-    }
+    plot += shape.legend(series, mappers, palette);
     plot += '\n';
     chart.plot = std::move(plot);
     charts.push_back(std::move(chart));

@@ -219,6 +219,34 @@ inline bool has_ratios(const ReportData& data, const std::vector<std::size_t>& c
   return false;
 }
 
+/// A gnuplot point type per workload of some contexts, in order of first appearance, filled
+/// shapes first, cycling after 15: the charts that colour points by mapper and shape them by
+/// workload (agreement, energy).
+class WorkloadShapes {
+ public:
+  WorkloadShapes(const ReportData& data, const std::vector<std::size_t>& contexts) {
+    for (const auto c : contexts) {
+      const auto& w = data.contexts[c].workload;
+      if (std::find(workloads_.begin(), workloads_.end(), w) == workloads_.end())
+        workloads_.push_back(w);
+    }
+  }
+  [[nodiscard]] std::size_t size() const { return workloads_.size(); }
+  [[nodiscard]] int operator()(const std::string& workload) const {
+    static constexpr int kShapes[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14, 1, 2, 3};
+    const auto at = std::find(workloads_.begin(), workloads_.end(), workload) - workloads_.begin();
+    return kShapes[static_cast<std::size_t>(at) % std::size(kShapes)];
+  }
+  /// The legend's entries (each after ", \\\n  "): a filled point per mapper of `series` (its
+  /// index in `mappers` first) in its colour, then a black point per workload in its shape.
+  [[nodiscard]] std::string legend(const std::vector<std::pair<std::size_t, std::size_t>>& series,
+                                   const std::vector<std::string>& mappers,
+                                   const std::vector<std::string>& palette) const;
+
+ private:
+  std::vector<std::string> workloads_;
+};
+
 /// The settings every chart shares: plain text (labels such as "a_b" are not subscripts), the key
 /// below the plot (the bars: right of each panel, as a panel's key is wider than the panel).
 /// Twenty distinct colours (Tableau's 20) for the mappers, so that a sweep of up to twenty mappers
@@ -247,6 +275,21 @@ inline std::size_t colour(const std::vector<std::string>& palette, std::string_v
   const auto it = std::find(palette.begin(), palette.end(), mapper);
   MAPSIM_EXPECTS(it != palette.end(), "a chart's mapper is one of the report's");
   return static_cast<std::size_t>(it - palette.begin()) + 1;
+}
+
+inline std::string WorkloadShapes::legend(
+    const std::vector<std::pair<std::size_t, std::size_t>>& series,
+    const std::vector<std::string>& mappers, const std::vector<std::string>& palette) const {
+  std::string text;
+  for (const auto& entry : series) {
+    text += fmt::format(", \\\n  keyentry with points pt 7 ps 1.3 lc {} title {}",
+                        colour(palette, mappers[entry.first]), gp_string(mappers[entry.first]));
+  }
+  for (const auto& w : workloads_) {
+    text += fmt::format(", \\\n  keyentry with points pt {} ps 1.3 lc rgb 'black' title {}",
+                        (*this)(w), gp_string(w));
+  }
+  return text;
 }
 
 }  // namespace mapsim::exp::chart

@@ -18,9 +18,6 @@ using namespace chart;
 
 namespace {
 
-/// gnuplot point types, filled first, one per workload.
-constexpr int kShapes[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14, 1, 2, 3};
-
 struct Point {
   std::string mapper;
   double time = 0;    ///< ratio to in-order
@@ -98,16 +95,8 @@ std::vector<Chart> energy_charts(const ReportData& data) {
     chart.csv = fmt::format("workload,ranks,mapper,{0},energy_j,{0}_ratio,energy_ratio,pareto\n",
                             csv_field(time_metric));
     chart.table_header = {"workload", "fastest", "least energy", "Pareto front"};
-    std::vector<std::string> workloads;
-    for (const auto c : group) {
-      const auto& w = data.contexts[c].workload;
-      if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
-        workloads.push_back(w);
-    }
-    const auto shape = [&](const std::string& workload) {
-      const auto at = std::find(workloads.begin(), workloads.end(), workload) - workloads.begin();
-      return kShapes[static_cast<std::size_t>(at) % std::size(kShapes)];
-    };
+    // A point shape per workload, a colour per mapper.
+    const WorkloadShapes shape(data, group);
     // Blocks: one per mapper (its points), then one per workload (its front, by time).
     std::string blocks;
     std::size_t index = 0;
@@ -170,7 +159,7 @@ std::vector<Chart> energy_charts(const ReportData& data) {
     const std::string dat = chart.name + ".dat";
     chart.data_files.emplace_back(dat, std::move(blocks));
     chart.width = 1100;
-    chart.height = std::max(640, 160 + 22 * static_cast<int>(series.size() + workloads.size()));
+    chart.height = std::max(640, 160 + 22 * static_cast<int>(series.size() + shape.size()));
     std::string plot(kCommon);
     plot += fmt::format(
         "set grid\nset key outside right top vertical Left reverse\nset xlabel {}\n"
@@ -194,14 +183,7 @@ std::vector<Chart> energy_charts(const ReportData& data) {
                           colour(palette, mappers[m]));
       any = true;
     }
-    for (const auto& [m, block] : series) {
-      plot += fmt::format(", \\\n  keyentry with points pt 7 ps 1.3 lc {} title {}",
-                          colour(palette, mappers[m]), gp_string(mappers[m]));
-    }
-    for (const auto& w : workloads) {
-      plot += fmt::format(", \\\n  keyentry with points pt {} ps 1.3 lc rgb 'black' title {}",
-                          shape(w), gp_string(w));
-    }
+    plot += shape.legend(series, mappers, palette);
     plot += ", \\\n  keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'\n";
     chart.plot = std::move(plot);
     charts.push_back(std::move(chart));
