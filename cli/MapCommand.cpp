@@ -26,6 +26,7 @@
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
 #include "cli/Report.hpp"
+#include "cli/TraceInput.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "mappers/Metrics.hpp"
@@ -41,6 +42,7 @@
 #include "traces/TraceReader.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
+#include "tuning/ReplayOracle.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -186,13 +188,14 @@ Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline, bool s
 }
 
 Outcome run_one(const ChosenMapper& chosen, const traces::CommMatrix& matrix,
-                const topo::Topology& topology, const topo::LinkTable& links, map::Seed seed) {
+                const topo::Topology& topology, const topo::LinkTable& links, map::Seed seed,
+                const map::TimeOracle* oracle) {
   Outcome outcome;
   outcome.mapper = chosen.name;
   outcome.params = chosen.described;
   const auto mapper = map::make_mapper(chosen.name, chosen.params);
   const auto start = std::chrono::steady_clock::now();
-  outcome.mapping = mapper->map(matrix, topology, seed);
+  outcome.mapping = mapper->map(matrix, topology, seed, oracle);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome.metrics = metrics::evaluate(matrix, topology, *outcome.mapping, links);
   return outcome;
@@ -415,6 +418,27 @@ int run_map(const std::vector<std::string>& args) {
                                 {"seed", fmt::format("{}", seed)}};
   };
 
+  // A mapper that replays (replay-search) judges mappings by replaying the trace under the
+  // simulator's defaults, these links and collective algorithms (`simulate` takes every replay
+  // option).
+  std::optional<TraceInput> trace;
+  std::optional<tuning::ReplayOracle> oracle;
+  const bool replays = std::any_of(chosen.begin(), chosen.end(), [](const ChosenMapper& c) {
+    return map::find_mapper(c.name).replays;
+  });
+  if (replays && !csv_input) {
+    trace.emplace(source, ReadMode::Auto);
+    trace->load();
+    sim::SimConfig config;
+    config.links = links;
+    config.collectives = matrix_options(*vm).algorithms;
+    config.seed = seed;
+    oracle.emplace(*topology, std::move(config),
+                   [&](const topo::Mapping& mapping, const sim::SimConfig& c) {
+                     return trace->simulate(*topology, mapping, c);
+                   });
+  }
+
   std::vector<Outcome> outcomes;
   if (evaluate_only) {
     Outcome o;
@@ -424,7 +448,8 @@ int run_map(const std::vector<std::string>& args) {
     outcomes.push_back(std::move(o));
   } else if (chosen.size() == 1) {
     const ProgressStep step(fmt::format("mapping with {}", chosen[0].name));
-    outcomes.push_back(run_one(chosen[0], matrix, *topology, links, seed));
+    outcomes.push_back(
+        run_one(chosen[0], matrix, *topology, links, seed, oracle ? &*oracle : nullptr));
   } else {
     outcomes.resize(chosen.size());
     Progress progress("mapping", chosen.size(), "mappers");
@@ -434,7 +459,8 @@ int run_map(const std::vector<std::string>& args) {
         ~Done() { progress.advance(); }
       } done{progress};
       try {
-        outcomes[k] = run_one(chosen[k], matrix, *topology, links, seed);
+        outcomes[k] =
+            run_one(chosen[k], matrix, *topology, links, seed, oracle ? &*oracle : nullptr);
       } catch (const InputError& e) {  // this mapper cannot handle this input: its row says why
         outcomes[k].mapper = chosen[k].name;
         outcomes[k].params = chosen[k].described;
@@ -444,6 +470,10 @@ int run_map(const std::vector<std::string>& args) {
     for (const auto& o : outcomes) {
       if (!o.error.empty()) log::warning("mapper '{}': {}", o.mapper, o.error);
     }
+  }
+
+  if (oracle) {
+    if (const auto text = oracle->reported(); !text.empty()) log::info("{}", trim(text));
   }
 
   // The mappings first: with --out -, the mapping is standard output and the report goes to

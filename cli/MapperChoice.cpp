@@ -13,7 +13,10 @@ namespace mapsim::cli {
 std::vector<std::string_view> choose_mappers(std::string_view list, std::string_view what) {
   std::vector<std::string_view> names;
   if (list == "all") {
-    for (const auto& info : map::mapper_infos()) names.push_back(info.name);
+    // Every mapper that maps from the matrix alone: replay-search runs others and replays.
+    for (const auto& info : map::mapper_infos()) {
+      if (!info.replays) names.push_back(info.name);
+    }
     return names;
   }
   for (;;) {

@@ -12,7 +12,8 @@
 
 namespace mapsim::cli {
 
-/// The mappers `list` names ("greedy", "greedy,scotch", "all": every registered one, in
+/// The mappers `list` names ("greedy", "greedy,scotch", "all": every registered one but those
+/// that replay (replay-search), in
 /// registry order), in the order given. Throws InputError for an unknown or repeated name or
 /// an empty item, naming `what` ("--mapper").
 std::vector<std::string_view> choose_mappers(std::string_view list, std::string_view what);

@@ -50,6 +50,7 @@
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/WorkloadStreams.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
+#include "tuning/ReplayOracle.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -475,10 +476,16 @@ int run_simulate(const std::vector<std::string>& args) {
       replays[k].params = chosen[k].described;
       replays[k].placement = fmt::format("{} (seed {})", chosen[k].name, *seed);
     }
+    // A mapper that replays (replay-search) judges mappings with this command's replay
+    // settings; its model and compute scale are its own parameters.
+    const tuning::ReplayOracle oracle(*topology, config,
+                                      [&](const topo::Mapping& mapping, const sim::SimConfig& c) {
+                                        return trace.simulate(*topology, mapping, c);
+                                      });
     const auto map_one = [&](std::size_t k) {
       const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
       const auto start = std::chrono::steady_clock::now();
-      mappings[k] = mapper->map(matrix, *topology, *seed);
+      mappings[k] = mapper->map(matrix, *topology, *seed, &oracle);
       replays[k].map_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       replays[k].result = trace.simulate(*topology, mappings[k], config);
@@ -507,6 +514,7 @@ int run_simulate(const std::vector<std::string>& args) {
         if (!r.error.empty()) log::warning("mapper '{}': {}", r.mapping, r.error);
       }
     }
+    if (const auto text = oracle.reported(); !text.empty()) log::info("{}", trim(text));
   } else {
     replays[0].result = trace.simulate(*topology, mappings[0], config);
     replays[0].energy = sim::replay_energy(*replays[0].result, *topology, config.links);

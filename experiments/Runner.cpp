@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 
@@ -25,6 +26,7 @@
 #include "support/Log.hpp"
 #include "support/Progress.hpp"
 #include "traces/MatrixStatistics.hpp"
+#include "tuning/ReplayOracle.hpp"
 
 namespace mapsim::exp {
 namespace {
@@ -379,7 +381,19 @@ class SweepRunner {
       } else {
         const auto built = map::make_mapper(mapper.name, mapper.given);
         count(&RunnerReport::mapper_invocations);
-        state->mapping = built->map(workload->matrix, topology, static_cast<map::Seed>(first.seed));
+        std::optional<tuning::ReplayOracle> oracle;
+        if (built->needs_oracle() && workload->replayable()) {
+          // The search's replays run as the group's runs do (its model and compute scale are
+          // its own parameters; the mapping key holds the rest: Sweep.cpp).
+          auto config = sim_config(first);
+          config.stop.wall_seconds = 0;
+          oracle.emplace(topology, std::move(config), tuning::stream_replayer(topology, [workload] {
+                           return workload->streams();
+                         }));
+        }
+        state->mapping = built->map(workload->matrix, topology, static_cast<map::Seed>(first.seed),
+                                    oracle ? &*oracle : nullptr);
+        if (oracle) log::info("{}: {}", first.name, oracle->reported());
         state->stored = StoredMapping{group.mapping_key,
                                       sweep_.inputs[w].digest,
                                       sweep_.machine(first).topology,
@@ -470,11 +484,8 @@ class SweepRunner {
     return rows;
   }
 
-  void replay(const Run& run, const GroupState& state) {
-    if (stopping()) {
-      discard({run.key});
-      return;
-    }
+  /// The replay's configuration of `run`.
+  [[nodiscard]] sim::SimConfig sim_config(const Run& run) const {
     const auto& model = sweep_.model(run);
     sim::SimConfig config;
     config.model = model.name;
@@ -488,6 +499,15 @@ class SweepRunner {
     config.seed = static_cast<std::uint64_t>(run.seed);
     config.stop.wall_seconds = time_limit_;
     config.stop.cancel = options_.interrupt;
+    return config;
+  }
+
+  void replay(const Run& run, const GroupState& state) {
+    if (stopping()) {
+      discard({run.key});
+      return;
+    }
+    const auto config = sim_config(run);
     const auto start = Clock::now();
     RunRecord record;
     record.key = run.key;

@@ -14,6 +14,7 @@
 
 #include "experiments/Digest.hpp"
 #include "experiments/Where.hpp"
+#include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
 #include "topologies/TopologySpec.hpp"
 
@@ -223,6 +224,9 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     parts.setting += fmt::format("model: {}\n", kStaticModel);
   }
   parts.repeat = fmt::format("repeat: {}\n", run.repeat);
+  // A mapper that replays (replay-search) searches under the run's links, MPI and sim settings:
+  // its mapping depends on them too.
+  if (map::find_mapper(mapper.name).replays) parts.mapping += parts.setting;
   return parts;
 }
 

@@ -13,7 +13,7 @@
 namespace mapsim::map {
 
 topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                          Seed seed) const {
+                          Seed seed, const TimeOracle* oracle) const {
   const std::int64_t capacity =
       static_cast<std::int64_t>(topology.usable_nodes()) * topology.cores_per_node();
   if (matrix.rank_count() == 0) throw InputError("the communication matrix has no ranks");
@@ -31,6 +31,16 @@ topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology
   }
   metrics::check_summable(matrix, topology);  // hop-weighted sums stay exact
   const CommGraph graph(matrix);
+  if (needs_oracle()) {
+    if (oracle == nullptr) {
+      throw InputError(
+          "this mapper replays the workload to judge mappings, so it needs a trace (an OTF2 "
+          "archive or a generator spec), not a communication matrix alone");
+    }
+    MAPSIM_EXPECTS(&oracle->topology() == &topology || oracle->topology().spec() == topology.spec(),
+                   "the time oracle replays on another machine than the mapper maps onto");
+    return checked(search(Problem{matrix, topology, graph, seed}, *oracle), matrix, topology);
+  }
   if (!topology.allocation().empty()) {
     // The mapper computes on the allocated nodes as a machine of their own (NodeSubset.hpp).
     const auto allocation = topology.allocation();
@@ -43,6 +53,11 @@ topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology
   }
   return with_sockets(checked(place(matrix, topology, graph, seed), matrix, topology), graph,
                       topology);
+}
+
+topo::Mapping Mapper::search(const Problem&, const TimeOracle&) const {
+  MAPSIM_EXPECTS(false, "search() called on a mapper that needs no time oracle");
+  return {};
 }
 
 topo::Mapping Mapper::with_sockets(topo::Mapping mapping, const CommGraph& graph,

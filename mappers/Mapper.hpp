@@ -29,6 +29,12 @@
 // Sockets: on a machine whose nodes have several sockets, map() then chooses which ranks of each
 // node share a socket (SocketGrouping.hpp), for every mapper but the WholeMachine baselines.
 //
+// Mappers with the simulator in the loop (replay-search): they judge mappings by replaying the
+// workload through a TimeOracle (TimeOracle.hpp) that the caller builds from the trace, and
+// search on the machine as given (no compact block, no NodeSubset: the oracle replays on the
+// machine, and the mappings they start from come from other mappers, which take their blocks and
+// sockets themselves). Without an oracle they throw InputError saying they need a trace.
+//
 // Adding a mapper: declare its ParamSpec table and a factory, and add one line to the table in
 // Registry.cpp (name, one-line description, parameters, factory).
 
@@ -40,6 +46,7 @@
 #include "mappers/CommGraph.hpp"
 #include "mappers/Parameters.hpp"
 #include "mappers/Random.hpp"
+#include "mappers/TimeOracle.hpp"
 #include "topologies/Mapping.hpp"
 #include "topologies/Topology.hpp"
 #include "traces/CommMatrix.hpp"
@@ -72,15 +79,23 @@ class Mapper {
 
   /// Places every rank. Throws InputError if the ranks do not fit on the machine (or if the
   /// mapper cannot handle this input, saying why). The result is valid: a bug otherwise.
+  /// `oracle` replays the workload on `topology` for the mappers that need one (needs_oracle);
+  /// the others ignore it.
   [[nodiscard]] topo::Mapping map(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                                  Seed seed = 0) const;
+                                  Seed seed = 0, const TimeOracle* oracle = nullptr) const;
 
   [[nodiscard]] virtual Scope scope() const { return Scope::CompactBlock; }
+  /// Whether map() judges mappings by replaying the workload (a TimeOracle).
+  [[nodiscard]] virtual bool needs_oracle() const { return false; }
 
  protected:
   /// Preconditions: 1 <= ranks <= nodes * cores per node; with Scope::CompactBlock the
   /// topology is the compact block (or the whole machine when the ranks need all its nodes).
   [[nodiscard]] virtual topo::Mapping compute(const Problem& problem) const = 0;
+  /// For mappers that need an oracle: the mapping of every rank on the machine as given (whose
+  /// allocation it respects). The others never get here.
+  [[nodiscard]] virtual topo::Mapping search(const Problem& problem,
+                                             const TimeOracle& oracle) const;
 
  private:
   /// compute() on the compact block of `topology` for the ranks, or on all of it.
@@ -106,6 +121,9 @@ struct MapperInfo {
   std::string_view description;  ///< one line
   std::span<const ParamSpec> params;
   MapperFactory make;
+  /// Replays the workload (needs_oracle): it needs a trace, and `--mapper all` leaves it out (it
+  /// runs other mappers itself).
+  bool replays = false;
 };
 
 /// Every registered mapper, in the order `mapsim list mappers` shows them.

@@ -1,6 +1,7 @@
 // The table of every mapper: name, one-line description, parameters, factory.
 
 #include "mappers/Factories.hpp"
+#include "mappers/ReplaySearch.hpp"
 #include "mappers/SearchFactories.hpp"
 
 namespace mapsim::map {
@@ -108,6 +109,10 @@ const MapperInfo kMappers[] = {
      make_sampling},
     {"best", "mapsim's own: best constructive starts, then parallel iterated swap local search",
      best_params(), make_best},
+    {"replay-search",
+     "mapsim's own: searches with the simulator in the loop for the shortest replayed makespan "
+     "(needs a trace)",
+     replay_search_params(), make_replay_search, true},
 };
 
 }  // namespace

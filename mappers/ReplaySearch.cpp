@@ -1,0 +1,476 @@
+#include "mappers/ReplaySearch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
+#include "support/Parse.hpp"
+
+namespace mapsim::map {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr ParamSpec kParams[] = {
+    {"model", ParamType::Choice, "flow",
+     "the network model whose replayed makespan the search minimises", 0, 0,
+     "analytic|flow|packet"},
+    {"screen", ParamType::Choice, "analytic",
+     "the model that screens each round's candidates before the best are replayed under `model`", 0,
+     0, "analytic|flow|packet"},
+    {"compute-scale", ParamType::Real, "0",
+     "factor on the recorded computation in the search's replays (0: communication only)", 0, 1e6},
+    {"portfolio", ParamType::Text,
+     "in-order,round-robin,random,scotch,treematch,best,best:objective=congestion,"
+     "best:objective=energy",
+     "the mappers whose mappings the search starts from, comma-separated, each NAME or "
+     "NAME:key=value:key=value"},
+    {"evaluations", ParamType::Integer, "200",
+     "replays the improvement may make after the portfolio's (screened and confirmed alike)", 0,
+     1000000},
+    {"batch", ParamType::Integer, "16", "candidate moves per round", 1, 4096},
+    {"confirm", ParamType::Integer, "2", "screened candidates per round replayed under `model`", 1,
+     4096},
+    {"stall", ParamType::Integer, "8", "rounds without a gain before the search stops", 1, 1000000},
+    {"time-limit", ParamType::Real, "0",
+     "wall-clock seconds for the improvement, 0 for none (when it strikes the result depends on "
+     "the machine's speed)",
+     0, 1e9},
+};
+
+struct Member {
+  std::string name;
+  ParamList params;
+  std::string label;  ///< as written in `portfolio`
+};
+
+std::vector<Member> parse_portfolio(const std::string& text) {
+  std::vector<Member> members;
+  for (const auto item : split_fields(text, ',')) {
+    const auto trimmed = std::string(trim(item));
+    if (trimmed.empty()) {
+      throw InputError(
+          fmt::format("mapper 'replay-search': portfolio '{}' has an empty item", text));
+    }
+    Member member;
+    member.label = trimmed;
+    const auto parts = split_fields(trimmed, ':');
+    member.name = std::string(trim(parts.front()));
+    if (member.name == "replay-search") {
+      throw InputError("mapper 'replay-search': the portfolio cannot contain replay-search itself");
+    }
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      member.params.push_back(
+          split_param(parts[k], fmt::format("replay-search portfolio item '{}'", trimmed)));
+    }
+    // Unknown mappers and bad parameters fail now, naming the item.
+    try {
+      (void)make_mapper(member.name, member.params);
+    } catch (const InputError& e) {
+      throw InputError(
+          fmt::format("mapper 'replay-search': portfolio item '{}': {}", trimmed, e.what()));
+    }
+    members.push_back(std::move(member));
+  }
+  if (members.empty()) throw InputError("mapper 'replay-search': the portfolio is empty");
+  return members;
+}
+
+struct Options {
+  Fidelity model;
+  Fidelity screen;
+  std::vector<Member> portfolio;
+  std::int64_t evaluations = 0;
+  std::size_t batch = 0;
+  std::size_t confirm = 0;
+  std::int64_t stall = 0;
+  double time_limit = 0;
+};
+
+std::string ps_text(std::int64_t ps) {
+  return fmt::format("{:.6f} ms", static_cast<double>(ps) * 1e-9);
+}
+
+/// The incumbent's placement, for drawing moves: which ranks sit on each node, which cores are
+/// free, the nodes one hop from each node asked for.
+class Placement {
+ public:
+  Placement(const topo::Topology& topology, const topo::Mapping& mapping)
+      : topology_(topology),
+        nodes_(mapping.nodes().begin(), mapping.nodes().end()),
+        cores_(topo::cores_of(mapping)),
+        named_cores_(!mapping.cores().empty()),
+        ranks_on_(static_cast<std::size_t>(topology.node_count())) {
+    for (Rank r = 0; r < static_cast<Rank>(nodes_.size()); ++r)
+      ranks_on_[static_cast<std::size_t>(nodes_[static_cast<std::size_t>(r)])].push_back(r);
+    if (topology.allocation().empty()) {
+      usable_.resize(static_cast<std::size_t>(topology.node_count()));
+      std::iota(usable_.begin(), usable_.end(), topo::NodeId{0});
+    } else {
+      usable_.assign(topology.allocation().begin(), topology.allocation().end());
+    }
+  }
+
+  [[nodiscard]] topo::NodeId node(Rank r) const { return nodes_[static_cast<std::size_t>(r)]; }
+
+  /// The incumbent with rank `a` moved next to node `target` (a swap or a free core), or nothing
+  /// if no such place differs from where `a` is.
+  [[nodiscard]] std::optional<topo::Mapping> moved_near(Rank a, topo::NodeId target,
+                                                        Random& random) const {
+    struct Option {
+      topo::NodeId node;
+      Rank partner;  ///< -1: a free core
+    };
+    std::vector<Option> options;
+    const auto from = node(a);
+    for (const auto n : usable_) {
+      if (n == from || topology_.hops(target, n) > 1) continue;
+      for (const auto r : ranks_on_[static_cast<std::size_t>(n)]) options.push_back({n, r});
+      if (static_cast<int>(ranks_on_[static_cast<std::size_t>(n)].size()) <
+          topology_.cores_per_node())
+        options.push_back({n, -1});
+    }
+    if (options.empty()) return std::nullopt;
+    const auto& pick = options[random.below(options.size())];
+    auto nodes = nodes_;
+    auto cores = cores_;
+    const auto sa = static_cast<std::size_t>(a);
+    if (pick.partner >= 0) {
+      const auto sb = static_cast<std::size_t>(pick.partner);
+      std::swap(nodes[sa], nodes[sb]);
+      std::swap(cores[sa], cores[sb]);
+    } else {
+      nodes[sa] = pick.node;
+      cores[sa] = free_core(pick.node);
+    }
+    if (!named_cores_) return topo::Mapping(std::move(nodes));
+    return topo::Mapping(std::move(nodes), std::move(cores));
+  }
+
+ private:
+  [[nodiscard]] std::int32_t free_core(topo::NodeId n) const {
+    std::vector<bool> taken(static_cast<std::size_t>(topology_.cores_per_node()));
+    for (const auto r : ranks_on_[static_cast<std::size_t>(n)])
+      taken[static_cast<std::size_t>(cores_[static_cast<std::size_t>(r)])] = true;
+    const auto it = std::find(taken.begin(), taken.end(), false);
+    return static_cast<std::int32_t>(it - taken.begin());
+  }
+
+  const topo::Topology& topology_;
+  std::vector<topo::NodeId> nodes_;
+  std::vector<std::int32_t> cores_;
+  bool named_cores_ = false;
+  std::vector<std::vector<Rank>> ranks_on_;
+  std::vector<topo::NodeId> usable_;
+};
+
+/// The incumbent reflected along each grid dimension and rotated by one along each torus
+/// dimension: the transforms that keep every distance on a torus but change dimension-order
+/// routes. Only those that are valid mappings (inside the allocation).
+std::vector<topo::Mapping> symmetric_variants(const topo::Topology& topology,
+                                              const topo::Mapping& mapping) {
+  std::vector<topo::Mapping> variants;
+  if (!topology.has_grid()) return variants;
+  const auto extents = topology.dimensions();
+  const int dims = static_cast<int>(extents.size());
+  for (int d = 0; d < dims; ++d) {
+    for (const bool rotate : {false, true}) {
+      if (rotate && !topology.is_torus(d)) continue;
+      const int extent = extents[static_cast<std::size_t>(d)];
+      if (extent < 2) continue;
+      std::vector<topo::NodeId> nodes;
+      nodes.reserve(mapping.nodes().size());
+      for (const auto n : mapping.nodes()) {
+        auto coords = topology.coordinates(n);
+        auto& c = coords[static_cast<std::size_t>(d)];
+        c = rotate ? (c + 1) % extent : extent - 1 - c;
+        nodes.push_back(topology.node_at(coords));
+      }
+      topo::Mapping variant =
+          mapping.cores().empty()
+              ? topo::Mapping(std::move(nodes))
+              : topo::Mapping(std::move(nodes), {mapping.cores().begin(), mapping.cores().end()});
+      try {
+        topo::validate(variant, topology);
+      } catch (const InputError&) {
+        continue;
+      }
+      variants.push_back(std::move(variant));
+    }
+  }
+  return variants;
+}
+
+/// Ranks' heaviest partner (by bytes both ways; -1 without any), and the edges drawn by bytes.
+struct Traffic {
+  std::vector<Rank> heaviest;
+  std::vector<std::pair<Rank, Rank>> edges;  ///< i < j
+  std::vector<std::uint64_t> cumulative;     ///< running sum of the edges' bytes
+
+  explicit Traffic(const CommGraph& graph)
+      : heaviest(static_cast<std::size_t>(graph.rank_count()), -1) {
+    std::uint64_t sum = 0;
+    for (Rank i = 0; i < graph.rank_count(); ++i) {
+      std::uint64_t most = 0;
+      for (const auto& n : graph.neighbors(i)) {
+        if (n.bytes() > most) {
+          most = n.bytes();
+          heaviest[static_cast<std::size_t>(i)] = n.rank;
+        }
+        if (i < n.rank && n.bytes() > 0) {
+          edges.emplace_back(i, n.rank);
+          sum += n.bytes();
+          cumulative.push_back(sum);
+        }
+      }
+    }
+  }
+
+  /// An edge drawn with probability proportional to its bytes, among edges[0, cumulative.size()).
+  [[nodiscard]] std::optional<std::pair<Rank, Rank>> draw(Random& random) const {
+    if (edges.empty()) return std::nullopt;
+    const auto x = random.below(cumulative.back());
+    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), x);
+    return edges[static_cast<std::size_t>(it - cumulative.begin())];
+  }
+};
+
+/// The edges (i, j) whose routes in either direction cross one of the `top` busiest links of
+/// `judgement`, drawn by bytes.
+struct BusyEdges {
+  std::vector<std::pair<Rank, Rank>> edges;
+  std::vector<std::uint64_t> cumulative;
+
+  BusyEdges(const CommGraph& graph, const topo::Topology& topology, const topo::Mapping& mapping,
+            const Judgement& judgement, std::size_t top) {
+    std::vector<topo::LinkId> links(judgement.link_busy.size());
+    std::iota(links.begin(), links.end(), topo::LinkId{0});
+    top = std::min(top, links.size());
+    std::partial_sort(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(top), links.end(),
+                      [&](topo::LinkId a, topo::LinkId b) {
+                        const auto ba = judgement.link_busy[static_cast<std::size_t>(a)];
+                        const auto bb = judgement.link_busy[static_cast<std::size_t>(b)];
+                        return ba != bb ? ba > bb : a < b;
+                      });
+    std::vector<bool> hot(judgement.link_busy.size());
+    for (std::size_t k = 0; k < top; ++k) {
+      if (judgement.link_busy[static_cast<std::size_t>(links[k])] > 0)
+        hot[static_cast<std::size_t>(links[k])] = true;
+    }
+    std::vector<topo::LinkId> route;
+    const auto crosses = [&](topo::NodeId a, topo::NodeId b) {
+      if (a == b) return false;
+      route.clear();
+      topology.route_into(a, b, route);
+      return std::any_of(route.begin(), route.end(),
+                         [&](topo::LinkId l) { return hot[static_cast<std::size_t>(l)]; });
+    };
+    std::uint64_t sum = 0;
+    for (Rank i = 0; i < graph.rank_count(); ++i) {
+      for (const auto& n : graph.neighbors(i)) {
+        if (n.rank <= i || n.bytes() == 0) continue;
+        const auto a = mapping.node(i);
+        const auto b = mapping.node(n.rank);
+        if (crosses(a, b) || crosses(b, a)) {
+          edges.emplace_back(i, n.rank);
+          sum += n.bytes();
+          cumulative.push_back(sum);
+        }
+      }
+    }
+  }
+};
+
+class ReplaySearch final : public Mapper {
+ public:
+  explicit ReplaySearch(const ParamValues& params) {
+    options_.model = {params.text("model"), params.real("compute-scale")};
+    options_.screen = {params.text("screen"), params.real("compute-scale")};
+    options_.portfolio = parse_portfolio(params.text("portfolio"));
+    options_.evaluations = params.integer("evaluations");
+    options_.batch = static_cast<std::size_t>(params.integer("batch"));
+    options_.confirm = static_cast<std::size_t>(params.integer("confirm"));
+    options_.stall = params.integer("stall");
+    options_.time_limit = params.real("time-limit");
+  }
+
+  [[nodiscard]] bool needs_oracle() const override { return true; }
+
+ protected:
+  topo::Mapping compute(const Problem&) const override {
+    MAPSIM_EXPECTS(false, "replay-search maps through search(), with a time oracle");
+    return {};
+  }
+
+  topo::Mapping search(const Problem& p, const TimeOracle& oracle) const override;
+
+ private:
+  Options options_;
+};
+
+topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) const {
+  const auto start = Clock::now();
+  std::string report =
+      fmt::format("replay-search: minimising the {} makespan{}\n", options_.model.model,
+                  options_.model.compute_scale == 0
+                      ? " of communication only"
+                      : fmt::format(" (compute x {})", options_.model.compute_scale));
+
+  // 1. The portfolio, merged, replayed under the model.
+  std::vector<topo::Mapping> starts;
+  std::vector<std::string> origins;
+  for (const auto& member : options_.portfolio) {
+    topo::Mapping mapping;
+    try {
+      mapping = make_mapper(member.name, member.params)->map(p.matrix, p.topology, p.seed);
+    } catch (const InputError& e) {
+      report += fmt::format("  portfolio: {} skipped: {}\n", member.label, e.what());
+      continue;
+    }
+    const auto same = std::find(starts.begin(), starts.end(), mapping);
+    if (same != starts.end()) {
+      origins[static_cast<std::size_t>(same - starts.begin())] += "=" + member.label;
+    } else {
+      starts.push_back(std::move(mapping));
+      origins.push_back(member.label);
+    }
+  }
+  if (starts.empty()) {
+    throw InputError(fmt::format("mapper 'replay-search': no portfolio mapper could map onto {}",
+                                 p.topology.spec()));
+  }
+  auto judged = oracle.judge(starts, options_.model);
+  MAPSIM_EXPECTS(judged.size() == starts.size(), "the time oracle lost judgements");
+  std::size_t best = 0;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    report += fmt::format("  portfolio: {:<40} {}\n", origins[k], ps_text(judged[k].makespan));
+    if (judged[k].makespan < judged[best].makespan) best = k;
+  }
+  topo::Mapping incumbent = std::move(starts[best]);
+  Judgement measured = std::move(judged[best]);
+  const std::int64_t portfolio_best = measured.makespan;
+  report += fmt::format("  start: {} ({}); {} distinct mappings replayed\n", origins[best],
+                        ps_text(portfolio_best), starts.size());
+
+  // 2. Rounds of moves.
+  const Traffic traffic(p.graph);
+  const bool screening = options_.screen != options_.model;
+  std::int64_t evaluations = 0;
+  std::int64_t stalled = 0;
+  std::int64_t accepted = 0;
+  std::uint64_t round = 0;
+  std::optional<BusyEdges> busy;
+  std::vector<Rank> late;
+  const auto refresh = [&] {
+    busy.emplace(p.graph, p.topology, incumbent, measured, 4);
+    late.resize(static_cast<std::size_t>(p.ranks()));
+    std::iota(late.begin(), late.end(), Rank{0});
+    std::stable_sort(late.begin(), late.end(), [&](Rank a, Rank b) {
+      return measured.rank_finish[static_cast<std::size_t>(a)] >
+             measured.rank_finish[static_cast<std::size_t>(b)];
+    });
+    late.resize(std::min<std::size_t>(late.size(), 8));
+  };
+  refresh();
+  const auto out_of_time = [&] {
+    return options_.time_limit > 0 &&
+           std::chrono::duration<double>(Clock::now() - start).count() >= options_.time_limit;
+  };
+  const std::size_t per_round =
+      screening ? options_.batch + std::min(options_.confirm, options_.batch) : options_.batch;
+  while (stalled < options_.stall &&
+         evaluations + static_cast<std::int64_t>(per_round) <= options_.evaluations &&
+         !out_of_time()) {
+    auto random = Random::stream(p.seed, round + 1);
+    const Placement placement(p.topology, incumbent);
+    std::vector<topo::Mapping> candidates;
+    if (round == 0) candidates = symmetric_variants(p.topology, incumbent);
+    for (std::size_t k = 0; candidates.size() < options_.batch && k < 4 * options_.batch; ++k) {
+      Rank mover = -1;
+      Rank anchor = -1;
+      switch (k % 3) {
+        case 0:  // late
+          mover = late[random.below(late.size())];
+          anchor = traffic.heaviest[static_cast<std::size_t>(mover)];
+          break;
+        case 1:  // link
+          if (!busy->edges.empty()) {
+            const auto x = random.below(busy->cumulative.back());
+            const auto it = std::upper_bound(busy->cumulative.begin(), busy->cumulative.end(), x);
+            std::tie(mover, anchor) =
+                busy->edges[static_cast<std::size_t>(it - busy->cumulative.begin())];
+          }
+          break;
+        default:  // pair
+          if (const auto edge = traffic.draw(random)) std::tie(mover, anchor) = *edge;
+          break;
+      }
+      if (mover < 0 || anchor < 0) continue;
+      if (random.below(2) == 1) std::swap(mover, anchor);
+      if (auto moved = placement.moved_near(mover, placement.node(anchor), random))
+        candidates.push_back(std::move(*moved));
+    }
+    if (candidates.empty()) break;
+    if (candidates.size() > options_.batch) candidates.resize(options_.batch);
+
+    std::vector<std::size_t> order(candidates.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::vector<Judgement> confirmed;
+    if (screening) {
+      const auto screened = oracle.judge(candidates, options_.screen);
+      evaluations += static_cast<std::int64_t>(candidates.size());
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return screened[a].makespan < screened[b].makespan;
+      });
+      order.resize(std::min(order.size(), options_.confirm));
+      std::vector<topo::Mapping> chosen;
+      for (const auto k : order) chosen.push_back(candidates[k]);
+      confirmed = oracle.judge(chosen, options_.model);
+    } else {
+      confirmed = oracle.judge(candidates, options_.model);
+    }
+    evaluations += static_cast<std::int64_t>(order.size());
+    std::size_t winner = order.size();
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      if (confirmed[k].makespan < measured.makespan &&
+          (winner == order.size() || confirmed[k].makespan < confirmed[winner].makespan))
+        winner = k;
+    }
+    if (winner < order.size()) {
+      incumbent = std::move(candidates[order[winner]]);
+      measured = std::move(confirmed[winner]);
+      stalled = 0;
+      ++accepted;
+      refresh();
+    } else {
+      ++stalled;
+    }
+    ++round;
+  }
+  report += fmt::format(
+      "  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n", round,
+      evaluations, accepted, ps_text(portfolio_best), ps_text(measured.makespan),
+      portfolio_best > 0 ? 100.0 * static_cast<double>(measured.makespan - portfolio_best) /
+                               static_cast<double>(portfolio_best)
+                         : 0.0);
+  oracle.report(report);
+  return incumbent;
+}
+
+}  // namespace
+
+std::span<const ParamSpec> replay_search_params() {
+  return kParams;
+}
+std::unique_ptr<Mapper> make_replay_search(const ParamValues& params) {
+  return std::make_unique<ReplaySearch>(params);
+}
+
+}  // namespace mapsim::map

@@ -1,0 +1,43 @@
+#pragma once
+// replay-search: a mapper that optimises the replayed time of the workload, not a static proxy
+// for it. Cost of a mapping f: T(f) = the makespan of the replay of the trace under f, with the
+// model and compute scale of `model=` and `compute-scale=` (default: flow, communication only —
+// the placement's own effect, which computation would hide). It sees the simulator only through
+// a TimeOracle (TimeOracle.hpp).
+//
+// 1. Portfolio: every mapper of `portfolio=` maps the workload (default in-order, round-robin,
+//    random, scotch, treematch, and best under each objective: hop-bytes, congestion, energy);
+//    those that refuse the machine are skipped and named in the report. Identical mappings are
+//    merged; every distinct one is replayed under the model, and the fastest is the incumbent.
+// 2. Improvement, in rounds: from the incumbent and what its replay measured, `batch` candidates,
+//    each the incumbent with one rank moved (a swap with a rank on the target node, or a free core
+//    there), by three kinds of move in turn:
+//      late     a rank among the last to finish moves next to its heaviest partner (the end of
+//               the critical path: the ranks the makespan waits for);
+//      link     one end of a message that crosses one of the busiest links (by replayed busy
+//               time) moves next to the other end, taking that traffic off the link;
+//      pair     one end of a pair drawn by bytes moves next to the other;
+//    and in the first round, the incumbent reflected along each dimension of the grid and rotated
+//    by one along each torus dimension (same hop-bytes, other routes under dimension order).
+//    The candidates are screened under `screen=` (analytic by default: cheap, contention-free);
+//    the `confirm` best are replayed under the model; the fastest replaces the incumbent if it
+//    is faster. "Next to" a node: on it or on a node one hop away.
+// 3. Stop when the replays would pass `evaluations` (replays after the portfolio's, screened and
+//    confirmed alike), after `stall` rounds without a gain, or at `time-limit`.
+//
+// The choice is never slower under the model than any portfolio member: each was replayed, and
+// only faster mappings replace the incumbent. Deterministic for a seed at any thread count:
+// candidates are drawn from per-round streams of the seed before any replay, and ties go to the
+// earlier candidate (unless time-limit strikes, which depends on the machine's speed).
+
+#include <memory>
+#include <span>
+
+#include "mappers/Mapper.hpp"
+
+namespace mapsim::map {
+
+std::span<const ParamSpec> replay_search_params();
+std::unique_ptr<Mapper> make_replay_search(const ParamValues& params);
+
+}  // namespace mapsim::map

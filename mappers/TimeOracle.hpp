@@ -1,0 +1,60 @@
+#pragma once
+// What a mapper may ask of a replay of the workload it maps: how long a mapping takes, and where
+// the time went. The mappers that search with the simulator in the loop (replay-search) see the
+// simulator only through this interface, so that mappers/ does not depend on sim/: the program
+// that holds the trace (the CLI, a sweep) builds the oracle above both (tuning/ReplayOracle.hpp)
+// and hands it to Mapper::map. A mapper that needs one and gets none throws InputError.
+//
+// judge() replays each mapping of a batch (in parallel, as the oracle sees fit) and returns one
+// Judgement per mapping, in order: the same mappings give the same judgements whatever the
+// thread count (the replays are deterministic and independent).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topologies/Mapping.hpp"
+#include "topologies/Topology.hpp"
+
+namespace mapsim::map {
+
+/// Which replay a search asks for: a network model (sim's names: "analytic", "flow", "packet")
+/// and the factor on the recorded computation (0: communication only).
+struct Fidelity {
+  std::string model = "flow";
+  double compute_scale = 0;
+
+  friend bool operator==(const Fidelity&, const Fidelity&) = default;
+};
+
+/// What one replay of a mapping measured. Times are picoseconds of simulated time.
+struct Judgement {
+  std::int64_t makespan = 0;
+  /// When each rank finished (its last event).
+  std::vector<std::int64_t> rank_finish;
+  /// Busy time of each network link of the machine (bytes / bandwidth carried), by LinkId.
+  std::vector<std::int64_t> link_busy;
+};
+
+class TimeOracle {
+ public:
+  virtual ~TimeOracle() = default;
+  TimeOracle() = default;
+  TimeOracle(const TimeOracle&) = delete;
+  TimeOracle& operator=(const TimeOracle&) = delete;
+
+  /// The machine the replays run on: the mappings name its nodes.
+  [[nodiscard]] virtual const topo::Topology& topology() const = 0;
+
+  /// Replays every mapping under `fidelity`. Throws InputError if the workload cannot be replayed
+  /// (the message names the mapping's index), Cancelled if the oracle's stop condition strikes.
+  [[nodiscard]] virtual std::vector<Judgement> judge(std::span<const topo::Mapping> mappings,
+                                                     const Fidelity& fidelity) const = 0;
+
+  /// A search's account of what it tried (several lines); the oracle shows or keeps it.
+  virtual void report(std::string_view text) const = 0;
+};
+
+}  // namespace mapsim::map

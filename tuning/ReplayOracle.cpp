@@ -1,0 +1,79 @@
+#include "tuning/ReplayOracle.hpp"
+
+#include <exception>
+#include <utility>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include "support/Error.hpp"
+
+namespace mapsim::tuning {
+
+ReplayOracle::ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay)
+    : topology_(topology), base_(std::move(base)), replay_(std::move(replay)) {
+  sim::validate(base_);
+}
+
+std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> mappings,
+                                                const map::Fidelity& fidelity) const {
+  auto config = base_;
+  config.model = fidelity.model;
+  config.compute_scale = fidelity.compute_scale;
+  sim::validate(config);
+  std::vector<map::Judgement> judgements(mappings.size());
+  // Each replay's error is kept and the first (by index) rethrown: the same one at any thread
+  // count.
+  std::vector<std::exception_ptr> errors(mappings.size());
+  tbb::parallel_for(
+      std::size_t{0}, mappings.size(),
+      [&](std::size_t k) {
+        try {
+          const auto result = replay_(mappings[k], config);
+          auto& j = judgements[k];
+          j.makespan = result.makespan;
+          j.rank_finish = result.rank_finish;
+          const auto links = static_cast<std::size_t>(result.link_count);
+          j.link_busy.assign(
+              result.resource_busy.begin(),
+              result.resource_busy.begin() +
+                  static_cast<std::ptrdiff_t>(std::min(links, result.resource_busy.size())));
+          replays_.fetch_add(1);
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      },
+      tbb::simple_partitioner{});
+  for (std::size_t k = 0; k < errors.size(); ++k) {
+    if (!errors[k]) continue;
+    try {
+      std::rethrow_exception(errors[k]);
+    } catch (const InputError& e) {
+      throw InputError(
+          fmt::format("replaying candidate mapping {} under {}: {}", k, fidelity.model, e.what()));
+    }
+  }
+  return judgements;
+}
+
+void ReplayOracle::report(std::string_view text) const {
+  const std::lock_guard lock(mutex_);
+  reported_ += text;
+}
+
+std::string ReplayOracle::reported() const {
+  const std::lock_guard lock(mutex_);
+  return reported_;
+}
+
+ReplayOracle::Replayer stream_replayer(
+    const topo::Topology& topology,
+    std::function<std::unique_ptr<traces::EventStreams>()> streams) {
+  return [&topology, streams = std::move(streams)](const topo::Mapping& mapping,
+                                                   const sim::SimConfig& config) {
+    const auto opened = streams();
+    return sim::simulate(*opened, topology, mapping, config);
+  };
+}
+
+}  // namespace mapsim::tuning

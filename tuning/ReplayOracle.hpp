@@ -1,0 +1,58 @@
+#pragma once
+// A TimeOracle (mappers/TimeOracle.hpp) that replays a workload with the simulator: judge() runs
+// one sim::simulate per mapping, in parallel (oneTBB), with the caller's configuration — links,
+// MPI overheads, collective algorithms, eager threshold, calibration, seed — and the model and
+// compute scale of the fidelity the search asks for. A Judgement is the replay's makespan, its
+// ranks' finish times and its network links' busy times (sim::Result).
+//
+//   tuning::ReplayOracle oracle(*topology, config, [&](const topo::Mapping& m,
+//                                                      const sim::SimConfig& c) {
+//     return sim::simulate(*streams_factory(), *topology, m, c);
+//   });
+//   const auto mapping = map::make_mapper("replay-search")->map(matrix, *topology, seed, &oracle);
+//   fmt::print("{}", oracle.reported());
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "mappers/TimeOracle.hpp"
+#include "sim/Simulation.hpp"
+#include "traces/EventStreams.hpp"
+
+namespace mapsim::tuning {
+
+class ReplayOracle final : public map::TimeOracle {
+ public:
+  /// One replay of the workload: must be callable from several threads at once.
+  using Replayer = std::function<sim::Result(const topo::Mapping&, const sim::SimConfig&)>;
+
+  ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay);
+
+  [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
+  [[nodiscard]] std::vector<map::Judgement> judge(std::span<const topo::Mapping> mappings,
+                                                  const map::Fidelity& fidelity) const override;
+  void report(std::string_view text) const override;
+
+  /// What the searches reported, in order.
+  [[nodiscard]] std::string reported() const;
+  /// Replays run so far.
+  [[nodiscard]] std::int64_t replays() const { return replays_.load(); }
+
+ private:
+  const topo::Topology& topology_;
+  sim::SimConfig base_;
+  Replayer replay_;
+  mutable std::atomic<std::int64_t> replays_{0};
+  mutable std::mutex mutex_;
+  mutable std::string reported_;
+};
+
+/// A Replayer over fresh event streams per replay (a stored trace's, an archive's, a generator's).
+ReplayOracle::Replayer stream_replayer(
+    const topo::Topology& topology, std::function<std::unique_ptr<traces::EventStreams>()> streams);
+
+}  // namespace mapsim::tuning
