@@ -112,6 +112,18 @@ std::string corrections(const sim::ModelOptions& o) {
   return fmt::format("{}", fmt::join(items, "; "));
 }
 
+/// The critical path's parts as shares of the makespan: "compute 10.0 %, latency ..."; the MPI
+/// overheads only where the replay charges them.
+std::string path_shares(const sim::CriticalPath& p, bool overheads) {
+  const double total = static_cast<double>(std::max<sim::Time>(p.total(), 1));
+  const auto share = [&](sim::Time t) { return 100 * static_cast<double>(t) / total; };
+  return fmt::format(
+      "compute {:.1f} %, {}latency {:.1f} %, bandwidth {:.1f} %, contention {:.1f} %, waiting "
+      "{:.1f} %",
+      share(p.compute), overheads ? fmt::format("overheads {:.1f} %, ", share(p.overhead)) : "",
+      share(p.latency), share(p.bandwidth), share(p.contention), share(p.waiting));
+}
+
 void print_result(std::FILE* out, const sim::Result& r, const sim::Energy& energy,
                   const TraceInput& trace, const topo::Topology& topology,
                   const std::string& placement, const std::string& overheads,
@@ -141,6 +153,8 @@ void print_result(std::FILE* out, const sim::Result& r, const sim::Energy& energ
   fmt::print(out,
              "slowdown         mean {:.4f}, aggregate {:.4f} (latency / contention-free time)\n",
              r.latency.mean_slowdown(), r.latency.aggregate_slowdown());
+  fmt::print(out, "critical path    {}; {} transfers\n",
+             path_shares(r.critical_path, overheads != "none"), r.critical_path.messages);
   fmt::print(out,
              "energy           {:.6g} J: traffic {:.6g} J, links' power {:.6g} J; average "
              "{:.6g} W\n",
@@ -188,6 +202,13 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
                replay.mapping, seconds(r.makespan), ratio, seconds(r.mpi_time_max),
                100 * r.max_link_utilisation, seconds(static_cast<sim::Time>(r.latency.mean())),
                r.latency.mean_slowdown(), r.wall_seconds, replay.energy.joules());
+  }
+  fmt::print(out, "\ncritical path (shares of each makespan; Result.hpp, CriticalPath):\n");
+  for (const auto& replay : replays) {
+    if (replay.result)
+      fmt::print(out, "{:<12} {}\n", replay.mapping,
+                 path_shares(replay.result->critical_path,
+                             !config.overheads.none(topology.sockets_per_node() > 1)));
   }
 }
 
@@ -271,6 +292,13 @@ Record replay_record(const Replay& replay) {
       .add("latency_max_ps", r.latency.max())
       .add("slowdown_mean", r.latency.mean_slowdown())
       .add("slowdown_aggregate", r.latency.aggregate_slowdown())
+      .add("critical_compute_ps", r.critical_path.compute)
+      .add("critical_overhead_ps", r.critical_path.overhead)
+      .add("critical_latency_ps", r.critical_path.latency)
+      .add("critical_bandwidth_ps", r.critical_path.bandwidth)
+      .add("critical_contention_ps", r.critical_path.contention)
+      .add("critical_waiting_ps", r.critical_path.waiting)
+      .add("critical_transfers", r.critical_path.messages)
       .add("trace_events", r.trace_events)
       .add("engine_events", r.engine_events)
       .add("sim_seconds", r.wall_seconds)

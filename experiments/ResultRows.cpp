@@ -72,6 +72,13 @@ schema::Row simulation_row(const sim::Result& r, const sim::Energy& energy) {
       energy.dynamic_joules,
       energy.static_joules,
       energy.watts(),
+      std::int64_t{r.critical_path.compute},
+      std::int64_t{r.critical_path.overhead},
+      std::int64_t{r.critical_path.latency},
+      std::int64_t{r.critical_path.bandwidth},
+      std::int64_t{r.critical_path.contention},
+      std::int64_t{r.critical_path.waiting},
+      exact(r.critical_path.messages, "critical-path transfers"),
   };
   MAPSIM_EXPECTS(row.size() == schema::simulation_columns().size(),
                  "simulation_row and schema::simulation_columns() disagree");

@@ -387,6 +387,11 @@ class SweepRunner {
           // its own parameters; the mapping key holds the rest: Sweep.cpp).
           auto config = sim_config(first);
           config.stop.wall_seconds = 0;
+          config.eager_threshold = first.search_eager_threshold;
+          if (!first.replays) {  // a static run: the search's model is its own parameter
+            config.model = "flow";
+            config.model_options = {};
+          }
           oracle.emplace(topology, std::move(config), tuning::stream_replayer(topology, [workload] {
                            return workload->streams();
                          }));

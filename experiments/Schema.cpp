@@ -67,7 +67,7 @@ constexpr std::array<Column, 18> kStatic{{
      "8 x bytes x pJ/bit over the static routes and the nodes' channels, J"},
 }};
 
-constexpr std::array<Column, 28> kSimulation{{
+constexpr std::array<Column, 35> kSimulation{{
     {"makespan_ps", T::Integer, "simulated time until the last rank finished, ps"},
     {"mpi_time_max_ps", T::Integer, "largest time in MPI of a rank, ps"},
     {"mpi_time_mean_ps", T::Real, "mean time in MPI over the ranks, ps"},
@@ -96,6 +96,14 @@ constexpr std::array<Column, 28> kSimulation{{
     {"energy_dynamic_j", T::Real, "of which the bytes' energy per bit, J"},
     {"energy_static_j", T::Real, "of which the links' idle and busy power over the makespan, J"},
     {"power_w", T::Real, "average power of the network: energy_j / makespan, W"},
+    {"critical_compute_ps", T::Integer,
+     "of the makespan, the critical path's computation (sim/Result.hpp, CriticalPath), ps"},
+    {"critical_overhead_ps", T::Integer, "the critical path's MPI overheads on the ranks, ps"},
+    {"critical_latency_ps", T::Integer, "the route latency of the messages on it, ps"},
+    {"critical_bandwidth_ps", T::Integer, "their bytes over the bottleneck bandwidth, ps"},
+    {"critical_contention_ps", T::Integer, "the rest of their transfer time: shared links, ps"},
+    {"critical_waiting_ps", T::Integer, "waiting with no message to blame, ps"},
+    {"critical_transfers", T::Integer, "transfers on the critical path"},
 }};
 
 constexpr std::array<Column, 10> kProvenance{{
@@ -146,6 +154,23 @@ std::string column_list(std::span<const Column> columns, std::string_view indent
 }
 
 /// The tie tolerances `rank_correlation` computes rho and pair counts at, one row each.
+std::string results_sql() {
+  // results: every run with its mapping's wall time and its times in seconds.
+  std::string seconds;
+  for (const auto& c : kSimulation) {
+    const std::string_view name = c.name;
+    if (name.ends_with("_ps")) {
+      seconds += fmt::format(",\n  runs.{} * 1e-12 AS {}_s", name, name.substr(0, name.size() - 3));
+    }
+  }
+  return fmt::format(R"(
+CREATE VIEW IF NOT EXISTS results AS
+SELECT runs.*, mappings.map_seconds AS map_seconds{}
+FROM runs LEFT JOIN mappings USING (mapping_key);
+)",
+                     seconds);
+}
+
 /// normalized: metric / in-order's metric in the same context.
 std::string normalized_sql() {
   std::string baseline;
@@ -349,21 +374,7 @@ CREATE TABLE IF NOT EXISTS links (
 ) STRICT, WITHOUT ROWID;
 )";
 
-  // results: every run with its mapping's wall time and its times in seconds.
-  std::string seconds;
-  for (const auto& c : kSimulation) {
-    const std::string_view name = c.name;
-    if (name.ends_with("_ps")) {
-      seconds += fmt::format(",\n  runs.{} * 1e-12 AS {}_s", name, name.substr(0, name.size() - 3));
-    }
-  }
-  sql += fmt::format(R"(
-CREATE VIEW IF NOT EXISTS results AS
-SELECT runs.*, mappings.map_seconds AS map_seconds{}
-FROM runs LEFT JOIN mappings USING (mapping_key);
-)",
-                     seconds);
-
+  sql += results_sql();
   sql += normalized_sql();
 
   sql += tie_tolerances_sql();
@@ -388,7 +399,20 @@ std::span<const Migration> migrations() {
       "ALTER TABLE runs ADD COLUMN power_w REAL;\n"
       "DROP VIEW IF EXISTS normalized;\n" +
       normalized_sql();
-  static const std::array kSteps{Migration{1, kTwo}, Migration{2, kThree}};
+  // 3 -> 4: the critical path's parts (NULL for stored runs: their replays did not follow it);
+  // the results view gains them in seconds.
+  static const std::string kFour =
+      "ALTER TABLE runs ADD COLUMN critical_compute_ps INTEGER;\n"
+      "ALTER TABLE runs ADD COLUMN critical_overhead_ps INTEGER;\n"
+      "ALTER TABLE runs ADD COLUMN critical_latency_ps INTEGER;\n"
+      "ALTER TABLE runs ADD COLUMN critical_bandwidth_ps INTEGER;\n"
+      "ALTER TABLE runs ADD COLUMN critical_contention_ps INTEGER;\n"
+      "ALTER TABLE runs ADD COLUMN critical_waiting_ps INTEGER;\n"
+      "ALTER TABLE runs ADD COLUMN critical_transfers INTEGER;\n"
+      "DROP VIEW IF EXISTS normalized;\n"
+      "DROP VIEW IF EXISTS results;\n" +
+      results_sql() + normalized_sql();
+  static const std::array kSteps{Migration{1, kTwo}, Migration{2, kThree}, Migration{3, kFour}};
   return kSteps;
 }
 

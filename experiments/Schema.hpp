@@ -34,7 +34,7 @@
 namespace mapsim::exp::schema {
 
 inline constexpr std::int64_t kApplicationId = 0x6d617073;  // "maps"
-inline constexpr std::int64_t kVersion = 3;
+inline constexpr std::int64_t kVersion = 4;
 
 enum class Type : std::uint8_t { Integer, Real, Text };
 
@@ -75,7 +75,8 @@ struct Migration {
   std::string_view sql;
 };
 /// Every migration to kVersion, oldest first (1 -> 2: tie_tolerances and rank_correlation's
-/// tie_tolerance and pair columns; 2 -> 3: the static column inter_socket).
+/// tie_tolerance and pair columns; 2 -> 3: the static column inter_socket and the energies;
+/// 3 -> 4: the critical path's parts).
 std::span<const Migration> migrations();
 
 }  // namespace mapsim::exp::schema

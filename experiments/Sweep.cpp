@@ -224,9 +224,33 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     parts.setting += fmt::format("model: {}\n", kStaticModel);
   }
   parts.repeat = fmt::format("repeat: {}\n", run.repeat);
-  // A mapper that replays (replay-search) searches under the run's links, MPI and sim settings:
-  // its mapping depends on them too.
-  if (map::find_mapper(mapper.name).replays) parts.mapping += parts.setting;
+  // A mapper that replays (replay-search) searches under the run's links, model options, MPI and
+  // sim settings (its model and compute scale are its own parameters): its mapping depends on
+  // them, whether the run itself replays or not.
+  if (map::find_mapper(mapper.name).replays) {
+    parts.mapping +=
+        fmt::format("search-links: {}\nsearch-eager-threshold: {}\nsearch-whole-run: {}\n",
+                    links_line(*sweep.machines[run.machine], machine.links), run.search_eager_threshold,
+                    sweep.config.whole_run);
+    const auto overheads =
+        sim::to_string(sweep.config.overheads, sweep.machines[run.machine]->sockets_per_node() > 1);
+    if (overheads != "none") parts.mapping += fmt::format("search-overheads: {}\n", overheads);
+    if (run.replays) {
+      const auto& options = model.options;
+      if (model.name == "packet") {
+        parts.mapping += fmt::format("search-packet-size: {}\nsearch-cut-through: {}\n",
+                                     options.packet_bytes, options.cut_through);
+      }
+      if (!options.bandwidth_factor.identity())
+        parts.mapping +=
+            fmt::format("search-bw-factor: {}\n", options.bandwidth_factor.to_string());
+      if (!options.latency_factor.identity())
+        parts.mapping += fmt::format("search-lat-factor: {}\n", options.latency_factor.to_string());
+      if (options.reverse_traffic) parts.mapping += "search-reverse-traffic: true\n";
+      if (options.weight_s != 0)
+        parts.mapping += fmt::format("search-weight-s: {}\n", format_number(options.weight_s));
+    }
+  }
   return parts;
 }
 
@@ -406,6 +430,7 @@ Sweep expand(SweepConfig config, std::string_view extra_where, std::size_t max_c
     }
     run.replays =
         sweep.model(run).name != kStaticModel && sweep.workload(run).kind != WorkloadKind::Matrix;
+    run.search_eager_threshold = run.eager_threshold;
     if (!run.replays) {
       run.eager_threshold = 0;
       run.compute_scale = 0;

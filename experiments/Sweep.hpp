@@ -45,7 +45,10 @@ struct Run {
   std::size_t machine = 0;
   std::size_t mapper = 0;
   std::size_t model = 0;
-  std::int64_t eager_threshold = 0;
+  std::int64_t eager_threshold = 0;  ///< 0 for a static run
+  /// The eager threshold of a replaying mapper's search (replay-search): the configured one, also
+  /// for a static run.
+  std::int64_t search_eager_threshold = 0;
   double compute_scale = 0;
   std::int64_t seed = 0;
   int repeat = 0;

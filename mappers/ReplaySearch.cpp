@@ -28,15 +28,15 @@ constexpr ParamSpec kParams[] = {
     {"compute-scale", ParamType::Real, "0",
      "factor on the recorded computation in the search's replays (0: communication only)", 0, 1e6},
     {"portfolio", ParamType::Text,
-     "in-order,round-robin,random,scotch,treematch,best,best:objective=congestion,"
-     "best:objective=energy",
+     "in-order,round-robin,random,hilbert,scan,greedy,rcm,bisection,scotch,treematch,mxovlp,mht,"
+     "random-router,group-striped,best,best:objective=congestion,best:objective=energy",
      "the mappers whose mappings the search starts from, comma-separated, each NAME or "
      "NAME:key=value:key=value"},
     {"evaluations", ParamType::Integer, "200",
      "replays the improvement may make after the portfolio's (screened and confirmed alike)", 0,
      1000000},
     {"batch", ParamType::Integer, "16", "candidate moves per round", 1, 4096},
-    {"confirm", ParamType::Integer, "2", "screened candidates per round replayed under `model`", 1,
+    {"confirm", ParamType::Integer, "4", "screened candidates per round replayed under `model`", 1,
      4096},
     {"stall", ParamType::Integer, "8", "rounds without a gain before the search stops", 1, 1000000},
     {"time-limit", ParamType::Real, "0",

@@ -14,6 +14,7 @@ void Replay::start_collective(Rank rank, const traces::Event& event, std::uint64
   ++result_.collectives;
   const auto& comm = communicators_->at(event.comm);
   if (comm.members.size() <= 1) {  // MPI_COMM_SELF or a singleton: nothing to exchange
+    requests_[request].path = ranks_[static_cast<std::size_t>(rank)].path;
     complete(request);
     return;
   }
@@ -41,6 +42,7 @@ void Replay::start_collective(Rank rank, const traces::Event& event, std::uint64
   member.me = me;
   member.tag = -1 - static_cast<std::int32_t>(k % 0x7fffffffU);
   member.comm = event.comm;
+  member.path = ranks_[static_cast<std::size_t>(rank)].path;
   requests_[request].object = id;
   advance_member(id);
 }
@@ -108,9 +110,11 @@ void Replay::advance_member(std::uint32_t id) {
         return;
       }
     }
+    member.path = extended(member.path, engine_.now());
     if (member.step == schedule.step_count(member.me)) {
       if (--it->second.members_left == 0) instances_.erase(it);
       const auto request = member.request;
+      requests_[request].path = member.path;
       free_members_.push_back(id);
       complete(request);
       return;
@@ -122,6 +126,7 @@ void Replay::advance_member(std::uint32_t id) {
     std::uint32_t posted[2] = {kNone, kNone};
     if (step.recv_from >= 0) {
       posted[0] = new_request(rank, RequestKind::Recv, index, event, id);
+      requests_[posted[0]].path = members_[id].path;
       post_recv(rank, world[static_cast<std::size_t>(step.recv_from)], comm, tag, posted[0]);
     }
     if (step.send_to >= 0) {
@@ -129,7 +134,7 @@ void Replay::advance_member(std::uint32_t id) {
       ++result_.collective_messages;
       add_bytes(result_.collective_bytes, step.send_bytes, "collective messages");
       post_send(rank, world[static_cast<std::size_t>(step.send_to)], comm, tag, step.send_bytes,
-                posted[1], true);
+                posted[1], true, members_[id].path);
     }
     std::uint32_t pending = 0;
     for (const auto r : posted) {

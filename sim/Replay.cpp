@@ -143,6 +143,10 @@ void Replay::check_stop(std::chrono::steady_clock::time_point deadline) const {
 
 void Replay::advance(Rank rank) {
   RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  // The path to now: the gap it computed, then whatever overheads kept its CPU busy.
+  state.path.compute += state.pending_compute;
+  state.pending_compute = 0;
+  state.path = extended(state.path, engine_.now());
   const double scale = config_.compute_scale;
   auto scaled = [scale, rank](std::int64_t gap) -> Time {
     if (gap <= 0 || scale == 0) return 0;
@@ -166,6 +170,7 @@ void Replay::advance(Rank rank) {
           engine_.schedule(add_time(add_time(engine_.now(), busy), gap), kRankResume,
                            static_cast<std::uint32_t>(rank));
           state.compute += gap;
+          state.pending_compute = gap;
           return;
         }
       }
@@ -185,6 +190,7 @@ void Replay::advance(Rank rank) {
         engine_.schedule(add_time(add_time(engine_.now(), busy), gap), kRankResume,
                          static_cast<std::uint32_t>(rank));
         state.compute += gap;  // compute <= now: no overflow once now + gap is checked
+        state.pending_compute = gap;
         return;
       }
     }
@@ -208,7 +214,7 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
       if (!blocking) state.live.emplace_back(e.request, req);
       ++result_.messages;
       add_bytes(result_.message_bytes, e.bytes, "point-to-point messages");
-      post_send(rank, e.peer, e.comm, e.tag, e.bytes, req, false);
+      post_send(rank, e.peer, e.comm, e.tag, e.bytes, req, false, state.path);
       return blocking && block_on(rank, req);
     }
     case EventKind::Recv:
@@ -217,6 +223,7 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
       const auto req = new_request(rank, RequestKind::Recv, index, e, kNone);
       // Posted when the rank's CPU is free: later than now if it ran ahead (runs_ahead).
       requests_[req].posted = std::max(engine_.now(), state.cpu_free);
+      requests_[req].path = extended(state.path, requests_[req].posted);
       if (!blocking) state.live.emplace_back(e.request, req);
       post_recv(rank, e.peer, e.comm, e.tag, req);
       return blocking && block_on(rank, req);
@@ -241,6 +248,8 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
 
 bool Replay::block_on(Rank rank, std::uint32_t request) {
   if (requests_[request].done) {
+    auto& path = ranks_[static_cast<std::size_t>(rank)].path;
+    path = later(path, requests_[request].path);
     free_requests_.push_back(request);
     // A receive's o_r; the rank's next event waits for it (advance).
     if (overheads_) (void)occupy(rank, requests_[request].overhead);
@@ -277,7 +286,7 @@ std::uint32_t Replay::new_request(Rank rank, RequestKind kind, std::uint64_t ind
     id = static_cast<std::uint32_t>(requests_.size());
     requests_.emplace_back();
   }
-  requests_[id] = Request{index, event, kNone, notify, rank, kind, false};
+  requests_[id] = Request{index, event, kNone, notify, rank, kind, false, 0, 0, {}};
   return id;
 }
 
@@ -287,6 +296,7 @@ void Replay::complete(std::uint32_t id) {
   if (request.notify != kNone) {
     Member& member = members_[request.notify];
     member.overhead += request.overhead;
+    member.path = later(member.path, request.path);
     if (member.posting) return;  // advance_member counts it when it finishes posting
     free_requests_.push_back(id);
     if (--member.pending == 0) advance_member(request.notify);
@@ -295,6 +305,7 @@ void Replay::complete(std::uint32_t id) {
   RankState& rank = ranks_[static_cast<std::size_t>(request.rank)];
   if (rank.waiting == id) {
     rank.waiting = kNone;
+    rank.path = later(rank.path, request.path);
     free_requests_.push_back(id);
     const Time at = overheads_ ? occupy(request.rank, request.overhead) : engine_.now();
     engine_.schedule(at, kRankResume, static_cast<std::uint32_t>(request.rank));
@@ -330,7 +341,8 @@ void Replay::cancel(std::uint32_t id) {
 }
 
 std::uint32_t Replay::post_send(Rank src, Rank dst, std::uint16_t comm, std::int32_t tag,
-                                std::int64_t bytes, std::uint32_t request, bool collective) {
+                                std::int64_t bytes, std::uint32_t request, bool collective,
+                                const CriticalPath& from) {
   const std::uint32_t m = messages_.acquire();
   Message& message = messages_[m];
   message.bytes = bytes;
@@ -339,6 +351,7 @@ std::uint32_t Replay::post_send(Rank src, Rank dst, std::uint16_t comm, std::int
   message.send_req = request;
   message.eager = bytes <= config_.eager_threshold;
   message.collective = collective;
+  message.path = from;
   requests_[request].object = m;
   // Match now, in sending order (MPI's non-overtaking rule), whatever the network does later.
   auto& receiver = ranks_[static_cast<std::size_t>(dst)];
@@ -354,6 +367,7 @@ std::uint32_t Replay::post_send(Rank src, Rank dst, std::uint16_t comm, std::int
   }
   if (message.eager) {
     inject(m, kData);
+    requests_[request].path = from;
     complete(request);  // buffered: the send returns at once (after its o_s)
   } else {
     inject(m, kRequestToSend);
@@ -386,7 +400,7 @@ void Replay::pair(std::uint32_t m, std::uint32_t request) {
     if (message.arrived) {
       const Message arrived = message;
       release(m);
-      complete_receive(request, arrived.src, arrived.dst, arrived.bytes);
+      complete_receive(request, arrived);
     }
   } else if (message.rts_arrived) {
     start_transfer(m, kClearToSend, until_posted(request));
@@ -406,7 +420,11 @@ void Replay::start_transfer(std::uint32_t m, int phase, Time delay) {
   transfer.dst_socket = socket(back ? message.src : message.dst);
   transfer.bytes = phase == kData ? message.bytes : 0;
   transfer.delay = delay;
-  if (phase == kData) message.injected = add_time(engine_.now(), delay);
+  const Time start = add_time(engine_.now(), delay);
+  if (phase == kData) message.injected = start;
+  // A clear-to-send leaves when the request-to-send has arrived and the receive is posted.
+  if (back) message.path = later(message.path, requests_[message.recv_req].path);
+  message.path = extended(message.path, start);
   model_->start(transfer);
 }
 
@@ -414,24 +432,28 @@ void Replay::delivered(std::uint32_t transfer) {
   const std::uint32_t m = transfer / 4;
   const int phase = static_cast<int>(transfer % 4);
   Message& message = messages_[m];
+  const bool back = phase == kClearToSend;
+  const Rank from = back ? message.dst : message.src;
+  const Rank to = back ? message.src : message.dst;
+  const Time free = add_transfer(message.path, engine_.now() - message.path.total(),
+                                 mapping_->node(from), mapping_->node(to),
+                                 phase == kData ? message.bytes : 0, socket(from), socket(to));
   switch (phase) {
     case kData: {
       message.arrived = true;
-      const Time latency = engine_.now() - message.injected;
-      result_.latency.add(
-          latency, model_->free_time(mapping_->node(message.src), mapping_->node(message.dst),
-                                     message.bytes, socket(message.src), socket(message.dst)));
+      result_.latency.add(engine_.now() - message.injected, free);
       if (message.cancelled) {
         release(m);
       } else if (!message.eager) {
         const Message done = message;
         release(m);
+        requests_[done.send_req].path = done.path;
         complete(done.send_req);
-        complete_receive(done.recv_req, done.src, done.dst, done.bytes);
+        complete_receive(done.recv_req, done);
       } else if (message.matched) {
         const Message done = message;
         release(m);
-        complete_receive(done.recv_req, done.src, done.dst, done.bytes);
+        complete_receive(done.recv_req, done);
       }
       break;
     }
@@ -472,9 +494,28 @@ void Replay::inject(std::uint32_t m, int phase) {
   }
 }
 
-void Replay::complete_receive(std::uint32_t request, Rank src, Rank dst, std::int64_t bytes) {
-  if (overheads_) requests_[request].overhead = config_.overheads.receive(channel(src, dst), bytes);
+void Replay::complete_receive(std::uint32_t request, const Message& message) {
+  if (overheads_) {
+    requests_[request].overhead =
+        config_.overheads.receive(channel(message.src, message.dst), message.bytes);
+  }
+  requests_[request].path = message.path;
   complete(request);
+}
+
+Time Replay::add_transfer(CriticalPath& path, Time took, topo::NodeId a, topo::NodeId b,
+                          std::int64_t bytes, int socket_a, int socket_b) {
+  const Time latency = model_->free_time(a, b, 0, socket_a, socket_b);
+  const Time free = bytes > 0 ? model_->free_time(a, b, bytes, socket_a, socket_b) : latency;
+  // Size factors may make a transfer faster than its unfactored parts: the parts never exceed
+  // what it took, so that they add up.
+  const Time lat = std::clamp<Time>(latency, 0, std::max<Time>(took, 0));
+  const Time bandwidth = std::clamp<Time>(free - latency, 0, std::max<Time>(took - lat, 0));
+  path.latency += lat;
+  path.bandwidth += bandwidth;
+  path.contention += std::max<Time>(took - lat - bandwidth, 0);
+  ++path.messages;
+  return free;
 }
 
 Time Replay::occupy(Rank rank, Time cost) {
@@ -514,11 +555,17 @@ Result Replay::finish_result() {
   for (std::size_t i = 0; i < n; ++i) {
     r.rank_finish[i] = ranks_[i].finish;
     r.rank_mpi_time[i] = ranks_[i].finish - ranks_[i].compute;
-    r.makespan = std::max(r.makespan, ranks_[i].finish);
+    if (ranks_[i].finish > r.makespan || i == 0) {
+      r.makespan = ranks_[i].finish;
+      r.critical_path = extended(ranks_[i].path, ranks_[i].finish);
+    }
     r.mpi_time_max = std::max(r.mpi_time_max, r.rank_mpi_time[i]);
     mpi_sum += static_cast<double>(r.rank_mpi_time[i]);
   }
   r.mpi_time_mean = n == 0 ? 0 : mpi_sum / static_cast<double>(n);
+  MAPSIM_EXPECTS(r.critical_path.total() == r.makespan,
+                 fmt::format("the critical path's parts add up to {} ps, not the makespan {} ps",
+                             r.critical_path.total(), r.makespan));
   for (const auto& rank : ranks_) r.unmatched_messages += rank.unexpected.size();
 
   const auto bytes = model_->resource_bytes();

@@ -60,6 +60,9 @@ class Replay {
     bool rts_arrived = false;
     bool cancelled = false;
     bool collective = false;
+    // The critical path up to the start of its current transfer; after the data arrived, up to
+    // its arrival (Result.hpp, CriticalPath).
+    CriticalPath path;
   };
   enum class RequestKind : std::uint8_t { Send, Recv, Collective };
   struct Request {
@@ -72,6 +75,8 @@ class Replay {
     bool done = false;
     Time overhead = 0;  // a completed receive's o_r, charged when its rank takes it
     Time posted = 0;    // a receive: when its rank posted it (later than now if it ran ahead)
+    // A receive: the critical path to its posting; once done, to its completion (a send's too).
+    CriticalPath path;
   };
   struct Envelope {  // an entry of a receiver's matching queues
     std::int32_t tag = 0;
@@ -105,7 +110,9 @@ class Replay {
     std::uint32_t waiting = kNone;  // the request the rank is blocked on
     Time compute = 0;
     Time finish = 0;
-    Time cpu_free = 0;                             // overheads: the rank's CPU is busy until then
+    CriticalPath path;         // the critical path to the rank's present (at most now)
+    Time pending_compute = 0;  // the computation of the gap it resumes after (advance)
+    Time cpu_free = 0;         // overheads: the rank's CPU is busy until then
     std::array<Time, kChannels> next_injection{};  // overheads: the gap's next free time
     std::vector<std::pair<std::uint32_t, std::uint32_t>> live;  // trace request id -> request
     std::vector<Envelope> posted;      // receives waiting for a send, in posting order
@@ -127,6 +134,7 @@ class Replay {
     std::uint16_t comm = 0;
     bool posting = false;
     Time overhead = 0;  // its step's receive overheads, charged before the next step
+    CriticalPath path;  // the critical path to the member's present
   };
 
   // Rank replay (Replay.cpp).
@@ -147,15 +155,17 @@ class Replay {
   void cancel(std::uint32_t request);
 
   // Messages and protocols (Replay.cpp).
+  /// `from`: the critical path of the sender (the rank, or its collective member) at the post.
   std::uint32_t post_send(Rank src, Rank dst, std::uint16_t comm, std::int32_t tag,
-                          std::int64_t bytes, std::uint32_t request, bool collective);
+                          std::int64_t bytes, std::uint32_t request, bool collective,
+                          const CriticalPath& from);
   void post_recv(Rank rank, Rank src, std::uint16_t comm, std::int32_t tag, std::uint32_t request);
   void pair(std::uint32_t message, std::uint32_t request);
   void start_transfer(std::uint32_t message, int phase, Time delay = 0);
   /// Starts the message's eager data or request-to-send after its sender's overheads.
   void inject(std::uint32_t message, int phase);
-  /// Completes a receive request of a message of `bytes` from src to dst, with its overhead.
-  void complete_receive(std::uint32_t request, Rank src, Rank dst, std::int64_t bytes);
+  /// Completes a receive request of `message` (arrived), with its overhead and critical path.
+  void complete_receive(std::uint32_t request, const Message& message);
 
   // Overheads (Replay.cpp, sim/Overheads.hpp); used only when config_.overheads is not none.
   [[nodiscard]] Channel channel(Rank a, Rank b) const {
@@ -192,6 +202,23 @@ class Replay {
   }
   void delivered(std::uint32_t transfer);
   void release(std::uint32_t message);
+
+  // The critical path (Result.hpp, CriticalPath).
+  /// `path` extended to time t: the time since it ends is MPI overheads on the rank (waiting
+  /// without overheads). A t before its end leaves it as it is.
+  [[nodiscard]] CriticalPath extended(CriticalPath path, Time t) const {
+    const Time rest = t - path.total();
+    if (rest > 0) (overheads_ ? path.overhead : path.waiting) += rest;
+    return path;
+  }
+  /// The path that ends later (a on ties): the one a rank that needs both continues.
+  static const CriticalPath& later(const CriticalPath& a, const CriticalPath& b) {
+    return b.total() > a.total() ? b : a;
+  }
+  /// Adds a transfer that took `took` from a to b (bytes, sockets) to `path`, split into latency,
+  /// bandwidth and contention; returns its contention-free time.
+  Time add_transfer(CriticalPath& path, Time took, topo::NodeId a, topo::NodeId b,
+                    std::int64_t bytes, int socket_a, int socket_b);
 
   // Collectives (CollectiveReplay.cpp).
   void start_collective(Rank rank, const traces::Event& event, std::uint64_t index,

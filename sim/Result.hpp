@@ -39,6 +39,34 @@ class LatencyHistogram {
   Time max_ = 0;
 };
 
+/// The critical path of a replay: the chain of computation, MPI overheads and messages that ends
+/// when the last rank finishes, its time split by cause. The chain is followed backwards from the
+/// last rank: a rank that resumed when a message completed its request continues the message's
+/// chain, which continues its sender's (or, for a rendezvous, the later of the request-to-send's
+/// and the receive's posting); a rank that did not wait continues its own. Each message on it
+/// adds its transfer time, split as
+///   latency     = the route's latency (contention-free time of 0 bytes),
+///   bandwidth   = its contention-free time - latency (bytes over the bottleneck bandwidth),
+///   contention  = its transfer time - its contention-free time (sharing links with others),
+/// and each rank on it its computation (the recorded gaps, scaled) and the time its CPU spent on
+/// MPI overheads (sim/Overheads.hpp). `waiting` is the rest: time a rank on the path waited
+/// without a message to blame (0 in the replay's semantics without overheads; kept so that the
+/// parts always add up). compute + overhead + latency + bandwidth + contention + waiting =
+/// makespan exactly.
+struct CriticalPath {
+  Time compute = 0;
+  Time overhead = 0;
+  Time latency = 0;
+  Time bandwidth = 0;
+  Time contention = 0;
+  Time waiting = 0;
+  std::uint64_t messages = 0;  ///< transfers on the path (data and rendezvous control)
+
+  [[nodiscard]] Time total() const {
+    return compute + overhead + latency + bandwidth + contention + waiting;
+  }
+};
+
 struct Result {
   std::string model;
   Time makespan = 0;                ///< when the last rank finished
@@ -66,6 +94,8 @@ struct Result {
   std::uint64_t collectives = 0;         ///< collective operations started, per member
   std::uint64_t unmatched_messages = 0;  ///< sent, never received by the end of the trace
   std::uint64_t cancelled = 0;
+
+  CriticalPath critical_path;
 
   std::uint64_t trace_events = 0;   ///< trace events replayed
   std::uint64_t engine_events = 0;  ///< discrete events processed by the engine

@@ -294,6 +294,54 @@ TEST(MapCommand, RejectsBrokenAndMissingTraces) {
   EXPECT_EQ(missing.exit_code, 1);
 }
 
+// replay-search replays the trace to judge mappings: map builds the replays from --trace and
+// logs the search's report (its portfolio, then the improvement) to standard error.
+TEST(MapCommand, ReplaySearchReplaysTheTrace) {
+  const auto r = run_mapsim(
+      "map --trace npb:cg:S:8 --topology torus:4x2 --mapper replay-search --param evaluations=16");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mapper         replay-search (batch=16 "));
+  EXPECT_THAT(r.out, HasSubstr("hop-bytes      "));
+  EXPECT_THAT(r.err, HasSubstr("replay-search: minimising the flow makespan"));
+  EXPECT_THAT(r.err, HasSubstr("  portfolio: in-order"));
+  EXPECT_THAT(r.err, HasSubstr("  improvement: "));
+  // Its own model and portfolio.
+  const auto own = run_mapsim(
+      "map --trace npb:lu:S:4 --topology torus:2x2 --mapper replay-search --param model=analytic "
+      "--param portfolio=in-order,random --param evaluations=8");
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_THAT(own.err, HasSubstr("replay-search: minimising the analytic makespan"));
+  EXPECT_THAT(own.err, HasSubstr("  portfolio: random"));
+  EXPECT_THAT(own.err, Not(HasSubstr("  portfolio: scotch")));
+}
+
+TEST(MapCommand, ReplaySearchNeedsATrace) {
+  const testing::TempDir dir;
+  const auto r = run_mapsim("map --matrix " + ring_csv(dir) +
+                            " --topology torus:4 --mapper replay-search --param evaluations=16");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.err, HasSubstr("needs a trace"));
+  EXPECT_THAT(r.out, Not(HasSubstr("hop-bytes")));
+}
+
+// `--mapper all` runs every mapper that maps from the matrix alone; replay-search runs several
+// of them itself and replays, so it is left out, with a matrix and with a trace alike.
+TEST(MapCommand, AllLeavesReplaySearchOut) {
+  const testing::TempDir dir;
+  const auto matrix = run_mapsim("map --matrix " + ring_csv(dir) +
+                                 " --topology mesh:2x2 --mapper all --param scotch.runs=1");
+  ASSERT_EQ(matrix.exit_code, 0) << matrix.err;
+  EXPECT_THAT(matrix.out, ContainsRegex("\nin-order +[0-9.]+ +600 "));
+  EXPECT_THAT(matrix.out, Not(HasSubstr("replay-search")));
+  EXPECT_THAT(matrix.err, Not(HasSubstr("replay-search")));
+  const auto trace =
+      run_mapsim("map --trace npb:lu:S:4 --topology mesh:2x2 --mapper all --param scotch.runs=1");
+  ASSERT_EQ(trace.exit_code, 0) << trace.err;
+  EXPECT_THAT(trace.out, ContainsRegex("\ngreedy +[0-9.]+ +[0-9]+ "));
+  EXPECT_THAT(trace.out, Not(HasSubstr("replay-search")));
+  EXPECT_THAT(trace.err, Not(HasSubstr("replay-search")));
+}
+
 TEST(ListCommand, ListsMappersWithParameters) {
   const auto r = run_mapsim("list mappers");
   ASSERT_EQ(r.exit_code, 0) << r.err;

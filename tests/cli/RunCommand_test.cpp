@@ -272,6 +272,39 @@ TEST(RunCommand, StoresEveryRunAndPrintsSummary) {
   EXPECT_THAT(r.out, HasSubstr("tables: mapsim results '" + sweep.db.string() + "'"));
 }
 
+// replay-search in a sweep: its search replays the workload with the sweep's MPI settings and
+// its own model (flow, communication only), whatever model the run then scores it under. A flow
+// run and a static run of it search alike, so their searches replay the in-order mapping in the
+// same time; a matrix workload, which cannot be replayed, fails its runs saying so.
+TEST(RunCommand, ReplaySearchSearchesAlikeForStaticAndReplayedRuns) {
+  const TempDir dir;
+  (void)dir.write("m.csv", "src,dst,messages,bytes\n0,1,2,100\n1,0,2,100\n");
+  const auto config = dir.write("rs.yaml", R"(workloads: [npb:lu:S:4, {matrix: m.csv}]
+machines: [torus:4x4]
+mappers: [{name: replay-search, params: {evaluations: 0, portfolio: in-order}}]
+models: [static, flow]
+)");
+  const auto db = dir.path() / "results.db";
+  const auto r = run_mapsim("run " + sh(config) + " --db " + sh(db) + " --jobs 1");
+  EXPECT_EQ(count_rows(db, "status = 'done'"), 2) << r.err;
+  // The matrix has one run: a static one (it cannot be replayed).
+  EXPECT_EQ(count_rows(db, "status = 'failed' AND message LIKE '%needs a trace%'"), 1) << r.err;
+  // The search's model is its own parameter and the runs' other replay settings agree, so the
+  // static and the flow run share one search: its report is printed once, and the two runs share
+  // the mapping.
+  std::size_t reports = 0;
+  for (std::size_t at = r.err.find("  portfolio: in-order"); at != std::string::npos;
+       at = r.err.find("  portfolio: in-order", at + 1)) {
+    ++reports;
+  }
+  EXPECT_EQ(reports, 1U) << r.err;
+  EXPECT_EQ(count_rows(db,
+                       "status = 'done' AND mapping_key = (SELECT mapping_key FROM runs WHERE "
+                       "status = 'done' AND model = 'static')"),
+            2)
+      << r.err;
+}
+
 TEST(RunCommand, StoreLinksKeepsPerLinkLoads) {
   const SmallSweep sweep;
   ASSERT_EQ(sweep.run("--where \"workload LIKE 'npb:lu%'\"").exit_code, 0);

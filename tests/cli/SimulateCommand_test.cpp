@@ -339,6 +339,26 @@ TEST(SimulateCommand, MapsWithAMapperFromTheTrace) {
   EXPECT_THAT(r.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
 }
 
+// replay-search maps by replaying the trace (with this command's replay settings, under its own
+// model), then the chosen mapping is replayed as any other.
+TEST(SimulateCommand, MapsWithReplaySearch) {
+  const auto r = run_mapsim("simulate --trace " + kLu +
+                            " --topology torus:4x2 --mapper replay-search --param evaluations=16 "
+                            "--seed 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mapping          replay-search (seed 2)"));
+  EXPECT_THAT(r.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
+  EXPECT_THAT(r.err, HasSubstr("replay-search: minimising the flow makespan"));
+  EXPECT_THAT(r.err, HasSubstr("  improvement: "));
+  // Beside other mappers.
+  const auto many = run_mapsim(
+      "simulate --trace npb:lu:S:4 --topology torus:2x2 --mapper "
+      "in-order,replay-search --param replay-search.evaluations=8");
+  ASSERT_EQ(many.exit_code, 0) << many.err;
+  EXPECT_THAT(many.out, HasSubstr("replay-search"));
+  EXPECT_THAT(many.err, HasSubstr("replay-search: minimising"));
+}
+
 TEST(SimulateCommand, RejectsUnknownMapperBeforeReadingTheTrace) {
   const auto r = run_mapsim("simulate --trace /nonexistent --topology torus:4x2 --mapper nosuch");
   EXPECT_EQ(r.exit_code, 1);

@@ -79,8 +79,9 @@ schema::Value column(Store& store, std::string_view key, std::string_view name) 
   return select.value(0);
 }
 
-RunRecord done_record(std::string key, schema::Row static_row = schema::Row(18),
-                      schema::Row simulation_row = schema::Row(28)) {
+RunRecord done_record(
+    std::string key, schema::Row static_row = schema::Row(18),
+    schema::Row simulation_row = schema::Row(schema::simulation_columns().size())) {
   RunRecord record;
   record.key = std::move(key);
   record.done = true;
@@ -977,7 +978,8 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
   }
   // Not samples: a repeat, a failed run, a running one, a run without replay.
   add_done_run(store, me, "a-repeat", "A", "m0", static_row({9999, 0, 0, 0, 0, 0}), makespan(1), 1);
-  add_done_run(store, me, "a-static", "A", "m9", static_row({1, 1, 1, 1, 1, 1}), schema::Row(28));
+  add_done_run(store, me, "a-static", "A", "m9", static_row({1, 1, 1, 1, 1, 1}),
+               schema::Row(schema::simulation_columns().size()));
   const std::vector<RunIdentity> others{fake_identity("a-failed", "A"),
                                         fake_identity("a-running", "A")};
   ASSERT_EQ(store.claim(others, me, false), (std::vector<bool>{true, true}));
@@ -1120,6 +1122,15 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
     // inter_socket column (schema 3).
     store.connection().execute(
         "DROP VIEW rank_correlation; DROP TABLE tie_tolerances; DROP VIEW normalized; "
+        "DROP VIEW results; CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "ALTER TABLE runs DROP COLUMN critical_compute_ps; ALTER TABLE runs DROP COLUMN "
+        "critical_overhead_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_latency_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_bandwidth_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_contention_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_waiting_ps; ALTER TABLE runs DROP COLUMN "
+        "critical_transfers; "
+
         "CREATE VIEW normalized AS SELECT run_key FROM runs; "
         "ALTER TABLE runs DROP COLUMN inter_socket; ALTER TABLE runs DROP COLUMN traffic_energy_j; "
         "ALTER TABLE runs DROP COLUMN energy_j; ALTER TABLE runs DROP COLUMN energy_dynamic_j; "
@@ -1132,12 +1143,13 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
   const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
   EXPECT_EQ(Store::upgrade(path), 1);
   Store store(path, Store::Access::Read);
-  // Every stored value unchanged; schema 3's six columns appended, NULL (these runs have no
-  // ianlc, and no run stored before schema 3 has energies).
+  // Every stored value unchanged; schema 3's six columns and schema 4's seven appended, NULL
+  // (these runs have no ianlc, and no run stored before schema 3 has energies, nor before schema
+  // 4 a critical path).
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
   for (auto& row : runs_after) {
-    ASSERT_GE(row.size(), 6U);
-    for (int k = 0; k < 6; ++k) {
+    ASSERT_GE(row.size(), 13U);
+    for (int k = 0; k < 13; ++k) {
       EXPECT_EQ(row.back(), schema::Value{});
       row.pop_back();
     }
@@ -1165,7 +1177,16 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
     // Back to schema 2: the runs table without inter_socket and the energies, the normalized
     // view without energies.
     store.connection().execute(
-        "DROP VIEW normalized; ALTER TABLE runs DROP COLUMN inter_socket; "
+        "DROP VIEW normalized; DROP VIEW results; CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "ALTER TABLE runs DROP COLUMN inter_socket; "
+        "ALTER TABLE runs DROP COLUMN critical_compute_ps; ALTER TABLE runs DROP COLUMN "
+        "critical_overhead_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_latency_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_bandwidth_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_contention_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_waiting_ps; ALTER TABLE runs DROP COLUMN "
+        "critical_transfers; "
+
         "ALTER TABLE runs DROP COLUMN traffic_energy_j; ALTER TABLE runs DROP COLUMN energy_j; "
         "ALTER TABLE runs DROP COLUMN energy_dynamic_j; "
         "ALTER TABLE runs DROP COLUMN energy_static_j; ALTER TABLE runs DROP COLUMN power_w; "
@@ -1183,7 +1204,7 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
       (Table{{std::string("no-metrics"), schema::Value{}},
              {std::string("static"), std::int64_t{0}}}));
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
-  for (auto& row : runs_after) row.resize(row.size() - 6);
+  for (auto& row : runs_after) row.resize(row.size() - 13);  // schema 3's six, schema 4's seven
   EXPECT_EQ(runs_after, runs_before);
   // The energies are NULL, and the normalized view has them.
   EXPECT_EQ(select_all(store.connection(),
@@ -1191,6 +1212,45 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
             (Table{}));
   EXPECT_EQ(select_all(store.connection(), "SELECT count(*) FROM runs WHERE energy_j IS NULL"),
             (Table{{std::int64_t{2}}}));
+}
+
+TEST(StoreUpgrade, SchemaThreeGainsTheCriticalPathColumns) {
+  const TempDir dir;
+  const auto path = dir.path() / "r.db";
+  {
+    Store store(path, Store::Access::Write);
+    const auto me = this_process("test");
+    add_done_run(store, me, "a", "A", "m0", row_of(schema::static_columns(), {}),
+                 row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30}}}));
+    // Back to schema 3: the runs table and the results view without the critical path.
+    store.connection().execute(
+        "DROP VIEW normalized; DROP VIEW results; "
+        "ALTER TABLE runs DROP COLUMN critical_compute_ps; ALTER TABLE runs DROP COLUMN "
+        "critical_overhead_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_latency_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_bandwidth_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_contention_ps; "
+        "ALTER TABLE runs DROP COLUMN critical_waiting_ps; ALTER TABLE runs DROP COLUMN "
+        "critical_transfers; "
+        "CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "CREATE VIEW normalized AS SELECT run_key FROM runs; PRAGMA user_version = 3");
+  }
+  const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
+  EXPECT_EQ(Store::upgrade(path), 3);
+  Store store(path, Store::Access::Read);
+  auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
+  for (auto& row : runs_after) {
+    ASSERT_GE(row.size(), 7U);
+    for (int k = 0; k < 7; ++k) {
+      EXPECT_EQ(row.back(), schema::Value{});
+      row.pop_back();
+    }
+  }
+  EXPECT_EQ(runs_after, runs_before);
+  // The results view has them again, in seconds too (NULL for the stored run).
+  EXPECT_EQ(select_all(store.connection(),
+                       "SELECT makespan_s, critical_contention_s, critical_transfers FROM results"),
+            (Table{{30e-12, schema::Value{}, schema::Value{}}}));
 }
 
 TEST(StoreViews, NormalizedDividesByInOrder) {

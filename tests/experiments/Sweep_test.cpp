@@ -989,6 +989,56 @@ TEST(SweepKeys, RunsDifferingOnlyInModelShareTheMapping) {
   EXPECT_EQ(contexts.size(), 4U);
 }
 
+// replay-search judges mappings by replaying the workload under the run's links and MPI
+// settings, so its mapping depends on them and their change makes a new mapping key; a mapper
+// that maps from the matrix alone (in-order) keeps its mapping. The run's context changes for
+// both.
+TEST(SweepKeys, ReplayingMappersKeyTheirMappingOnTheReplaySettings) {
+  for (const auto* mapper : {"in-order", "replay-search"}) {
+    SCOPED_TRACE(mapper);
+    const bool replays = std::string_view(mapper) == "replay-search";
+    const auto text = changed("mappers: [scotch]", fmt::format("mappers: [{}]", mapper));
+    const auto base = only_run(text);
+    const auto to = [&](std::string_view from, std::string_view with) {
+      auto changed_text = text;
+      changed_text.replace(changed_text.find(from), from.size(), with);
+      return only_run(changed_text);
+    };
+    for (const auto& run :
+         {to("machines: [torus:4x4]",
+             "machines: [{topology: torus:4x4, links: {grid: {bandwidth: 10}}}]"),
+          to("machines: [torus:4x4]",
+             "machines: [{topology: torus:4x4, links: {intra-node: {latency: 300}}}]"),
+          only_run(text + "mpi: {eager-threshold: 1024}\n")}) {
+      EXPECT_NE(run.key, base.key);
+      EXPECT_NE(run.context_key, base.context_key);
+      EXPECT_EQ(run.mapping_key != base.mapping_key, replays) << run.name;
+    }
+    // The defaults given are no change.
+    const auto same = to("machines: [torus:4x4]",
+                         "machines: [{topology: torus:4x4, links: {grid: {bandwidth: 25, "
+                         "latency: 100}}}]");
+    EXPECT_EQ(same.mapping_key, base.mapping_key);
+    EXPECT_EQ(same.key, base.key);
+  }
+}
+
+// A static run of replay-search scores its mapping without replaying it, but the search itself
+// replays the workload (Runner.cpp builds its oracle from the run's MPI and sim settings whatever
+// the run's model), so the settings its replays use belong in its mapping key there too.
+TEST(SweepKeys, StaticRunsOfReplayingMappersKeyTheirMappingOnTheReplaySettings) {
+  const std::string text =
+      "workloads: [npb:lu:S:4]\n"
+      "machines: [torus:4x4]\n"
+      "mappers: [replay-search]\n"
+      "models: [static]\n";
+  const auto base = only_run(text);
+  ASSERT_FALSE(base.replays);
+  for (const auto* lines : {"mpi: {overheads: typical}", "sim: {whole-run: true}"}) {
+    EXPECT_NE(only_run(text + lines + "\n").mapping_key, base.mapping_key) << lines;
+  }
+}
+
 TEST(SweepKeys, RunsDifferingOnlyInMapperOrSeedShareTheContext) {
   const auto sweep = expand_text(
       "workloads: [npb:lu:S:4]\nmachines: [torus:4x4]\n"

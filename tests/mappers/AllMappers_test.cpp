@@ -77,7 +77,7 @@ TEST(AllMappers, ValidAndDeterministicOnEveryMachineKind) {
   for (const auto& c : cases()) {
     const auto machine = topo::make_topology(c.machine);
     for (const auto& info : mapper_infos()) {
-      if (info.replays) continue;  // needs a trace: tuning/ReplaySearch_test.cpp
+      if (info.replays) continue;  // needs a trace: ReplaySearch_test.cpp
       SCOPED_TRACE(std::string(info.name) + " on " + c.machine + " (" + c.what + ")");
       const auto mapper = make_mapper(info.name);
       // The 1-D torus has no routers or groups: the policies that need them refuse it.
@@ -183,7 +183,7 @@ TEST(AllMappers, ValidDeterministicOrRefusingOnTodaysMachinesAndAllocations) {
     const bool small =
         machine->allocation().empty() && machine->prefix_blocks() && needed < machine->node_count();
     for (const auto& info : mapper_infos()) {
-      if (info.replays) continue;  // needs a trace: tuning/ReplaySearch_test.cpp
+      if (info.replays) continue;  // needs a trace: ReplaySearch_test.cpp
       SCOPED_TRACE(std::string(info.name) + " on " + c.machine + " (" + c.what + ")");
       const auto mapper = make_mapper(info.name);
       topo::Mapping one;
@@ -259,7 +259,7 @@ TEST(AllMappers, IndependentOfTheThreadCount) {
   const auto machine = topo::make_topology("torus:8x8x4");
   const auto matrix = testing::random_matrix(256, 6, 9);
   for (const auto& info : mapper_infos()) {
-    if (info.replays) continue;  // needs a trace: tuning/ReplaySearch_test.cpp
+    if (info.replays) continue;  // needs a trace: ReplaySearch_test.cpp
     SCOPED_TRACE(info.name);
     const auto mapper = make_mapper(info.name);
     topo::Mapping one;
@@ -288,7 +288,7 @@ TEST(AllMappers, PlaceASingleRank) {
   const auto machine = topo::make_topology("torus:3x3");
   const traces::CommMatrix matrix(1);
   for (const auto& info : mapper_infos()) {
-    if (info.replays) continue;  // needs a trace: tuning/ReplaySearch_test.cpp
+    if (info.replays) continue;  // needs a trace: ReplaySearch_test.cpp
     EXPECT_EQ(make_mapper(info.name)->map(matrix, *machine).rank_count(), 1) << info.name;
   }
 }

@@ -232,7 +232,7 @@ TEST(SearchMappers, BestAtLeastAsGoodAsEveryStartAndConstructiveMapper) {
       continue;
     }
     for (const auto& info : mapper_infos()) {
-      if (info.replays) continue;  // needs a trace: tuning/ReplaySearch_test.cpp
+      if (info.replays) continue;  // needs a trace: ReplaySearch_test.cpp
       const std::string name(info.name);
       if (name == "ohtma" || name == "bokhari" || name == "genetic" || name == "sampling" ||
           name == "best")

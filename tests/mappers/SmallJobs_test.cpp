@@ -83,7 +83,7 @@ TEST(SmallJobs, EveryMapperStaysOnTheCompactBlockAndBeatsARandomPlacementThere) 
       const auto in_order = metrics::hop_bytes(
           job.matrix, *machine, topo::in_order_mapping(job.matrix.rank_count(), *machine));
       for (const auto& info : mapper_infos()) {
-        if (info.replays) continue;  // needs a trace: tuning/ReplaySearch_test.cpp
+        if (info.replays) continue;  // needs a trace: ReplaySearch_test.cpp
         const auto mapper = make_mapper(info.name);
         if (mapper->scope() == Scope::WholeMachine) continue;
         SCOPED_TRACE(std::string(info.name) + " on " + spec + ", " + job.name);

@@ -1,0 +1,241 @@
+// tuning::ReplayOracle: its judgements are the simulator's replays under the caller's
+// configuration with the fidelity's model and compute scale, the same at any thread count and in
+// input order; a replay's error names the candidate; and replay-search with it finds a mapping no
+// slower under flow than any of its portfolio's.
+
+#include "tuning/ReplayOracle.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include "mappers/Mapper.hpp"
+#include "mappers/ReplaySearch.hpp"
+#include "support/Error.hpp"
+#include "topologies/TopologySpec.hpp"
+#include "traces/EventStreams.hpp"
+#include "traces/TraceMatrix.hpp"
+#include "traces/generators/Generator.hpp"
+
+namespace mapsim::tuning {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+/// NPB CG class S on 8 ranks, two iterations: a few thousand events, replayed in milliseconds.
+const traces::Trace& cg_trace() {
+  static const traces::Trace trace = [] {
+    traces::GeneratorOptions options;
+    options.kernel = "cg";
+    options.ranks = 8;
+    options.iterations = 2;
+    return traces::generate_trace(options);
+  }();
+  return trace;
+}
+
+/// Links unlike the defaults (slow grid links), so that a judgement that ignored the caller's
+/// configuration would differ from the replay it is compared with.
+sim::SimConfig base_config() {
+  sim::SimConfig config;
+  config.links = topo::LinkTable{}.with(topo::LinkClass::Grid, {1e9, 500e-9});
+  config.eager_threshold = 4096;
+  config.compute_scale = 1;  // the fidelities replace it
+  return config;
+}
+
+ReplayOracle make_oracle(const topo::Topology& topology, sim::SimConfig config = base_config()) {
+  return ReplayOracle(topology, std::move(config), stream_replayer(topology, [] {
+                        return std::make_unique<traces::TraceStreams>(cg_trace());
+                      }));
+}
+
+/// `config` with the model and compute scale of `fidelity`: what the oracle must replay.
+sim::SimConfig with(sim::SimConfig config, const map::Fidelity& fidelity) {
+  config.model = fidelity.model;
+  config.compute_scale = fidelity.compute_scale;
+  return config;
+}
+
+void expect_same(const map::Judgement& a, const map::Judgement& b, const std::string& what) {
+  EXPECT_EQ(a.makespan, b.makespan) << what;
+  EXPECT_EQ(a.rank_finish, b.rank_finish) << what;
+  EXPECT_EQ(a.link_busy, b.link_busy) << what;
+}
+
+std::vector<topo::Mapping> some_mappings(const topo::Topology& topology) {
+  const auto matrix = traces::matrix_with_collectives(cg_trace());
+  std::vector<topo::Mapping> mappings{topo::in_order_mapping(8, topology)};
+  for (map::Seed seed = 1; seed <= 5; ++seed)
+    mappings.push_back(map::make_mapper("random")->map(matrix, topology, seed));
+  mappings.push_back(map::make_mapper("round-robin")->map(matrix, topology));
+  return mappings;
+}
+
+TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
+  const auto topology = topo::make_topology("torus:2x2:cores=2");
+  const auto oracle = make_oracle(*topology);
+  EXPECT_EQ(&oracle.topology(), topology.get());
+  const auto mappings = some_mappings(*topology);
+  for (const auto& fidelity : {map::Fidelity{"flow", 0}, map::Fidelity{"analytic", 0},
+                               map::Fidelity{"packet", 0}, map::Fidelity{"flow", 0.5}}) {
+    const auto what = fidelity.model + " x " + std::to_string(fidelity.compute_scale);
+    const auto judged = oracle.judge(mappings, fidelity);
+    ASSERT_EQ(judged.size(), mappings.size()) << what;
+    for (std::size_t k = 0; k < mappings.size(); ++k) {
+      const auto result =
+          sim::simulate(cg_trace(), *topology, mappings[k], with(base_config(), fidelity));
+      ASSERT_EQ(result.link_count, topology->link_count());
+      map::Judgement expected;
+      expected.makespan = result.makespan;
+      expected.rank_finish = result.rank_finish;
+      expected.link_busy.assign(result.resource_busy.begin(),
+                                result.resource_busy.begin() + result.link_count);
+      expect_same(judged[k], expected, what + ", mapping " + std::to_string(k));
+      EXPECT_EQ(judged[k].rank_finish.size(), 8U);
+      EXPECT_EQ(judged[k].link_busy.size(), static_cast<std::size_t>(topology->link_count()));
+    }
+    // The caller's configuration matters: under the default links the replay differs.
+    const auto plain = sim::simulate(cg_trace(), *topology, mappings[0], with({}, fidelity));
+    EXPECT_NE(plain.makespan, judged[0].makespan) << what;
+  }
+  EXPECT_EQ(oracle.replays(), static_cast<std::int64_t>(4 * mappings.size()));
+}
+
+TEST(ReplayOracle, TheSameAtAnyThreadCountInInputOrder) {
+  const auto topology = topo::make_topology("torus:4x2");
+  const auto oracle = make_oracle(*topology);
+  const auto mappings = some_mappings(*topology);
+  const map::Fidelity flow{"flow", 0};
+  std::vector<map::Judgement> one;
+  {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    one = oracle.judge(mappings, flow);
+  }
+  std::vector<map::Judgement> two;
+  {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+    two = oracle.judge(mappings, flow);
+  }
+  ASSERT_EQ(one.size(), mappings.size());
+  ASSERT_EQ(two.size(), mappings.size());
+  for (std::size_t k = 0; k < mappings.size(); ++k) {
+    expect_same(one[k], two[k], "mapping " + std::to_string(k));
+    // In input order: each is the judgement of its mapping alone.
+    const auto alone = oracle.judge(std::span(mappings).subspan(k, 1), flow);
+    ASSERT_EQ(alone.size(), 1U);
+    expect_same(two[k], alone[0], "mapping " + std::to_string(k) + " alone");
+  }
+  // The mappings differ in makespan, so that the order above is tested.
+  EXPECT_NE(one.front().makespan, one[1].makespan);
+}
+
+// Candidates 2 and 3 cannot be replayed (too few ranks; a node over its cores): the first by
+// index is rethrown, naming it, at any thread count.
+TEST(ReplayOracle, AReplaysErrorNamesTheCandidate) {
+  const auto topology = topo::make_topology("torus:4x2");
+  const auto oracle = make_oracle(*topology);
+  auto mappings = some_mappings(*topology);
+  mappings.insert(mappings.begin() + 2, topo::Mapping(std::vector<topo::NodeId>{0, 1, 2, 3}));
+  mappings.insert(mappings.begin() + 3,
+                  topo::Mapping(std::vector<topo::NodeId>{0, 0, 1, 2, 3, 4, 5, 6}));
+  for (const int threads : {1, 2}) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    try {
+      (void)oracle.judge(mappings, {"analytic", 0});
+      ADD_FAILURE() << "no error at " << threads << " threads";
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), AllOf(HasSubstr("candidate mapping 2 under analytic"),
+                                  HasSubstr("the mapping places 4 ranks but the trace has 8")))
+          << threads << " threads";
+    }
+  }
+  // Alone, the other one is named at its own index.
+  try {
+    (void)oracle.judge(std::span(mappings).subspan(3, 1), {"flow", 0});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("candidate mapping 0 under flow"));
+  }
+}
+
+TEST(ReplayOracle, RejectsBadConfigurations) {
+  const auto topology = topo::make_topology("torus:4x2");
+  auto bad = base_config();
+  bad.compute_scale = -1;
+  EXPECT_THROW((void)make_oracle(*topology, bad), InputError);
+  const auto oracle = make_oracle(*topology);
+  const std::vector<topo::Mapping> mappings{topo::in_order_mapping(8, *topology)};
+  try {
+    (void)oracle.judge(mappings, {"flow", -2});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("compute scale"));
+  }
+}
+
+TEST(ReplayOracle, KeepsWhatSearchesReport) {
+  const auto topology = topo::make_topology("torus:4x2");
+  const auto oracle = make_oracle(*topology);
+  EXPECT_EQ(oracle.reported(), "");
+  oracle.report("first\n");
+  oracle.report("second\n");
+  EXPECT_EQ(oracle.reported(), "first\nsecond\n");
+}
+
+/// The mappers of replay-search's default portfolio, each NAME or NAME:key=value:...
+std::vector<std::pair<std::string, map::ParamList>> default_portfolio() {
+  std::string text;
+  for (const auto& spec : map::replay_search_params()) {
+    if (spec.key == "portfolio") text = spec.default_value;
+  }
+  std::vector<std::pair<std::string, map::ParamList>> members;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    const auto item = text.substr(start, comma - start);
+    auto colon = std::min(item.find(':'), item.size());
+    members.emplace_back(item.substr(0, colon), map::ParamList{});
+    while (colon < item.size()) {
+      const auto from = colon + 1;
+      colon = std::min(item.find(':', from), item.size());
+      const auto pair = item.substr(from, colon - from);
+      const auto eq = pair.find('=');
+      members.back().second.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
+    }
+    start = comma + 1;
+  }
+  return members;
+}
+
+// The search replays every portfolio member's mapping under flow, communication only, and keeps
+// the fastest unless it finds a faster one: replayed the same way, its mapping is no slower than
+// any member's.
+TEST(ReplayOracle, ReplaySearchIsNoSlowerThanItsPortfolio) {
+  const auto topology = topo::make_topology("torus:2x2:cores=2");
+  const auto matrix = traces::matrix_with_collectives(cg_trace());
+  const auto oracle = make_oracle(*topology);
+  const auto mapping = map::make_mapper("replay-search", {{"evaluations", "32"}})
+                           ->map(matrix, *topology, 4, &oracle);
+  const auto flow = with(base_config(), {"flow", 0});
+  const auto found = sim::simulate(cg_trace(), *topology, mapping, flow).makespan;
+  const auto members = default_portfolio();
+  ASSERT_GE(members.size(), 5U);
+  for (const auto& [name, params] : members) {
+    const auto own = map::make_mapper(name, params)->map(matrix, *topology, 4);
+    EXPECT_LE(found, sim::simulate(cg_trace(), *topology, own, flow).makespan) << name;
+  }
+  EXPECT_THAT(oracle.reported(), AllOf(HasSubstr("replay-search: minimising the flow makespan"),
+                                       HasSubstr("improvement: ")));
+  // The portfolio's distinct mappings and at most 32 more.
+  EXPECT_LE(oracle.replays(), static_cast<std::int64_t>(members.size()) + 32);
+}
+
+}  // namespace
+}  // namespace mapsim::tuning
