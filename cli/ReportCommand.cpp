@@ -170,6 +170,7 @@ int run_report(const std::vector<std::string>& args) {
   if (auto summary = exp::agreement_summary_chart(exp::summarise(data, agreements)))
     charts.push_back(std::move(*summary));
   append(exp::energy_charts(data));
+  append(exp::critical_path_charts(data));
   if (options.count("heatmap") != 0) {
     append(heatmaps(store, options["heatmap"].as<std::vector<std::string>>(), false));
   } else {

@@ -19,13 +19,18 @@
 //   energy     one chart per machine and model with replays: per mapper and workload a point at
 //              (time / in-order, network energy / in-order), each workload's time-energy Pareto
 //              front marked and joined, and per workload the fastest and the most frugal mapper
-//              in the table (EnergyCharts.cpp).
+//              in the table (EnergyCharts.cpp);
+//   critical-path  one chart per machine and model with critical paths (pages of at most six
+//              workloads): per mapper and workload a bar of makespan / in-order's, stacked by the
+//              parts of its critical path, and per workload the fastest mapper and what changed
+//              most from in-order in the table (CriticalPathCharts.cpp).
 //
 // A chart of two panels has one legend, beside the panel that shows every mapper; long titles
 // wrap (ChartText.hpp's gp_title).
 //
 // Chart names are sanitised to [a-z0-9._-] and unique among the charts of one call; the kinds'
-// prefixes ("bars-", "scaling-", "agreement-", "summary-", "energy-") keep the calls apart.
+// prefixes ("bars-", "scaling-", "agreement-", "summary-", "energy-", "critical-path-") keep the
+// calls apart.
 
 #include <optional>
 #include <string>
@@ -55,6 +60,10 @@ std::optional<Chart> agreement_summary_chart(const std::vector<AgreementSummary>
 
 /// Time against the network's energy per machine and model (none without energies).
 std::vector<Chart> energy_charts(const ReportData& data);
+
+/// Per machine and model, a bar per mapper and workload of its makespan / in-order's, stacked by
+/// the parts of its critical path (none for runs without one: static, or stored before schema 4).
+std::vector<Chart> critical_path_charts(const ReportData& data);
 
 /// The mappers of `context` on its time-energy Pareto front: with both ratios to in-order, and
 /// no other mapper as fast and as frugal and better in one; by time, then energy, then label.

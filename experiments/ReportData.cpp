@@ -119,6 +119,12 @@ ReportData read_report(Store& store, const ReportQuery& query) {
   // The network's energy (NULL for static runs and runs stored before schema 3): energy charts.
   if (std::find(data.metrics.begin(), data.metrics.end(), "energy_j") == data.metrics.end())
     data.metrics.emplace_back("energy_j");
+  // The makespan and its critical path's parts (NULL for runs stored before schema 4): the
+  // critical-path charts.
+  for (const auto metric : kCriticalPathMetrics) {
+    if (std::find(data.metrics.begin(), data.metrics.end(), metric) == data.metrics.end())
+      data.metrics.emplace_back(metric);
+  }
   const auto metric_count = data.metrics.size();
 
   // Per metric its mean over the done runs and how many done runs have it (to pool the runs of

@@ -37,6 +37,12 @@ namespace mapsim::exp {
 inline constexpr std::string_view kReportStaticMetrics[] = {"hop_bytes", "link_bytes_max",
                                                             "dilation_max"};
 
+/// The makespan and the parts of its critical path (sim/Result.hpp, CriticalPath), in seconds, as
+/// the results view names them: the critical-path charts (CriticalPathCharts.cpp).
+inline constexpr std::string_view kCriticalPathMetrics[] = {
+    "makespan_s",           "critical_compute_s",    "critical_overhead_s", "critical_latency_s",
+    "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"};
+
 struct ReportQuery {
   std::string where;  ///< SQL condition over the results view ("" = all runs)
   /// Simulated time: a metric of schema::metrics() (makespan_s: with compute-scale 0, the

@@ -90,6 +90,20 @@ class NetworkModel : public LinkLoads {
     if (!factors_) return network_->free_time(a, b, bytes, socket_a, socket_b);
     return lone_time(network_->route(a, b, socket_a, socket_b), bytes);
   }
+  /// The same for 0 bytes (the route's latency) and for `bytes`, from one route lookup.
+  struct FreeTimes {
+    Time latency = 0;
+    Time total = 0;
+  };
+  FreeTimes free_times(topo::NodeId a, topo::NodeId b, std::int64_t bytes, int socket_a = 0,
+                       int socket_b = 0) {
+    const Route& route = network_->route(a, b, socket_a, socket_b);
+    if (!factors_) {
+      return {route.latency,
+              add_time(route.latency, transfer_time(static_cast<double>(bytes), route.bandwidth))};
+    }
+    return {lone_time(route, 0), lone_time(route, bytes)};
+  }
 
  protected:
   /// The route of a transfer the model starts now, under the machine's routing; a transient

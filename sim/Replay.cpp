@@ -505,8 +505,7 @@ void Replay::complete_receive(std::uint32_t request, const Message& message) {
 
 Time Replay::add_transfer(CriticalPath& path, Time took, topo::NodeId a, topo::NodeId b,
                           std::int64_t bytes, int socket_a, int socket_b) {
-  const Time latency = model_->free_time(a, b, 0, socket_a, socket_b);
-  const Time free = bytes > 0 ? model_->free_time(a, b, bytes, socket_a, socket_b) : latency;
+  const auto [latency, free] = model_->free_times(a, b, bytes, socket_a, socket_b);
   // Size factors may make a transfer faster than its unfactored parts: the parts never exceed
   // what it took, so that they add up.
   const Time lat = std::clamp<Time>(latency, 0, std::max<Time>(took, 0));

@@ -1,5 +1,6 @@
 #include "experiments/ReportCharts.hpp"
 
+#include <array>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -149,6 +150,71 @@ TEST(ReportCharts, NoEnergyChartWithoutEnergies) {
   auto data = data_of({context("lu:S:4", 4, "torus:4x4", "static")});
   data.metrics.emplace_back("energy_j");
   EXPECT_TRUE(energy_charts(data).empty());
+}
+
+/// `data` with the critical path's columns after makespan_s (kCriticalPathMetrics: makespan_s is
+/// already column 3): each mapper's parts in seconds, compute ... waiting.
+ReportData with_critical_paths(
+    ReportData data, const std::vector<std::pair<std::string, std::array<double, 6>>>& parts) {
+  for (std::size_t k = 1; k < std::size(kCriticalPathMetrics); ++k)
+    data.metrics.emplace_back(kCriticalPathMetrics[k]);
+  for (auto& c : data.contexts) {
+    for (auto& r : c.rows) {
+      r.values.resize(data.metrics.size());
+      r.ratios.resize(data.metrics.size());
+      for (const auto& [mapper, seconds] : parts) {
+        if (mapper != r.mapper) continue;
+        for (std::size_t k = 0; k < 6; ++k) r.values[4 + k] = seconds[k];
+      }
+    }
+  }
+  return data;
+}
+
+TEST(ReportCharts, CriticalPathChartStacksThePartsOverInOrdersMakespan) {
+  // Makespans (context()): in-order 2 s, greedy 1.5 s, random 1 s. Their critical paths:
+  // in-order 0.2 s latency, 0.8 s bandwidth, 1 s contention; greedy 0.2, 0.8, 0.5; random
+  // 0.5 s compute, 0.1 latency, 0.4 bandwidth. Divided by in-order's 2 s: in-order 0.1 0.4 0.5,
+  // greedy 0.1 0.4 0.25, random 0.25 compute, 0.05 latency, 0.2 bandwidth.
+  const auto data =
+      with_critical_paths(data_of({context("lu:S:4", 4)}), {{"in-order", {0, 0, 0.2, 0.8, 1.0, 0}},
+                                                            {"greedy", {0, 0, 0.2, 0.8, 0.5, 0}},
+                                                            {"random", {0.5, 0, 0.1, 0.4, 0, 0}}});
+  const auto charts = critical_path_charts(data);
+  ASSERT_EQ(charts.size(), 1U);
+  const auto& chart = charts[0];
+  EXPECT_EQ(chart.name, "critical-path-torus_4x4-flow");
+  EXPECT_EQ(chart.kind, "critical-path");
+  ASSERT_EQ(chart.data_files.size(), 1U);
+  EXPECT_EQ(chart.data_files[0].second,
+            "# lu:S:4\n"
+            "\"in-order\" 0 0 0.1 0.4 0.5 0\n"
+            "\"greedy\" 0 0 0.1 0.4 0.25 0\n"
+            "\"random\" 0.25 0 0.05 0.2 0 0\n\n\n");
+  EXPECT_TRUE(contains(chart.csv, "lu:S:4,4,random,1,0.5,0,0.1,0.4,0,0,0.5\n"));
+  EXPECT_TRUE(contains(chart.plot, "set style histogram rowstacked"));
+  EXPECT_TRUE(contains(chart.plot, "title 'contention'"));
+  // random is fastest (-50 %): compute +0.5 s and contention -1 s changed most, contention first.
+  ASSERT_EQ(chart.table_rows.size(), 1U);
+  EXPECT_EQ(
+      chart.table_rows[0],
+      (std::vector<std::string>{"lu:S:4", "latency 10 %, bandwidth 40 %, contention 50 %",
+                                "random (-50.0 %)", "compute 50 %, latency 10 %, bandwidth 40 %",
+                                "contention -1000.000 ms, compute +500.000 ms"}));
+}
+
+TEST(ReportCharts, NoCriticalPathChartWithoutCriticalPaths) {
+  // Runs stored before schema 4 have no critical path: no chart (and no failure).
+  auto data = data_of({context("lu:S:4", 4)});
+  for (std::size_t k = 1; k < std::size(kCriticalPathMetrics); ++k)
+    data.metrics.emplace_back(kCriticalPathMetrics[k]);
+  for (auto& c : data.contexts) {
+    for (auto& r : c.rows) {
+      r.values.resize(data.metrics.size());
+      r.ratios.resize(data.metrics.size());
+    }
+  }
+  EXPECT_TRUE(critical_path_charts(data).empty());
 }
 
 TEST(ReportCharts, StaticModelHasOnlyTheHopBytesPanel) {

@@ -66,9 +66,11 @@ TEST(ReportData, DividesByInOrderInTheSameContext) {
   add_runs(dir.path() / "r.db",
            {run_of("random", 300, 3.0), run_of("in-order", 200, 2.0), run_of("greedy", 150, 1.0)});
   const auto data = read(dir);
-  // hop_bytes scales: no extra column; the network's energy last.
+  // hop_bytes scales: no extra column; the network's energy, then the critical path's parts.
   EXPECT_THAT(data.metrics,
-              ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "makespan_s", "energy_j"));
+              ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "makespan_s", "energy_j",
+                          "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+                          "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   ASSERT_EQ(data.contexts.size(), 1U);
   const auto& c = data.contexts[0];
   // In-order first, then by label.
@@ -395,16 +397,26 @@ TEST(ReportQuery, MetricsEndWithTimeAndScalingMetric) {
   ReportQuery query;
   query.time_metric = "mpi_time_max_s";
   query.scaling_metric = "hop-bytes";  // as hop_bytes
-  EXPECT_THAT(read(dir, query).metrics, ElementsAre("hop_bytes", "link_bytes_max", "dilation_max",
-                                                    "mpi_time_max_s", "energy_j"));
+  // The critical path's parts need the makespan: it comes after the energy.
+  EXPECT_THAT(
+      read(dir, query).metrics,
+      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "mpi_time_max_s", "energy_j",
+                  "makespan_s", "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+                  "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   query.scaling_metric = "makespan_s";
   const auto data = read(dir, query);
-  EXPECT_THAT(data.metrics, ElementsAre("hop_bytes", "link_bytes_max", "dilation_max",
-                                        "mpi_time_max_s", "makespan_s", "energy_j"));
+  EXPECT_THAT(
+      data.metrics,
+      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "mpi_time_max_s", "makespan_s",
+                  "energy_j", "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+                  "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   // The energy is one column, whichever metric the time or the scaling is.
   query.scaling_metric = "energy_j";
-  EXPECT_THAT(read(dir, query).metrics, ElementsAre("hop_bytes", "link_bytes_max", "dilation_max",
-                                                    "mpi_time_max_s", "energy_j"));
+  EXPECT_THAT(
+      read(dir, query).metrics,
+      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "mpi_time_max_s", "energy_j",
+                  "makespan_s", "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+                  "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   EXPECT_EQ(data.metric_index("makespan_s"), 4U);
   // No mpi_time_max_ps stored: no value.
   EXPECT_FALSE(data.contexts.at(0).rows.at(0).values[ReportData::kTime]);

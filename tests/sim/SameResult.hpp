@@ -36,6 +36,13 @@ inline void expect_same_result(const sim::Result& a, const sim::Result& b) {
   EXPECT_EQ(a.latency.percentile(0.5), b.latency.percentile(0.5));
   EXPECT_EQ(a.latency.percentile(0.99), b.latency.percentile(0.99));
   EXPECT_EQ(a.latency.mean_slowdown(), b.latency.mean_slowdown());
+  EXPECT_EQ(a.critical_path.compute, b.critical_path.compute);
+  EXPECT_EQ(a.critical_path.overhead, b.critical_path.overhead);
+  EXPECT_EQ(a.critical_path.latency, b.critical_path.latency);
+  EXPECT_EQ(a.critical_path.bandwidth, b.critical_path.bandwidth);
+  EXPECT_EQ(a.critical_path.contention, b.critical_path.contention);
+  EXPECT_EQ(a.critical_path.waiting, b.critical_path.waiting);
+  EXPECT_EQ(a.critical_path.messages, b.critical_path.messages);
 }
 
 }  // namespace mapsim::testing
