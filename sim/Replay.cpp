@@ -247,15 +247,18 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
 }
 
 bool Replay::block_on(Rank rank, std::uint32_t request) {
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  // A rank that ran ahead (runs_ahead) reaches this at its CPU's free time, not now: its path
+  // goes on to then, as it would had it waited for its CPU.
+  if (overheads_) state.path = extended(state.path, std::max(engine_.now(), state.cpu_free));
   if (requests_[request].done) {
-    auto& path = ranks_[static_cast<std::size_t>(rank)].path;
-    path = later(path, requests_[request].path);
+    state.path = later(state.path, requests_[request].path);
     free_requests_.push_back(request);
     // A receive's o_r; the rank's next event waits for it (advance).
     if (overheads_) (void)occupy(rank, requests_[request].overhead);
     return false;
   }
-  ranks_[static_cast<std::size_t>(rank)].waiting = request;
+  state.waiting = request;
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/CsvText.hpp"
 #include "tests/support/JsonText.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
@@ -389,6 +390,72 @@ TEST(SimulateCommand, TimeLimitStopsAReplay) {
   EXPECT_EQ(ample.exit_code, 0) << ample.err;
   EXPECT_EQ(
       run_mapsim("simulate --trace npb:lu:S:16 --topology torus:4x4 --time-limit -1").exit_code, 1);
+}
+
+/// The line of `text` that starts with `prefix` ("" if none).
+std::string line_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "";
+}
+
+// The critical path (sim/Result.hpp, CriticalPath): a CSV or JSON record's critical_*_ps fields
+// add up to its makespan_ps exactly; the text report's "critical path" line gives their shares,
+// the overheads' only when the replay charges them (--overheads).
+TEST(SimulateCommand, ReportsTheCriticalPath) {
+  const auto base = "simulate --trace " + kLu + " --topology torus:4x2";
+  const std::vector<std::string> parts{"critical_compute_ps",    "critical_overhead_ps",
+                                       "critical_latency_ps",    "critical_bandwidth_ps",
+                                       "critical_contention_ps", "critical_waiting_ps"};
+  for (const std::string overheads : {"", " --overheads typical"}) {
+    SCOPED_TRACE(overheads.empty() ? "no overheads" : "typical overheads");
+    const auto csv = run_mapsim(base + overheads + " --format csv");
+    ASSERT_EQ(csv.exit_code, 0) << csv.err;
+    long long sum = 0;
+    for (const auto& part : parts) {
+      const auto cell = testing::csv_cell(csv.out, 0, part);
+      ASSERT_FALSE(cell.empty()) << part;
+      ASSERT_NE(cell.rfind("<no", 0), 0U) << part << ": " << cell;
+      EXPECT_GE(std::stoll(cell), 0) << part;
+      sum += std::stoll(cell);
+    }
+    EXPECT_EQ(sum, std::stoll(testing::csv_cell(csv.out, 0, "makespan_ps")));
+    EXPECT_GT(std::stoll(testing::csv_cell(csv.out, 0, "critical_transfers")), 0);
+    EXPECT_EQ(std::stoll(testing::csv_cell(csv.out, 0, "critical_overhead_ps")) > 0,
+              !overheads.empty());
+
+    const auto json = run_mapsim(base + overheads + " --format json");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    long long json_sum = 0;
+    for (const auto& part : parts) {
+      const auto values = testing::json_values(json.out, part);
+      ASSERT_EQ(values.size(), 1U) << part;
+      json_sum += std::stoll(values[0]);
+    }
+    EXPECT_EQ(json_sum, sum);
+
+    const auto text = run_mapsim(base + overheads);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    const auto line = line_starting(text.out, "critical path ");
+    EXPECT_THAT(line, ::testing::StartsWith("critical path    compute "));
+    EXPECT_THAT(line, HasSubstr("latency "));
+    EXPECT_THAT(line, HasSubstr("contention "));
+    EXPECT_THAT(line, HasSubstr(" transfers"));
+    if (overheads.empty()) {
+      EXPECT_THAT(line, ::testing::Not(HasSubstr("overheads")));
+    } else {
+      EXPECT_THAT(line, HasSubstr(", overheads "));
+    }
+  }
+  // A table of mappings: one line of shares per mapping.
+  const auto table = run_mapsim(base + " --mapper in-order,greedy");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("\ncritical path (shares of each makespan"));
+  EXPECT_THAT(table.out, HasSubstr("\ngreedy       compute "));
+  EXPECT_THAT(table.out, HasSubstr("\nin-order     compute "));
 }
 
 TEST(SimulateCommand, MissingTraceIsACommandLineError) {

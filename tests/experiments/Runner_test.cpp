@@ -541,6 +541,44 @@ models: [static]
             4);
 }
 
+// The critical path (sim/Result.hpp, CriticalPath): every replayed run stores its parts, which
+// add up to its makespan exactly, overheads included only when the replay charges them; a
+// static run does not replay and stores none.
+TEST(Runner, StoresTheCriticalPathOfReplayedRuns) {
+  const TempDir dir;
+  const auto sweep = make_sweep(dir.path(), R"(
+workloads: [{generate: npb:lu:S:4, iterations: 1}]
+machines: [torus:2x2, mesh:2x2:cores=2]
+mappers: [in-order, greedy]
+models: [flow, packet, static]
+mpi: {overheads: typical}
+)");
+  const auto db = dir.path() / "r.db";
+  EXPECT_EQ(run(sweep, db).done, 12U);
+  const std::string parts[] = {"critical_compute_ps",    "critical_overhead_ps",
+                               "critical_latency_ps",    "critical_bandwidth_ps",
+                               "critical_contention_ps", "critical_waiting_ps"};
+  std::string every = "critical_transfers IS NOT NULL";
+  std::string none = "critical_transfers IS NULL";
+  std::string sum = "0";
+  for (const auto& part : parts) {
+    every += fmt::format(" AND {} IS NOT NULL AND {} >= 0", part, part);
+    none += fmt::format(" AND {} IS NULL", part);
+    sum += " + " + part;
+  }
+  EXPECT_EQ(count(db, fmt::format("SELECT COUNT(*) FROM runs WHERE status = 'done' AND model <> "
+                                  "'static' AND {} AND {} = makespan_ps",
+                                  every, sum)),
+            8);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM runs WHERE model = 'static' AND " + none), 4);
+  // Under the typical overheads every replayed path holds computation, overheads and messages.
+  EXPECT_EQ(count(db,
+                  "SELECT COUNT(*) FROM runs WHERE model <> 'static' AND critical_compute_ps > 0 "
+                  "AND critical_overhead_ps > 0 AND critical_transfers > 0 AND "
+                  "critical_latency_ps > 0"),
+            8);
+}
+
 TEST(Runner, StoredLinkLoadsAddUpToHopBytes) {
   // On direct networks a dimension-order route crosses hops(a, b) links, so the bytes over all
   // links add up to hop-bytes (mappers/Metrics.hpp).
