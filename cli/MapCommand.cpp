@@ -433,10 +433,11 @@ int run_map(const std::vector<std::string>& args) {
     config.links = links;
     config.collectives = matrix_options(*vm).algorithms;
     config.seed = seed;
-    oracle.emplace(*topology, std::move(config),
-                   [&](const topo::Mapping& mapping, const sim::SimConfig& c) {
-                     return trace->simulate(*topology, mapping, c);
-                   });
+    oracle.emplace(
+        *topology, std::move(config),
+        [&](const topo::Mapping& mapping, const sim::SimConfig& c, std::int64_t iterations) {
+          return trace->simulate(*topology, mapping, c, iterations);
+        });
   }
 
   std::vector<Outcome> outcomes;

@@ -506,10 +506,11 @@ int run_simulate(const std::vector<std::string>& args) {
     }
     // A mapper that replays (replay-search) judges mappings with this command's replay
     // settings; its model and compute scale are its own parameters.
-    const tuning::ReplayOracle oracle(*topology, config,
-                                      [&](const topo::Mapping& mapping, const sim::SimConfig& c) {
-                                        return trace.simulate(*topology, mapping, c);
-                                      });
+    const tuning::ReplayOracle oracle(
+        *topology, config,
+        [&](const topo::Mapping& mapping, const sim::SimConfig& c, std::int64_t iterations) {
+          return trace.simulate(*topology, mapping, c, iterations);
+        });
     const auto map_one = [&](std::size_t k) {
       const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
       const auto start = std::chrono::steady_clock::now();

@@ -89,4 +89,19 @@ sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Map
   return sim::simulate(*streams, topology, mapping, config);
 }
 
+sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Mapping& mapping,
+                                 const sim::SimConfig& config, std::int64_t iterations) {
+  if (iterations == 0) return simulate(topology, mapping, config);
+  if (!generator_) {
+    throw InputError(fmt::format(
+        "{}: only a generated workload can be replayed for its first {} iterations (train=); "
+        "an OTF2 trace is replayed whole",
+        source_, iterations));
+  }
+  auto options = *generator_;
+  options.iterations = iterations;
+  traces::WorkloadStreams streams(options);
+  return sim::simulate(streams, topology, mapping, config);
+}
+
 }  // namespace mapsim::cli

@@ -48,6 +48,10 @@ class TraceInput {
   /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
   [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
                                      const sim::SimConfig& config);
+  /// The same for the first `iterations` of a generated workload (0: the whole trace, as above);
+  /// throws InputError for an archive, which cannot be cut into iterations.
+  [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
+                                     const sim::SimConfig& config, std::int64_t iterations);
 
  private:
   std::string text_;

@@ -392,8 +392,9 @@ class SweepRunner {
             config.model = "flow";
             config.model_options = {};
           }
-          oracle.emplace(topology, std::move(config), tuning::stream_replayer(topology, [workload] {
-                           return workload->streams();
+          oracle.emplace(topology, std::move(config),
+                         tuning::stream_replayer(topology, [workload](std::int64_t iterations) {
+                           return workload->streams(iterations);
                          }));
         }
         state->mapping = built->map(workload->matrix, topology, static_cast<map::Seed>(first.seed),

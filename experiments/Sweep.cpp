@@ -237,7 +237,8 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     if (overheads != "none") parts.mapping += fmt::format("search-overheads: {}\n", overheads);
     if (run.replays) {
       const auto& options = model.options;
-      if (model.name == "packet") {
+      // The packet model's options matter only to a search that replays under packet.
+      if (model.name == "packet" && mapper.params.find("=packet") != std::string::npos) {
         parts.mapping += fmt::format("search-packet-size: {}\nsearch-cut-through: {}\n",
                                      options.packet_bytes, options.cut_through);
       }

@@ -120,4 +120,17 @@ std::unique_ptr<traces::EventStreams> LoadedWorkload::streams() const {
   return std::make_unique<traces::Otf2Streams>(source.path);
 }
 
+std::unique_ptr<traces::EventStreams> LoadedWorkload::streams(std::int64_t iterations) const {
+  if (iterations == 0) return streams();
+  if (source.kind != WorkloadKind::Generated) {
+    throw InputError(fmt::format(
+        "only a generated workload can be replayed for its first {} iterations (train=); an "
+        "OTF2 trace is replayed whole",
+        iterations));
+  }
+  auto options = source.generator;
+  options.iterations = iterations;
+  return std::make_unique<traces::WorkloadStreams>(options);
+}
+
 }  // namespace mapsim::exp

@@ -50,6 +50,9 @@ struct LoadedWorkload {
   [[nodiscard]] bool replayable() const { return trace.has_value() || streamed; }
   /// Events for one replay: the stored trace's, or fresh streams.
   [[nodiscard]] std::unique_ptr<traces::EventStreams> streams() const;
+  /// Events of the first `iterations` of a generated workload, run afresh (0: streams()); throws
+  /// InputError for a trace file, which cannot be cut into iterations.
+  [[nodiscard]] std::unique_ptr<traces::EventStreams> streams(std::int64_t iterations) const;
 };
 
 /// A generated workload whose matrix counts more messages than this is replayed from streams,

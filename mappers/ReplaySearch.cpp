@@ -39,6 +39,10 @@ constexpr ParamSpec kParams[] = {
     {"confirm", ParamType::Integer, "4", "screened candidates per round replayed under `model`", 1,
      4096},
     {"stall", ParamType::Integer, "8", "rounds without a gain before the search stops", 1, 1000000},
+    {"train", ParamType::Integer, "0",
+     "search on the first N iterations of a generated workload (0: the whole workload); the "
+     "portfolio's mappings and the search's choice are then judged on the whole workload",
+     0, 1000000000},
     {"time-limit", ParamType::Real, "0",
      "wall-clock seconds for the improvement, 0 for none (when it strikes the result depends on "
      "the machine's speed)",
@@ -92,6 +96,7 @@ struct Options {
   std::size_t confirm = 0;
   std::int64_t stall = 0;
   double time_limit = 0;
+  std::int64_t train = 0;
 };
 
 std::string ps_text(std::int64_t ps) {
@@ -299,6 +304,9 @@ class ReplaySearch final : public Mapper {
     options_.confirm = static_cast<std::size_t>(params.integer("confirm"));
     options_.stall = params.integer("stall");
     options_.time_limit = params.real("time-limit");
+    options_.train = params.integer("train");
+    options_.model.iterations = options_.train;
+    options_.screen.iterations = options_.train;
   }
 
   [[nodiscard]] bool needs_oracle() const override { return true; }
@@ -353,7 +361,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     report += fmt::format("  portfolio: {:<40} {}\n", origins[k], ps_text(judged[k].makespan));
     if (judged[k].makespan < judged[best].makespan) best = k;
   }
-  topo::Mapping incumbent = std::move(starts[best]);
+  topo::Mapping incumbent = starts[best];
   Judgement measured = std::move(judged[best]);
   const std::int64_t portfolio_best = measured.makespan;
   report += fmt::format("  start: {} ({}); {} distinct mappings replayed\n", origins[best],
@@ -460,6 +468,28 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       portfolio_best > 0 ? 100.0 * static_cast<double>(measured.makespan - portfolio_best) /
                                static_cast<double>(portfolio_best)
                          : 0.0);
+  if (options_.train > 0) {
+    // Chosen on the first iterations: the choice and every portfolio mapping on the whole
+    // workload, the fastest kept (the choice on ties).
+    auto whole = options_.model;
+    whole.iterations = 0;
+    std::vector<topo::Mapping> finalists{incumbent};
+    for (const auto& member : starts) {
+      if (member != incumbent) finalists.push_back(member);
+    }
+    const auto judged_whole = oracle.judge(finalists, whole);
+    std::size_t fastest = 0;
+    for (std::size_t k = 1; k < finalists.size(); ++k) {
+      if (judged_whole[k].makespan < judged_whole[fastest].makespan) fastest = k;
+    }
+    report +=
+        fmt::format("  whole workload: the choice on {} iterations {}; {}\n", options_.train,
+                    ps_text(judged_whole[0].makespan),
+                    fastest == 0 ? std::string("kept (no portfolio mapping is faster)")
+                                 : fmt::format("a portfolio mapping is faster ({}): taken instead",
+                                               ps_text(judged_whole[fastest].makespan)));
+    incumbent = std::move(finalists[fastest]);
+  }
   oracle.report(report);
   return incumbent;
 }

@@ -27,9 +27,16 @@
 //    is faster. "Next to" a node: on it or on a node one hop away.
 // 3. Stop when the replays would pass `evaluations` (replays after the portfolio's, screened and
 //    confirmed alike), after `stall` rounds without a gain, or at `time-limit`.
+// 4. Choose on a slice, win on the whole: with `train=N` every replay of steps 1-3 runs the first
+//    N iterations of the workload only (a generated workload run with N iterations: its
+//    iterations repeat the same messages, so N of them show the placement's effect at a fraction
+//    of the cost). The choice and every distinct portfolio mapping are then replayed whole under
+//    the model, and the fastest is the result: so it is never slower on the whole workload than
+//    any portfolio member either. An OTF2 trace is not cut (a cut must keep both ends of every
+//    message and of every collective on one side of it; not built): train= on one is an error.
 //
 // The choice is never slower under the model than any portfolio member: each was replayed, and
-// only faster mappings replace the incumbent. Deterministic for a seed at any thread count:
+// only faster mappings replace the incumbent (with train=, on the whole workload: step 4). Deterministic for a seed at any thread count:
 // candidates are drawn from per-round streams of the seed before any replay, and ties go to the
 // earlier candidate (unless time-limit strikes, which depends on the machine's speed).
 

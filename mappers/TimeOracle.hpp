@@ -20,11 +20,13 @@
 
 namespace mapsim::map {
 
-/// Which replay a search asks for: a network model (sim's names: "analytic", "flow", "packet")
-/// and the factor on the recorded computation (0: communication only).
+/// Which replay a search asks for: a network model (sim's names: "analytic", "flow", "packet"),
+/// the factor on the recorded computation (0: communication only) and how much of the workload:
+/// its first `iterations` (a generated workload run with that iteration count; 0: all of it).
 struct Fidelity {
   std::string model = "flow";
   double compute_scale = 0;
+  std::int64_t iterations = 0;
 
   friend bool operator==(const Fidelity&, const Fidelity&) = default;
 };

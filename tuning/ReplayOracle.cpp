@@ -29,7 +29,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
       std::size_t{0}, mappings.size(),
       [&](std::size_t k) {
         try {
-          const auto result = replay_(mappings[k], config);
+          const auto result = replay_(mappings[k], config, fidelity.iterations);
           auto& j = judgements[k];
           j.makespan = result.makespan;
           j.rank_finish = result.rank_finish;
@@ -68,10 +68,10 @@ std::string ReplayOracle::reported() const {
 
 ReplayOracle::Replayer stream_replayer(
     const topo::Topology& topology,
-    std::function<std::unique_ptr<traces::EventStreams>()> streams) {
-  return [&topology, streams = std::move(streams)](const topo::Mapping& mapping,
-                                                   const sim::SimConfig& config) {
-    const auto opened = streams();
+    std::function<std::unique_ptr<traces::EventStreams>(std::int64_t)> streams) {
+  return [&topology, streams = std::move(streams)](
+             const topo::Mapping& mapping, const sim::SimConfig& config, std::int64_t iterations) {
+    const auto opened = streams(iterations);
     return sim::simulate(*opened, topology, mapping, config);
   };
 }

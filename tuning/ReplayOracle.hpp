@@ -2,13 +2,16 @@
 // A TimeOracle (mappers/TimeOracle.hpp) that replays a workload with the simulator: judge() runs
 // one sim::simulate per mapping, in parallel (oneTBB), with the caller's configuration — links,
 // MPI overheads, collective algorithms, eager threshold, calibration, seed — and the model and
-// compute scale of the fidelity the search asks for. A Judgement is the replay's makespan, its
-// ranks' finish times and its network links' busy times (sim::Result).
+// compute scale of the fidelity the search asks for, of the whole workload or its first
+// iterations (Fidelity::iterations: only a generated workload can be cut so; the replayer throws
+// InputError for any other). A Judgement is the replay's makespan, its ranks' finish times and
+// its network links' busy times (sim::Result).
 //
-//   tuning::ReplayOracle oracle(*topology, config, [&](const topo::Mapping& m,
-//                                                      const sim::SimConfig& c) {
-//     return sim::simulate(*streams_factory(), *topology, m, c);
-//   });
+//   tuning::ReplayOracle oracle(*topology, config,
+//                               [&](const topo::Mapping& m, const sim::SimConfig& c,
+//                                   std::int64_t iterations) {
+//                                 return sim::simulate(*streams_of(iterations), *topology, m, c);
+//                               });
 //   const auto mapping = map::make_mapper("replay-search")->map(matrix, *topology, seed, &oracle);
 //   fmt::print("{}", oracle.reported());
 
@@ -27,8 +30,10 @@ namespace mapsim::tuning {
 
 class ReplayOracle final : public map::TimeOracle {
  public:
-  /// One replay of the workload: must be callable from several threads at once.
-  using Replayer = std::function<sim::Result(const topo::Mapping&, const sim::SimConfig&)>;
+  /// One replay of the workload, or of its first `iterations` (0: all of it): must be callable
+  /// from several threads at once.
+  using Replayer =
+      std::function<sim::Result(const topo::Mapping&, const sim::SimConfig&, std::int64_t)>;
 
   ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay);
 
@@ -51,8 +56,10 @@ class ReplayOracle final : public map::TimeOracle {
   mutable std::string reported_;
 };
 
-/// A Replayer over fresh event streams per replay (a stored trace's, an archive's, a generator's).
+/// A Replayer over fresh event streams per replay (a stored trace's, an archive's, a generator's):
+/// `streams(iterations)`, 0 for the whole workload.
 ReplayOracle::Replayer stream_replayer(
-    const topo::Topology& topology, std::function<std::unique_ptr<traces::EventStreams>()> streams);
+    const topo::Topology& topology,
+    std::function<std::unique_ptr<traces::EventStreams>(std::int64_t)> streams);
 
 }  // namespace mapsim::tuning

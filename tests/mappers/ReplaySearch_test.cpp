@@ -379,7 +379,7 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
     ASSERT_GE(asked.size(), 3U);
     EXPECT_EQ(asked.size() % 2, 1U);
     for (std::size_t k = 0; k < asked.size(); ++k) {
-      EXPECT_EQ(asked[k], (Fidelity{k % 2 == 1 ? "analytic" : "flow", 0})) << k;
+      EXPECT_EQ(asked[k], (Fidelity{k % 2 == 1 ? "analytic" : "flow", 0, 0})) << k;
     }
   }
   {
@@ -391,8 +391,67 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
                   {"compute-scale", "0.5"}});
     const auto asked = oracle.fidelities();
     ASSERT_GE(asked.size(), 2U);  // the portfolio, then rounds of one replay each
-    for (const auto& f : asked) EXPECT_EQ(f, (Fidelity{"packet", 0.5}));
+    for (const auto& f : asked) EXPECT_EQ(f, (Fidelity{"packet", 0.5, 0}));
   }
+}
+
+/// A TimeOracle whose slice (Fidelity::iterations > 0) costs hop-bytes but whose whole workload
+/// costs 1 for in-order's mapping and 1000 + hop-bytes for any other: what is fastest on a slice
+/// need not be on the whole. Records the iterations of every call.
+class SliceOracle final : public TimeOracle {
+ public:
+  SliceOracle(const topo::Topology& topology, const traces::CommMatrix& matrix)
+      : topology_(topology),
+        matrix_(matrix),
+        in_order_(make_mapper("in-order")->map(matrix, topology)) {}
+
+  [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
+  [[nodiscard]] std::vector<Judgement> judge(std::span<const topo::Mapping> mappings,
+                                             const Fidelity& fidelity) const override {
+    iterations_.push_back(fidelity.iterations);
+    std::vector<Judgement> out;
+    for (const auto& m : mappings) {
+      auto j = hop_bytes_judgement(matrix_, topology_, m);
+      if (fidelity.iterations == 0) j.makespan = m == in_order_ ? 1 : 1000 + j.makespan;
+      out.push_back(std::move(j));
+    }
+    return out;
+  }
+  void report(std::string_view text) const override { reported_ += text; }
+
+  std::vector<std::int64_t> iterations() const { return iterations_; }
+  std::string reported() const { return reported_; }
+
+ private:
+  const topo::Topology& topology_;
+  const traces::CommMatrix& matrix_;
+  topo::Mapping in_order_;
+  mutable std::vector<std::int64_t> iterations_;  // judge() is called from one thread
+  mutable std::string reported_;
+};
+
+// train=2: the portfolio and the rounds replay 2 iterations; then the choice and every distinct
+// portfolio mapping are replayed whole, and the fastest is kept. Here the slice prefers the
+// hop-bytes optimum, the whole workload in-order's mapping (cost 1): the result is in-order's.
+TEST(ReplaySearch, ChoosesOnTheSliceAndKeepsWhatIsFastestOnTheWhole) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  const SliceOracle oracle(*machine, matrix);
+  const auto mapping =
+      search(matrix, *machine, oracle,
+             {{"train", "2"}, {"evaluations", "40"}, {"portfolio", "random,in-order,best"}});
+  EXPECT_EQ(mapping, make_mapper("in-order")->map(matrix, *machine));
+  const auto asked = oracle.iterations();
+  ASSERT_GE(asked.size(), 2U);
+  for (std::size_t k = 0; k + 1 < asked.size(); ++k) EXPECT_EQ(asked[k], 2) << k;
+  EXPECT_EQ(asked.back(), 0);
+  EXPECT_THAT(oracle.reported(), HasSubstr("whole workload: the choice on 2 iterations"));
+  EXPECT_THAT(oracle.reported(), HasSubstr("taken instead"));
+  // Without train=, every replay is of the whole workload and nothing is replayed again.
+  const SliceOracle whole(*machine, matrix);
+  (void)search(matrix, *machine, whole, {{"evaluations", "40"}, {"portfolio", "random,in-order"}});
+  for (const auto n : whole.iterations()) EXPECT_EQ(n, 0);
+  EXPECT_THAT(whole.reported(), Not(HasSubstr("whole workload")));
 }
 
 TEST(ReplaySearch, TheSameAtAnyThreadCountAndOnEveryRun) {

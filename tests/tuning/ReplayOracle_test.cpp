@@ -19,6 +19,7 @@
 #include "topologies/TopologySpec.hpp"
 #include "traces/EventStreams.hpp"
 #include "traces/TraceMatrix.hpp"
+#include "traces/WorkloadStreams.hpp"
 #include "traces/generators/Generator.hpp"
 
 namespace mapsim::tuning {
@@ -50,7 +51,7 @@ sim::SimConfig base_config() {
 }
 
 ReplayOracle make_oracle(const topo::Topology& topology, sim::SimConfig config = base_config()) {
-  return ReplayOracle(topology, std::move(config), stream_replayer(topology, [] {
+  return ReplayOracle(topology, std::move(config), stream_replayer(topology, [](std::int64_t) {
                         return std::make_unique<traces::TraceStreams>(cg_trace());
                       }));
 }
@@ -82,8 +83,8 @@ TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
   const auto oracle = make_oracle(*topology);
   EXPECT_EQ(&oracle.topology(), topology.get());
   const auto mappings = some_mappings(*topology);
-  for (const auto& fidelity : {map::Fidelity{"flow", 0}, map::Fidelity{"analytic", 0},
-                               map::Fidelity{"packet", 0}, map::Fidelity{"flow", 0.5}}) {
+  for (const auto& fidelity : {map::Fidelity{"flow", 0, 0}, map::Fidelity{"analytic", 0, 0},
+                               map::Fidelity{"packet", 0, 0}, map::Fidelity{"flow", 0.5, 0}}) {
     const auto what = fidelity.model + " x " + std::to_string(fidelity.compute_scale);
     const auto judged = oracle.judge(mappings, fidelity);
     ASSERT_EQ(judged.size(), mappings.size()) << what;
@@ -111,7 +112,7 @@ TEST(ReplayOracle, TheSameAtAnyThreadCountInInputOrder) {
   const auto topology = topo::make_topology("torus:4x2");
   const auto oracle = make_oracle(*topology);
   const auto mappings = some_mappings(*topology);
-  const map::Fidelity flow{"flow", 0};
+  const map::Fidelity flow{"flow", 0, 0};
   std::vector<map::Judgement> one;
   {
     const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
@@ -235,6 +236,32 @@ TEST(ReplayOracle, ReplaySearchIsNoSlowerThanItsPortfolio) {
                                        HasSubstr("improvement: ")));
   // The portfolio's distinct mappings and at most 32 more.
   EXPECT_LE(oracle.replays(), static_cast<std::int64_t>(members.size()) + 32);
+}
+
+// A slice (Fidelity::iterations) is the generated workload run with that many iterations: its
+// judgement equals the replay of the workload generated with them. The whole-workload replayer of
+// the tests above ignores the count; this one cuts.
+TEST(ReplayOracle, ReplaysTheFirstIterationsOfAGeneratedWorkload) {
+  const auto machine = topo::make_topology("torus:2x2x2");
+  const auto generated = [](std::int64_t iterations) {
+    traces::GeneratorOptions options;
+    options.kernel = "cg";
+    options.ranks = 8;
+    options.iterations = iterations == 0 ? 2 : iterations;
+    return options;
+  };
+  const ReplayOracle oracle(
+      *machine, base_config(), stream_replayer(*machine, [&](std::int64_t iterations) {
+        return std::make_unique<traces::WorkloadStreams>(generated(iterations));
+      }));
+  const auto mapping = topo::in_order_mapping(8, *machine);
+  const map::Fidelity one{"flow", 0, 1};
+  const auto sliced = oracle.judge(std::span(&mapping, 1), one);
+  const auto whole = oracle.judge(std::span(&mapping, 1), map::Fidelity{"flow", 0, 0});
+  const auto expected = sim::simulate(traces::generate_trace(generated(1)), *machine, mapping,
+                                      with(base_config(), one));
+  EXPECT_EQ(sliced[0].makespan, expected.makespan);
+  EXPECT_LT(sliced[0].makespan, whole[0].makespan);  // one iteration of two
 }
 
 }  // namespace
