@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Choose on a slice, win on the whole (issue 26's target: within 2 % of the choice made on the
+# whole run): replay-search's mapping chosen on the first iteration (train=1) against the one
+# chosen on the whole workload (train=0), both replayed whole (5 iterations of NPB class A at 64
+# ranks, communication only, flow), on a torus of single-core nodes and a torus of 4-core nodes.
+# Prints both makespans and their ratio (train=1 / train=0; above 1.02 misses the target).
+#
+#   bench/replay_search_train.sh [BUILD_DIR]   (default: build/release)
+set -euo pipefail
+build=${1:-build/release}
+mapsim="$build/mapsim"
+[[ -x $mapsim ]] || { echo "no $mapsim: build first (cmake --preset release)" >&2; exit 1; }
+makespan() {  # the last CSV row's makespan_ps
+  python3 -c 'import csv, sys; print(list(csv.DictReader(sys.stdin))[-1]["makespan_ps"])'
+}
+printf '%-4s %-22s %16s %16s %8s\n' kernel machine "whole [ps]" "train=1 [ps]" ratio
+for kernel in lu bt sp cg mg ft is; do
+  for machine in torus:4x4x4 torus:4x2x2:cores=4; do
+    workload="npb:$kernel:A:64:iterations=5"
+    run() {
+      "$mapsim" simulate --trace "$workload" --topology "$machine" --compute-scale 0 \
+        --mapper replay-search --format csv "$@" 2>/dev/null | makespan
+    }
+    whole=$(run)
+    train=$(run --param train=1)
+    python3 -c "print('%-4s %-22s %16d %16d %8.4f' % ('$kernel', '$machine', $whole, $train, $train / $whole))"
+  done
+done
