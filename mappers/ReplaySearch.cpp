@@ -213,6 +213,51 @@ std::vector<topo::Mapping> symmetric_variants(const topo::Topology& topology,
   return variants;
 }
 
+/// The incumbent with a random box of the grid reflected along one of its dimensions: every rank
+/// on a node of the box moves, with its core, to the mirrored node (a bijection of the box's
+/// nodes, so capacities hold). Moves a group of neighbours at once, keeping their pattern; none
+/// if the machine has no grid or the result leaves the allocation.
+std::optional<topo::Mapping> reflected_block(const topo::Topology& topology,
+                                             const topo::Mapping& mapping, Random& random) {
+  if (!topology.has_grid()) return std::nullopt;
+  const auto extents = topology.dimensions();
+  const auto dims = extents.size();
+  const auto d = static_cast<std::size_t>(random.below(dims));
+  if (extents[d] < 2) return std::nullopt;
+  std::vector<int> low(dims);
+  std::vector<int> size(dims);
+  for (std::size_t k = 0; k < dims; ++k) {
+    const int min = k == d ? 2 : 1;
+    size[k] =
+        min + static_cast<int>(random.below(static_cast<std::uint64_t>(extents[k] - min + 1)));
+    low[k] = static_cast<int>(random.below(static_cast<std::uint64_t>(extents[k] - size[k] + 1)));
+  }
+  std::vector<topo::NodeId> nodes(mapping.nodes().begin(), mapping.nodes().end());
+  bool moved = false;
+  for (auto& n : nodes) {
+    auto c = topology.coordinates(n);
+    bool inside = true;
+    for (std::size_t k = 0; k < dims && inside; ++k)
+      inside = c[k] >= low[k] && c[k] < low[k] + size[k];
+    if (!inside) continue;
+    c[d] = 2 * low[d] + size[d] - 1 - c[d];
+    const auto to = topology.node_at(c);
+    moved = moved || to != n;
+    n = to;
+  }
+  if (!moved) return std::nullopt;
+  topo::Mapping variant =
+      mapping.cores().empty()
+          ? topo::Mapping(std::move(nodes))
+          : topo::Mapping(std::move(nodes), {mapping.cores().begin(), mapping.cores().end()});
+  try {
+    topo::validate(variant, topology);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  return variant;
+}
+
 /// Ranks' heaviest partner (by bytes both ways; -1 without any), and the edges drawn by bytes.
 struct Traffic {
   std::vector<Rank> heaviest;
@@ -403,7 +448,12 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     for (std::size_t k = 0; candidates.size() < options_.batch && k < 4 * options_.batch; ++k) {
       Rank mover = -1;
       Rank anchor = -1;
-      switch (k % 3) {
+      if (k % 4 == 3) {  // block
+        if (auto reflected = reflected_block(p.topology, incumbent, random))
+          candidates.push_back(std::move(*reflected));
+        continue;
+      }
+      switch (k % 4) {
         case 0:  // late
           mover = late[random.below(late.size())];
           anchor = traffic.heaviest[static_cast<std::size_t>(mover)];

@@ -14,12 +14,15 @@
 //    merged; every distinct one is replayed under the model, and the fastest is the incumbent.
 // 2. Improvement, in rounds: from the incumbent and what its replay measured, `batch` candidates,
 //    each the incumbent with one rank moved (a swap with a rank on the target node, or a free core
-//    there), by three kinds of move in turn:
+//    there) or a block of nodes reflected, by four kinds of move in turn:
 //      late     a rank among the last to finish moves next to its heaviest partner (the end of
 //               the critical path: the ranks the makespan waits for);
 //      link     one end of a message that crosses one of the busiest links (by replayed busy
 //               time) moves next to the other end, taking that traffic off the link;
 //      pair     one end of a pair drawn by bytes moves next to the other;
+//      block    a random box of the grid is reflected along one of its dimensions: every rank
+//               on it moves, with its core, to the mirrored node (a group of neighbours moved
+//               at once, their pattern kept; machines with a grid only);
 //    and in the first round, the incumbent reflected along each dimension of the grid and rotated
 //    by one along each torus dimension (same hop-bytes, other routes under dimension order).
 //    The candidates are screened under `screen=` (analytic by default: cheap, contention-free);
