@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "mappers/ReplayMoves.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
 
@@ -103,241 +104,6 @@ std::string ps_text(std::int64_t ps) {
   return fmt::format("{:.6f} ms", static_cast<double>(ps) * 1e-9);
 }
 
-/// The incumbent's placement, for drawing moves: which ranks sit on each node, which cores are
-/// free, the nodes one hop from each node asked for.
-class Placement {
- public:
-  Placement(const topo::Topology& topology, const topo::Mapping& mapping)
-      : topology_(topology),
-        nodes_(mapping.nodes().begin(), mapping.nodes().end()),
-        cores_(topo::cores_of(mapping)),
-        named_cores_(!mapping.cores().empty()),
-        ranks_on_(static_cast<std::size_t>(topology.node_count())) {
-    for (Rank r = 0; r < static_cast<Rank>(nodes_.size()); ++r)
-      ranks_on_[static_cast<std::size_t>(nodes_[static_cast<std::size_t>(r)])].push_back(r);
-    if (topology.allocation().empty()) {
-      usable_.resize(static_cast<std::size_t>(topology.node_count()));
-      std::iota(usable_.begin(), usable_.end(), topo::NodeId{0});
-    } else {
-      usable_.assign(topology.allocation().begin(), topology.allocation().end());
-    }
-  }
-
-  [[nodiscard]] topo::NodeId node(Rank r) const { return nodes_[static_cast<std::size_t>(r)]; }
-
-  /// The incumbent with rank `a` moved next to node `target` (a swap or a free core), or nothing
-  /// if no such place differs from where `a` is.
-  [[nodiscard]] std::optional<topo::Mapping> moved_near(Rank a, topo::NodeId target,
-                                                        Random& random) const {
-    struct Option {
-      topo::NodeId node;
-      Rank partner;  ///< -1: a free core
-    };
-    std::vector<Option> options;
-    const auto from = node(a);
-    for (const auto n : usable_) {
-      if (n == from || topology_.hops(target, n) > 1) continue;
-      for (const auto r : ranks_on_[static_cast<std::size_t>(n)]) options.push_back({n, r});
-      if (static_cast<int>(ranks_on_[static_cast<std::size_t>(n)].size()) <
-          topology_.cores_per_node())
-        options.push_back({n, -1});
-    }
-    if (options.empty()) return std::nullopt;
-    const auto& pick = options[random.below(options.size())];
-    auto nodes = nodes_;
-    auto cores = cores_;
-    const auto sa = static_cast<std::size_t>(a);
-    if (pick.partner >= 0) {
-      const auto sb = static_cast<std::size_t>(pick.partner);
-      std::swap(nodes[sa], nodes[sb]);
-      std::swap(cores[sa], cores[sb]);
-    } else {
-      nodes[sa] = pick.node;
-      cores[sa] = free_core(pick.node);
-    }
-    if (!named_cores_) return topo::Mapping(std::move(nodes));
-    return topo::Mapping(std::move(nodes), std::move(cores));
-  }
-
- private:
-  [[nodiscard]] std::int32_t free_core(topo::NodeId n) const {
-    std::vector<bool> taken(static_cast<std::size_t>(topology_.cores_per_node()));
-    for (const auto r : ranks_on_[static_cast<std::size_t>(n)])
-      taken[static_cast<std::size_t>(cores_[static_cast<std::size_t>(r)])] = true;
-    const auto it = std::find(taken.begin(), taken.end(), false);
-    return static_cast<std::int32_t>(it - taken.begin());
-  }
-
-  const topo::Topology& topology_;
-  std::vector<topo::NodeId> nodes_;
-  std::vector<std::int32_t> cores_;
-  bool named_cores_ = false;
-  std::vector<std::vector<Rank>> ranks_on_;
-  std::vector<topo::NodeId> usable_;
-};
-
-/// The incumbent reflected along each grid dimension and rotated by one along each torus
-/// dimension: the transforms that keep every distance on a torus but change dimension-order
-/// routes. Only those that are valid mappings (inside the allocation).
-std::vector<topo::Mapping> symmetric_variants(const topo::Topology& topology,
-                                              const topo::Mapping& mapping) {
-  std::vector<topo::Mapping> variants;
-  if (!topology.has_grid()) return variants;
-  const auto extents = topology.dimensions();
-  const int dims = static_cast<int>(extents.size());
-  for (int d = 0; d < dims; ++d) {
-    for (const bool rotate : {false, true}) {
-      if (rotate && !topology.is_torus(d)) continue;
-      const int extent = extents[static_cast<std::size_t>(d)];
-      if (extent < 2) continue;
-      std::vector<topo::NodeId> nodes;
-      nodes.reserve(mapping.nodes().size());
-      for (const auto n : mapping.nodes()) {
-        auto coords = topology.coordinates(n);
-        auto& c = coords[static_cast<std::size_t>(d)];
-        c = rotate ? (c + 1) % extent : extent - 1 - c;
-        nodes.push_back(topology.node_at(coords));
-      }
-      topo::Mapping variant =
-          mapping.cores().empty()
-              ? topo::Mapping(std::move(nodes))
-              : topo::Mapping(std::move(nodes), {mapping.cores().begin(), mapping.cores().end()});
-      try {
-        topo::validate(variant, topology);
-      } catch (const InputError&) {
-        continue;
-      }
-      variants.push_back(std::move(variant));
-    }
-  }
-  return variants;
-}
-
-/// The incumbent with a random box of the grid reflected along one of its dimensions: every rank
-/// on a node of the box moves, with its core, to the mirrored node (a bijection of the box's
-/// nodes, so capacities hold). Moves a group of neighbours at once, keeping their pattern; none
-/// if the machine has no grid or the result leaves the allocation.
-std::optional<topo::Mapping> reflected_block(const topo::Topology& topology,
-                                             const topo::Mapping& mapping, Random& random) {
-  if (!topology.has_grid()) return std::nullopt;
-  const auto extents = topology.dimensions();
-  const auto dims = extents.size();
-  const auto d = static_cast<std::size_t>(random.below(dims));
-  if (extents[d] < 2) return std::nullopt;
-  std::vector<int> low(dims);
-  std::vector<int> size(dims);
-  for (std::size_t k = 0; k < dims; ++k) {
-    const int min = k == d ? 2 : 1;
-    size[k] =
-        min + static_cast<int>(random.below(static_cast<std::uint64_t>(extents[k] - min + 1)));
-    low[k] = static_cast<int>(random.below(static_cast<std::uint64_t>(extents[k] - size[k] + 1)));
-  }
-  std::vector<topo::NodeId> nodes(mapping.nodes().begin(), mapping.nodes().end());
-  bool moved = false;
-  for (auto& n : nodes) {
-    auto c = topology.coordinates(n);
-    bool inside = true;
-    for (std::size_t k = 0; k < dims && inside; ++k)
-      inside = c[k] >= low[k] && c[k] < low[k] + size[k];
-    if (!inside) continue;
-    c[d] = 2 * low[d] + size[d] - 1 - c[d];
-    const auto to = topology.node_at(c);
-    moved = moved || to != n;
-    n = to;
-  }
-  if (!moved) return std::nullopt;
-  topo::Mapping variant =
-      mapping.cores().empty()
-          ? topo::Mapping(std::move(nodes))
-          : topo::Mapping(std::move(nodes), {mapping.cores().begin(), mapping.cores().end()});
-  try {
-    topo::validate(variant, topology);
-  } catch (const InputError&) {
-    return std::nullopt;
-  }
-  return variant;
-}
-
-/// Ranks' heaviest partner (by bytes both ways; -1 without any), and the edges drawn by bytes.
-struct Traffic {
-  std::vector<Rank> heaviest;
-  std::vector<std::pair<Rank, Rank>> edges;  ///< i < j
-  std::vector<std::uint64_t> cumulative;     ///< running sum of the edges' bytes
-
-  explicit Traffic(const CommGraph& graph)
-      : heaviest(static_cast<std::size_t>(graph.rank_count()), -1) {
-    std::uint64_t sum = 0;
-    for (Rank i = 0; i < graph.rank_count(); ++i) {
-      std::uint64_t most = 0;
-      for (const auto& n : graph.neighbors(i)) {
-        if (n.bytes() > most) {
-          most = n.bytes();
-          heaviest[static_cast<std::size_t>(i)] = n.rank;
-        }
-        if (i < n.rank && n.bytes() > 0) {
-          edges.emplace_back(i, n.rank);
-          sum += n.bytes();
-          cumulative.push_back(sum);
-        }
-      }
-    }
-  }
-
-  /// An edge drawn with probability proportional to its bytes, among edges[0, cumulative.size()).
-  [[nodiscard]] std::optional<std::pair<Rank, Rank>> draw(Random& random) const {
-    if (edges.empty()) return std::nullopt;
-    const auto x = random.below(cumulative.back());
-    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), x);
-    return edges[static_cast<std::size_t>(it - cumulative.begin())];
-  }
-};
-
-/// The edges (i, j) whose routes in either direction cross one of the `top` busiest links of
-/// `judgement`, drawn by bytes.
-struct BusyEdges {
-  std::vector<std::pair<Rank, Rank>> edges;
-  std::vector<std::uint64_t> cumulative;
-
-  BusyEdges(const CommGraph& graph, const topo::Topology& topology, const topo::Mapping& mapping,
-            const Judgement& judgement, std::size_t top) {
-    std::vector<topo::LinkId> links(judgement.link_busy.size());
-    std::iota(links.begin(), links.end(), topo::LinkId{0});
-    top = std::min(top, links.size());
-    std::partial_sort(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(top), links.end(),
-                      [&](topo::LinkId a, topo::LinkId b) {
-                        const auto ba = judgement.link_busy[static_cast<std::size_t>(a)];
-                        const auto bb = judgement.link_busy[static_cast<std::size_t>(b)];
-                        return ba != bb ? ba > bb : a < b;
-                      });
-    std::vector<bool> hot(judgement.link_busy.size());
-    for (std::size_t k = 0; k < top; ++k) {
-      if (judgement.link_busy[static_cast<std::size_t>(links[k])] > 0)
-        hot[static_cast<std::size_t>(links[k])] = true;
-    }
-    std::vector<topo::LinkId> route;
-    const auto crosses = [&](topo::NodeId a, topo::NodeId b) {
-      if (a == b) return false;
-      route.clear();
-      topology.route_into(a, b, route);
-      return std::any_of(route.begin(), route.end(),
-                         [&](topo::LinkId l) { return hot[static_cast<std::size_t>(l)]; });
-    };
-    std::uint64_t sum = 0;
-    for (Rank i = 0; i < graph.rank_count(); ++i) {
-      for (const auto& n : graph.neighbors(i)) {
-        if (n.rank <= i || n.bytes() == 0) continue;
-        const auto a = mapping.node(i);
-        const auto b = mapping.node(n.rank);
-        if (crosses(a, b) || crosses(b, a)) {
-          edges.emplace_back(i, n.rank);
-          sum += n.bytes();
-          cumulative.push_back(sum);
-        }
-      }
-    }
-  }
-};
-
 class ReplaySearch final : public Mapper {
  public:
   explicit ReplaySearch(const ParamValues& params) {
@@ -413,16 +179,16 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
                         ps_text(portfolio_best), starts.size());
 
   // 2. Rounds of moves.
-  const Traffic traffic(p.graph);
+  const replay::Traffic traffic(p.graph);
   const bool screening = options_.screen != options_.model;
   std::int64_t evaluations = 0;
   std::int64_t stalled = 0;
   std::int64_t accepted = 0;
   std::uint64_t round = 0;
-  std::optional<BusyEdges> busy;
+  std::optional<replay::WeightedPairs> busy;
   std::vector<Rank> late;
   const auto refresh = [&] {
-    busy.emplace(p.graph, p.topology, incumbent, measured, 4);
+    busy = replay::pairs_on_busiest_links(p.graph, p.topology, incumbent, measured, 4);
     late.resize(static_cast<std::size_t>(p.ranks()));
     std::iota(late.begin(), late.end(), Rank{0});
     std::stable_sort(late.begin(), late.end(), [&](Rank a, Rank b) {
@@ -442,14 +208,14 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
          evaluations + static_cast<std::int64_t>(per_round) <= options_.evaluations &&
          !out_of_time()) {
     auto random = Random::stream(p.seed, round + 1);
-    const Placement placement(p.topology, incumbent);
+    const replay::Placement placement(p.topology, incumbent);
     std::vector<topo::Mapping> candidates;
-    if (round == 0) candidates = symmetric_variants(p.topology, incumbent);
+    if (round == 0) candidates = replay::symmetric_variants(p.topology, incumbent);
     for (std::size_t k = 0; candidates.size() < options_.batch && k < 4 * options_.batch; ++k) {
       Rank mover = -1;
       Rank anchor = -1;
       if (k % 4 == 3) {  // block
-        if (auto reflected = reflected_block(p.topology, incumbent, random))
+        if (auto reflected = replay::reflected_block(p.topology, incumbent, random))
           candidates.push_back(std::move(*reflected));
         continue;
       }
@@ -459,15 +225,10 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
           anchor = traffic.heaviest[static_cast<std::size_t>(mover)];
           break;
         case 1:  // link
-          if (!busy->edges.empty()) {
-            const auto x = random.below(busy->cumulative.back());
-            const auto it = std::upper_bound(busy->cumulative.begin(), busy->cumulative.end(), x);
-            std::tie(mover, anchor) =
-                busy->edges[static_cast<std::size_t>(it - busy->cumulative.begin())];
-          }
+          if (const auto pair = busy->draw(random)) std::tie(mover, anchor) = *pair;
           break;
         default:  // pair
-          if (const auto edge = traffic.draw(random)) std::tie(mover, anchor) = *edge;
+          if (const auto pair = traffic.pairs.draw(random)) std::tie(mover, anchor) = *pair;
           break;
       }
       if (mover < 0 || anchor < 0) continue;
