@@ -1,5 +1,6 @@
 #include "tuning/ReplayOracle.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 

@@ -516,6 +516,40 @@ TEST(Runner, InterruptMidwayKeepsExactlyTheFinishedRuns) {
             static_cast<std::int64_t>(kSmallSweepRuns));
 }
 
+// Ctrl-C while replay-search replays (its search would run for hours: a huge budget, no stall):
+// the run is left to the next `mapsim run`, neither stored as failed nor done.
+TEST(Runner, InterruptDuringAReplaySearchStoresNoFailure) {
+  const TempDir dir;
+  const auto sweep = make_sweep(dir.path(), R"(
+workloads: [npb:lu:S:8]
+machines: [torus:2x2x2]
+mappers: [{name: replay-search, params: {evaluations: 1000000, stall: 1000000, portfolio: in-order}}]
+models: [flow]
+)");
+  const auto db = dir.path() / "r.db";
+  std::atomic<bool> interrupt{false};
+  RunnerOptions options;
+  options.database = db;
+  options.jobs = 1;
+  options.interrupt = &interrupt;
+  std::thread watcher([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupt = true;
+  });
+  RunnerReport report;
+  try {
+    report = run_sweep(sweep, options);
+  } catch (...) {
+    watcher.join();
+    throw;
+  }
+  watcher.join();
+  EXPECT_TRUE(report.interrupted);
+  EXPECT_EQ(report.failed, 0U);
+  EXPECT_EQ(report.done, 0U);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM runs WHERE status IN ('done', 'failed')"), 0);
+}
+
 TEST(Runner, StaticModelStoresStaticMetricsOnly) {
   const TempDir dir;
   const auto sweep = make_sweep(dir.path(), R"(
