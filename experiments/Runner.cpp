@@ -409,19 +409,15 @@ class SweepRunner {
                                       state->mapping,
                                       since(start)};
       }
-    } catch (const Cancelled& e) {
+    } catch (const std::exception& e) {
       // A mapper that replays (replay-search) stops with its replays on Ctrl-C: its runs are
       // left to a later `mapsim run`, not stored as failed.
-      if (interrupted()) {
+      if (dynamic_cast<const Cancelled*>(&e) != nullptr && interrupted()) {
         std::vector<std::string> keys;
         for (const auto i : runs) keys.push_back(sweep_.runs[i].key);
         discard(std::move(keys));
         return;
       }
-      for (const auto i : runs)
-        fail(sweep_.runs[i], fmt::format("mapper '{}': {}", mapper.label, e.what()));
-      return;
-    } catch (const std::exception& e) {
       for (const auto i : runs)
         fail(sweep_.runs[i], fmt::format("mapper '{}': {}", mapper.label, e.what()));
       return;

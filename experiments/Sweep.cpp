@@ -230,8 +230,8 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
   if (map::find_mapper(mapper.name).replays) {
     parts.mapping +=
         fmt::format("search-links: {}\nsearch-eager-threshold: {}\nsearch-whole-run: {}\n",
-                    links_line(*sweep.machines[run.machine], machine.links), run.search_eager_threshold,
-                    sweep.config.whole_run);
+                    links_line(*sweep.machines[run.machine], machine.links),
+                    run.search_eager_threshold, sweep.config.whole_run);
     const auto overheads =
         sim::to_string(sweep.config.overheads, sweep.machines[run.machine]->sockets_per_node() > 1);
     if (overheads != "none") parts.mapping += fmt::format("search-overheads: {}\n", overheads);

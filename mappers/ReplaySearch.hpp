@@ -39,9 +39,10 @@
 //    message and of every collective on one side of it; not built): train= on one is an error.
 //
 // The choice is never slower under the model than any portfolio member: each was replayed, and
-// only faster mappings replace the incumbent (with train=, on the whole workload: step 4). Deterministic for a seed at any thread count:
-// candidates are drawn from per-round streams of the seed before any replay, and ties go to the
-// earlier candidate (unless time-limit strikes, which depends on the machine's speed).
+// only faster mappings replace the incumbent (with train=, on the whole workload: step 4).
+// Deterministic for a seed at any thread count: candidates are drawn from per-round streams of the
+// seed before any replay, and ties go to the earlier candidate (unless time-limit strikes, which
+// depends on the machine's speed).
 
 #include <memory>
 #include <span>
