@@ -38,7 +38,12 @@ namespace mapsim::exp {
 /// Bumped whenever a generator's, mapper's or model's output changes: every run key changes
 /// with it, so that results of the old code are never taken for the new code's (they stay in
 /// the database under their old keys).
-inline constexpr std::int64_t kResultsVersion = 1;
+///   1  the first results;
+///   2  best's objective=congestion counts each link's time (bytes over its bandwidth), not its
+///      bytes: other mappings on machines whose links differ in bandwidth (HAEC Box, Tianhe-3,
+///      tapered trees, dragonflies); replay-search's portfolio adds best under
+///      congestion-smooth and latency.
+inline constexpr std::int64_t kResultsVersion = 2;
 
 struct Run {
   std::size_t workload = 0;  ///< indices into the config's axes

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include "mappers/LinkLoadTracker.hpp"
 #include "mappers/Ohtma.hpp"
 #include "mappers/RegularPattern.hpp"
 #include "mappers/SearchFactories.hpp"
@@ -131,13 +132,20 @@ traces::CommMatrix skeleton(const CommGraph& graph) {
 
 BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
                     const BestOptions& options, Seed seed) {
-  const CommGraph graph(matrix);
-  std::optional<EnergyDistance> energy;
-  if (options.goal == SearchGoal::Energy) {
-    energy.emplace(topology);
-    energy->check_summable(graph);
+  // Latency weighs pairs by their messages: the search (and the starts' ranking) runs on the
+  // message graph, the starts map the matrix as given.
+  const CommGraph graph =
+      options.goal == SearchGoal::Latency ? CommGraph(matrix).by_messages() : CommGraph(matrix);
+  std::optional<RouteDistance> distance;
+  if (options.goal == SearchGoal::Energy || options.goal == SearchGoal::Latency) {
+    distance.emplace(
+        topology, options.goal == SearchGoal::Energy ? RouteWeight::Energy : RouteWeight::Latency);
+    distance->check_summable(graph);
+  } else if (options.goal != SearchGoal::HopBytes) {
+    const std::vector<topo::NodeId> any(static_cast<std::size_t>(graph.rank_count()), 0);
+    const LinkLoadTracker check(graph, topology, any);  // throws if the loads pass 64 bits
   }
-  const SearchSpace space(graph, topology, 8, 8, energy ? &*energy : nullptr);
+  const SearchSpace space(graph, topology, 8, 8, distance ? &*distance : nullptr);
   std::optional<traces::CommMatrix> sparse;
   std::optional<CommGraph> sparse_graph;
   if (space.dense()) {
@@ -238,9 +246,11 @@ namespace {
 
 constexpr ParamSpec kBestParams[] = {
     {"objective", ParamType::Choice, "hop-bytes",
-     "hop-bytes, congestion (largest dimension-order link load, then sum of squared loads), or "
-     "energy (the traffic energy: bytes x energy per bit of the route's links)",
-     0, 0, "hop-bytes|congestion|energy"},
+     "hop-bytes; congestion (the busiest link's time, bytes over its bandwidth, then the sum of "
+     "squared link times); congestion-smooth (sum over links of load^2 / bandwidth); energy "
+     "(the traffic energy: bytes x energy per bit of the route's links); latency (messages x "
+     "the route's latency)",
+     0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency"},
     {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
     {"work", ParamType::Integer, "50000",
      "local-search budget in work units per rank (neighbour terms evaluated), shared by the "
@@ -255,9 +265,7 @@ constexpr ParamSpec kBestParams[] = {
 class Best final : public Mapper {
  public:
   explicit Best(const ParamValues& params)
-      : options_{params.text("objective") == "congestion" ? SearchGoal::Congestion
-                 : params.text("objective") == "energy"   ? SearchGoal::Energy
-                                                          : SearchGoal::HopBytes,
+      : options_{parse_search_goal(params.text("objective")),
                  static_cast<int>(params.integer("chains")),
                  static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit")} {}
 

@@ -23,8 +23,10 @@
 //      (c mod k)-th best start with k = min(chains, starts, 2), each with its own random stream
 //      (seed, c) and an equal share of the work budget;
 //   4. the best chain's mapping (ties: the lowest chain).
-// The cost is hop-bytes by default, or congestion (the largest dimension-order link load, then
-// the sum of squared loads). No chain ends worse than its start, so the result is at least as
+// The cost is hop-bytes by default, or another objective of LocalSearch.hpp: congestion (the
+// busiest link's time, then the sum of squared link times), congestion-smooth, energy, or latency
+// (messages x route latency, searched on the message graph: the starts still map the matrix
+// as given). No chain ends worse than its start, so the result is at least as
 // good as every start. With the default work budget (work units per rank) the result depends
 // only on the problem, the parameters and the seed, whatever the thread count; time-limit
 // replaces the budget by the wall clock, and the result then depends on the machine's speed and

@@ -78,9 +78,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr ParamSpec kBokhariParams[] = {
     {"objective", ParamType::Choice, "cardinality",
-     "what the exchanges optimise: Bokhari's cardinality (pairs on adjacent nodes), hop-bytes or "
-     "the traffic energy (energy)",
-     0, 0, "cardinality|hop-bytes|energy"},
+     "what the exchanges optimise: Bokhari's cardinality (pairs on adjacent nodes), hop-bytes, "
+     "the traffic energy (energy) or messages x route latency (latency)",
+     0, 0, "cardinality|hop-bytes|energy|latency"},
     {"jump-pairs", ParamType::Integer, "0",
      "random interchanges per probabilistic jump; 0: round(sqrt(ranks)), Bokhari's n", 0, 1000000},
     {"max-jumps", ParamType::Integer, "50", "most probabilistic jumps before stopping", 0, 1000000},
@@ -92,13 +92,6 @@ constexpr ParamSpec kBokhariParams[] = {
      "gains (auto: when the cores near partners are many, e.g. all-to-alls or the HAEC Box)",
      0, 0, "auto|on|off"},
 };
-
-/// The energy distance of objective=energy, once its cost is known to fit 64 bits.
-std::unique_ptr<const EnergyDistance> checked_energy(const Problem& p) {
-  auto energy = std::make_unique<const EnergyDistance>(p.topology);
-  energy->check_summable(p.graph);
-  return energy;
-}
 
 struct Choice {
   std::int64_t gain = std::numeric_limits<std::int64_t>::min();
@@ -116,8 +109,9 @@ class Search {
       : p_(p),
         objective_(objective),
         placement_(std::move(placement)),
-        energy_(objective == Objective::Energy ? checked_energy(p) : nullptr),
-        cost_(objective_cost(objective, p.graph, p.topology, placement_.nodes(), energy_.get())) {
+        inputs_(objective, p.graph, p.topology),
+        cost_(objective_cost(objective, inputs_.graph(), p.topology, placement_.nodes(),
+                             inputs_.distance())) {
     if (objective_ == Objective::Cardinality) {
       neighbors_ = std::make_unique<NodeNeighbors>(p.topology, 0);
       if (table != "off") blocks_ = std::make_unique<NearBlocks>(p.topology, *neighbors_);
@@ -190,10 +184,10 @@ class Search {
       buckets_[bucket_of(at)].insert(at);
     };
     recount(u);
-    for (const auto& nb : p_.graph.neighbors(u)) recount(nb.rank);
+    for (const auto& nb : inputs_.graph().neighbors(u)) recount(nb.rank);
     if (v != -1) {
       recount(v);
-      for (const auto& nb : p_.graph.neighbors(v)) recount(nb.rank);
+      for (const auto& nb : inputs_.graph().neighbors(v)) recount(nb.rank);
     }
   }
 
@@ -202,9 +196,10 @@ class Search {
     const auto nodes = placement_.nodes();
     const Rank v = placement_.occupant(s);
     const std::int64_t delta =
-        v == -1 ? move_cost_delta(objective_, p_.graph, p_.topology, nodes, u,
-                                  placement_.node_of_slot(s), energy_.get())
-                : swap_cost_delta(objective_, p_.graph, p_.topology, nodes, u, v, energy_.get());
+        v == -1 ? move_cost_delta(objective_, inputs_.graph(), p_.topology, nodes, u,
+                                  placement_.node_of_slot(s), inputs_.distance())
+                : swap_cost_delta(objective_, inputs_.graph(), p_.topology, nodes, u, v,
+                                  inputs_.distance());
     exchange(u, s, -delta);
   }
 
@@ -230,7 +225,7 @@ class Search {
     std::size_t adjacent = 0;
     for (NodeId z = 0; z < p_.topology.node_count(); ++z)
       adjacent += neighbors_->adjacent(z).size();
-    const std::size_t entries = 2 * p_.graph.edge_count();  // sum of degrees
+    const std::size_t entries = 2 * inputs_.graph().edge_count();  // sum of degrees
     // deg x (1 + adjacent / nodes) >= slots / 8, in integers.
     return 8 * entries * (nodes + adjacent) >=
            ranks * nodes * static_cast<std::size_t>(placement_.slot_count());
@@ -240,7 +235,7 @@ class Search {
   // nodes z with `at` in E(z) and, if `with_block`, at the block of `at`: a row of a table each,
   // contiguous in the partners.
   void shift_partners(Rank w, NodeId at, std::int32_t by, bool with_block) {
-    const auto partners = p_.graph.neighbors(w);
+    const auto partners = inputs_.graph().neighbors(w);
     auto shift_row = [&](std::int32_t* row) {
       for (const auto& nb : partners) row[static_cast<std::size_t>(nb.rank)] += by;
     };
@@ -263,7 +258,7 @@ class Search {
       from_mark_[static_cast<std::size_t>(z)] = moves_;
     to_mark_[static_cast<std::size_t>(to)] = moves_;
     for (const NodeId z : neighbors_->adjacent(to)) to_mark_[static_cast<std::size_t>(z)] = moves_;
-    for (const auto& nb : p_.graph.neighbors(w)) {
+    for (const auto& nb : inputs_.graph().neighbors(w)) {
       if (nb.rank == other) continue;
       const auto at = static_cast<std::size_t>(placement_.node(nb.rank));
       own_[static_cast<std::size_t>(nb.rank)] +=
@@ -288,7 +283,7 @@ class Search {
     const Slot own = placement_.slot(u);
     const NodeId x = placement_.node(u);
     ++current_;
-    for (const auto& nb : p_.graph.neighbors(u))
+    for (const auto& nb : inputs_.graph().neighbors(u))
       partner_mark_[static_cast<std::size_t>(nb.rank)] = current_;
     near_mark_[static_cast<std::size_t>(x)] = current_;
     for (const NodeId z : neighbors_->adjacent(x))
@@ -352,7 +347,7 @@ class Search {
 
   [[nodiscard]] std::int64_t near_partners(Rank r, NodeId at) const {
     std::int64_t count = 0;
-    for (const auto& nb : p_.graph.neighbors(r))
+    for (const auto& nb : inputs_.graph().neighbors(r))
       count += p_.topology.hops(at, placement_.node(nb.rank)) <= 1 ? 1 : 0;
     return count;
   }
@@ -366,10 +361,11 @@ class Search {
     const auto nodes = placement_.nodes();
     const Rank v = placement_.occupant(s);
     if (v == -1) {
-      return -move_cost_delta(objective_, p_.graph, p_.topology, nodes, u,
-                              placement_.node_of_slot(s), energy_.get());
+      return -move_cost_delta(objective_, inputs_.graph(), p_.topology, nodes, u,
+                              placement_.node_of_slot(s), inputs_.distance());
     }
-    return -swap_cost_delta(objective_, p_.graph, p_.topology, nodes, u, v, energy_.get());
+    return -swap_cost_delta(objective_, inputs_.graph(), p_.topology, nodes, u, v,
+                            inputs_.distance());
   }
 
   Choice best_by_cardinality(Rank u) {
@@ -387,7 +383,7 @@ class Search {
            ++s)
         consider(s);
     };
-    for (const auto& nb : p_.graph.neighbors(u)) {
+    for (const auto& nb : inputs_.graph().neighbors(u)) {
       consider(placement_.slot(nb.rank));
       const NodeId fl = placement_.node(nb.rank);
       consider_node(fl);
@@ -398,7 +394,7 @@ class Search {
            ++s) {
         const Rank w = placement_.occupant(s);
         if (w == -1) continue;
-        for (const auto& nb : p_.graph.neighbors(w)) consider(placement_.slot(nb.rank));
+        for (const auto& nb : inputs_.graph().neighbors(w)) consider(placement_.slot(nb.rank));
       }
     };
     const NodeId x = placement_.node(u);
@@ -427,7 +423,7 @@ class Search {
   const Problem& p_;
   Objective objective_;
   Placement placement_;
-  std::unique_ptr<const EnergyDistance> energy_;  // objective=energy only
+  ObjectiveInputs inputs_;  // the graph (latency: its messages) and distance
   std::int64_t cost_;
   // Cardinality only.
   std::unique_ptr<NodeNeighbors> neighbors_;

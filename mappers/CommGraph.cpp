@@ -55,4 +55,18 @@ CommGraph::CommGraph(const traces::CommMatrix& matrix) {
   }
 }
 
+CommGraph CommGraph::by_messages() const {
+  CommGraph counts = *this;
+  for (auto& nb : counts.neighbors_) {
+    nb.bytes_out = nb.messages_out;
+    nb.bytes_in = nb.messages_in;
+  }
+  for (Rank r = 0; r < rank_count(); ++r) {
+    std::uint64_t sum = 0;
+    for (const auto& nb : counts.neighbors(r)) sum += nb.messages();
+    counts.volume_[static_cast<std::size_t>(r)] = sum;
+  }
+  return counts;
+}
+
 }  // namespace mapsim::map

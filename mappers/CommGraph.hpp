@@ -30,6 +30,10 @@ class CommGraph {
   CommGraph() : row_start_(1, 0) {}
   explicit CommGraph(const traces::CommMatrix& matrix);
 
+  /// The same graph weighted by messages: every neighbour's bytes become its message counts (the
+  /// weights of objective=latency, which a message costs whatever its size).
+  [[nodiscard]] CommGraph by_messages() const;
+
   [[nodiscard]] Rank rank_count() const { return static_cast<Rank>(row_start_.size() - 1); }
   /// Number of undirected edges (pairs of distinct ranks with traffic either way).
   [[nodiscard]] std::size_t edge_count() const { return neighbors_.size() / 2; }

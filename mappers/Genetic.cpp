@@ -59,11 +59,7 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   const auto size = static_cast<std::size_t>(options.population);
   MAPSIM_EXPECTS(size >= 1 && slots >= static_cast<std::size_t>(n), "genetic: bad sizes");
 
-  std::unique_ptr<const EnergyDistance> energy;
-  if (options.objective == Objective::Energy) {
-    energy = std::make_unique<const EnergyDistance>(topology);
-    energy->check_summable(graph);
-  }
+  const ObjectiveInputs inputs(options.objective, graph, topology);
   struct Scratch {
     std::vector<NodeId> nodes;
     std::vector<char> mark;
@@ -74,7 +70,8 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   auto evaluate = [&](const Chromosome& c, Scratch& s) {
     for (Rank r = 0; r < n; ++r)
       s.nodes[static_cast<std::size_t>(r)] = c[static_cast<std::size_t>(r)] / cores;
-    return objective_cost_serial(options.objective, graph, topology, s.nodes, energy.get());
+    return objective_cost_serial(options.objective, inputs.graph(), topology, s.nodes,
+                                 inputs.distance());
   };
   // Stream of individual k of generation g (g = 0: the initial population).
   auto stream = [&](std::uint64_t g, std::uint64_t k) {
@@ -176,9 +173,9 @@ namespace {
 
 constexpr ParamSpec kGeneticParams[] = {
     {"objective", ParamType::Choice, "cardinality",
-     "fitness: Bokhari's cardinality (as in the thesis), 1 / (hop-bytes + 1) or 1 / (traffic "
-     "energy + 1)",
-     0, 0, "cardinality|hop-bytes|energy"},
+     "fitness: Bokhari's cardinality (as in the thesis), 1 / (hop-bytes + 1), 1 / (traffic "
+     "energy + 1) or 1 / (messages x route latency + 1)",
+     0, 0, "cardinality|hop-bytes|energy|latency"},
     {"population", ParamType::Integer, "100", "chromosomes per generation", 2, 65536},
     {"generations", ParamType::Integer, "10", "generations bred after the initial one", 0, 1000000},
     {"mutation", ParamType::Real, "0.5", "probability that a child gets one swap mutation", 0, 1},

@@ -1,16 +1,69 @@
 #include "mappers/LinkLoadTracker.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "support/Error.hpp"
 
 namespace mapsim::map {
 
 using topo::LinkId;
 using topo::NodeId;
 
+std::array<std::uint64_t, topo::kLinkClassCount> link_time_weights(const topo::Topology& topology) {
+  const topo::LinkTable table;
+  const auto present = topology.has_link_classes();
+  auto network = [&](int c) {
+    const auto link_class = static_cast<topo::LinkClass>(c);
+    return present[static_cast<std::size_t>(c)] && link_class != topo::LinkClass::IntraNode &&
+           link_class != topo::LinkClass::InterSocket;
+  };
+  double fastest = 0;
+  double slowest = std::numeric_limits<double>::infinity();
+  for (int c = 0; c < topo::kLinkClassCount; ++c) {
+    if (!network(c)) continue;
+    fastest = std::max(fastest, table[static_cast<topo::LinkClass>(c)].bandwidth);
+    slowest = std::min(slowest, table[static_cast<topo::LinkClass>(c)].bandwidth);
+  }
+  std::array<std::uint64_t, topo::kLinkClassCount> weights{};
+  weights.fill(1);
+  if (fastest == slowest || fastest == 0) return weights;
+  for (int c = 0; c < topo::kLinkClassCount; ++c) {
+    if (!network(c)) continue;
+    const double bandwidth = table[static_cast<topo::LinkClass>(c)].bandwidth;
+    weights[static_cast<std::size_t>(c)] = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::llround(1000 * fastest / bandwidth)));
+  }
+  return weights;
+}
+
 LinkLoadTracker::LinkLoadTracker(const CommGraph& graph, const topo::Topology& topology,
                                  std::span<const NodeId> node_of_rank)
     : graph_(graph), topology_(topology) {
   const auto links = static_cast<std::size_t>(topology.link_count());
+  const auto classes = link_time_weights(topology);
+  weight_.resize(links);
+  std::uint64_t heaviest = 1;
+  for (std::size_t l = 0; l < links; ++l) {
+    weight_[l] =
+        classes[static_cast<std::size_t>(topology.link(static_cast<LinkId>(l)).link_class)];
+    heaviest = std::max(heaviest, weight_[l]);
+  }
+  std::uint64_t bytes = 0;
+  for (Rank r = 0; r < graph.rank_count(); ++r) bytes += graph.bytes(r);
+  bytes /= 2;  // graph.bytes counts each pair at both ends
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const auto longest = static_cast<std::uint64_t>(std::max(1, topology.max_route_links()));
+  if (bytes > kMax / longest / heaviest) {
+    throw InputError(fmt::format(
+        "objective=congestion: {} bytes between ranks over routes of up to {} links, weighted "
+        "by up to {}, pass 2^63 - 1, the most the congestion objective sums exactly; use "
+        "objective=hop-bytes",
+        bytes, longest, heaviest));
+  }
   while (leaves_ < links) leaves_ *= 2;
   tree_.assign(2 * leaves_, 0);
   delta_.assign(links, 0);
@@ -21,12 +74,16 @@ LinkLoadTracker::LinkLoadTracker(const CommGraph& graph, const topo::Topology& t
       const NodeId b = node_of_rank[static_cast<std::size_t>(nb.rank)];
       if (a == b || nb.bytes_out == 0) continue;
       topology.route_into(a, b, route_);
-      for (const LinkId l : route_) tree_[leaves_ + static_cast<std::size_t>(l)] += nb.bytes_out;
+      for (const LinkId l : route_) {
+        const auto k = static_cast<std::size_t>(l);
+        tree_[leaves_ + k] += nb.bytes_out * weight_[k];
+      }
     }
   }
   for (std::size_t l = 0; l < links; ++l) {
     const Uint128 load = tree_[leaves_ + l];
     sum_of_squares_ += load * load;
+    smooth_ += load * (load / weight_[l]);
   }
   for (std::size_t k = leaves_ - 1; k >= 1; --k)
     tree_[k] = std::max(tree_[2 * k], tree_[2 * k + 1]);
@@ -49,7 +106,7 @@ void LinkLoadTracker::add_route(NodeId from, NodeId to, std::int64_t bytes, std:
   for (const LinkId l : route_) {
     auto& d = delta_[static_cast<std::size_t>(l)];
     if (d == 0) touched_.push_back(l);  // may repeat if d returns to 0: harmless below
-    d += bytes;
+    d += bytes * static_cast<std::int64_t>(weight_[static_cast<std::size_t>(l)]);
   }
 }
 
@@ -86,7 +143,7 @@ LinkLoadTracker::After LinkLoadTracker::evaluate(std::span<const NodeId> node_of
                                                  NodeId to_a, Rank b, NodeId to_b,
                                                  std::uint64_t& work) {
   collect(node_of_rank, a, to_a, b, to_b, work);
-  After after{0, sum_of_squares_};
+  After after{0, sum_of_squares_, smooth_};
   for (const LinkId l : touched_) {
     const auto k = static_cast<std::size_t>(l);
     const Uint128 old_load = tree_[leaves_ + k];
@@ -94,6 +151,8 @@ LinkLoadTracker::After LinkLoadTracker::evaluate(std::span<const NodeId> node_of
         static_cast<std::uint64_t>(static_cast<std::int64_t>(old_load) + delta_[k]);
     after.sum_of_squares =
         after.sum_of_squares - old_load * old_load + static_cast<Uint128>(new_load) * new_load;
+    after.smooth = after.smooth - old_load * (old_load / weight_[k]) +
+                   static_cast<Uint128>(new_load) * (new_load / weight_[k]);
     // Keep the old load in delta_ to restore it below.
     delta_[k] = static_cast<std::int64_t>(old_load);
     set(k, new_load);
@@ -118,6 +177,8 @@ void LinkLoadTracker::apply(std::span<const NodeId> node_of_rank, Rank a, NodeId
         static_cast<std::uint64_t>(static_cast<std::int64_t>(old_load) + delta_[k]);
     sum_of_squares_ =
         sum_of_squares_ - old_load * old_load + static_cast<Uint128>(new_load) * new_load;
+    smooth_ = smooth_ - old_load * (old_load / weight_[k]) +
+              static_cast<Uint128>(new_load) * (new_load / weight_[k]);
     set(k, new_load);
     delta_[k] = 0;
   }

@@ -19,12 +19,12 @@ namespace mapsim::map {
 using topo::NodeId;
 
 SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
-                         std::size_t partners, std::size_t near, const EnergyDistance* energy)
+                         std::size_t partners, std::size_t near, const RouteDistance* distance)
     : graph_(graph),
       topology_(topology),
       neighbors_(topology, near),
       router_hops_(RouterHops::of(topology)),
-      energy_(energy) {
+      distance_(distance) {
   partner_start_.assign(static_cast<std::size_t>(graph.rank_count()) + 1, 0);
   std::vector<Neighbor> sorted;
   for (Rank r = 0; r < graph.rank_count(); ++r) {
@@ -55,17 +55,31 @@ SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
   }
 }
 
+SearchGoal parse_search_goal(std::string_view word) {
+  if (word == "congestion") return SearchGoal::Congestion;
+  if (word == "congestion-smooth") return SearchGoal::CongestionSmooth;
+  if (word == "energy") return SearchGoal::Energy;
+  if (word == "latency") return SearchGoal::Latency;
+  MAPSIM_EXPECTS(word == "hop-bytes", "a search goal with an unknown word");
+  return SearchGoal::HopBytes;
+}
+
 SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
                        std::span<const NodeId> node_of_rank) {
   if (goal == SearchGoal::HopBytes)
     return {metrics::hop_bytes(space.graph(), space.topology(), node_of_rank), 0};
-  if (goal == SearchGoal::Energy) {
-    MAPSIM_EXPECTS(space.energy() != nullptr, "the energy goal on a space with energies");
-    return {static_cast<std::uint64_t>(objective_cost(
-                Objective::Energy, space.graph(), space.topology(), node_of_rank, space.energy())),
-            0};
+  if (goal == SearchGoal::Energy || goal == SearchGoal::Latency) {
+    MAPSIM_EXPECTS(
+        space.distance() != nullptr &&
+            (space.distance()->weight() == RouteWeight::Energy) == (goal == SearchGoal::Energy),
+        "a distance goal on a space with its distance");
+    return {
+        static_cast<std::uint64_t>(objective_cost(
+            Objective::Energy, space.graph(), space.topology(), node_of_rank, space.distance())),
+        0};
   }
   const LinkLoadTracker loads(space.graph(), space.topology(), node_of_rank);
+  if (goal == SearchGoal::CongestionSmooth) return {0, loads.smooth()};
   return {loads.max_load(), loads.sum_of_squares()};
 }
 
@@ -73,16 +87,17 @@ namespace {
 
 // The cost under each goal, kept exact while slots exchange contents. after(a, b): the cost if
 // the contents of slots a (a rank) and b (a rank or idle) were exchanged; commit() makes it so.
-/// Hop-bytes, or the traffic energy (kEnergy): the same moves, with the hops of the routes or
-/// their energy per bit as the distance.
-template <bool kEnergy>
+/// Hop-bytes, or a distance objective (kRoute: the traffic energy, the latency sum): the same
+/// moves, with the hops of the routes or their RouteDistance as the distance.
+template <bool kRoute>
 class DistanceCost {
  public:
   DistanceCost(const SearchSpace& space, const Placement& placement)
       : space_(space),
-        cost_(search_cost(space, kEnergy ? SearchGoal::Energy : SearchGoal::HopBytes,
-                          placement.nodes())
-                  .primary) {}
+        cost_(kRoute ? static_cast<std::uint64_t>(
+                           objective_cost(Objective::Energy, space.graph(), space.topology(),
+                                          placement.nodes(), space.distance()))
+                     : metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())) {}
 
   [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
 
@@ -98,8 +113,8 @@ class DistanceCost {
     work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
             (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
     std::int64_t delta = 0;
-    if constexpr (kEnergy) {
-      delta = change(*space_.energy());
+    if constexpr (kRoute) {
+      delta = change(*space_.distance());
     } else if (const RouterHops* table = space_.router_hops()) {
       delta = change(*table);
     } else {
@@ -118,19 +133,25 @@ class DistanceCost {
   std::uint64_t cost_;
 };
 using HopBytesCost = DistanceCost<false>;
-using EnergyCost = DistanceCost<true>;
+using RouteCost = DistanceCost<true>;
 
+/// Congestion (max_l T_l, sum_l T_l^2), or its smooth variant (kSmooth: 0, sum_l T_l L_l).
+template <bool kSmooth>
 class CongestionCost {
  public:
   CongestionCost(const SearchSpace& space, const Placement& placement)
       : loads_(space.graph(), space.topology(), placement.nodes()) {}
 
-  [[nodiscard]] SearchCost cost() const { return {loads_.max_load(), loads_.sum_of_squares()}; }
+  [[nodiscard]] SearchCost cost() const {
+    if constexpr (kSmooth) return {0, loads_.smooth()};
+    return {loads_.max_load(), loads_.sum_of_squares()};
+  }
 
   SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
     const Rank i = p.occupant(a);
     const Rank j = p.occupant(b);
     const auto r = loads_.evaluate(p.nodes(), i, p.node_of_slot(b), j, p.node_of_slot(a), work);
+    if constexpr (kSmooth) return {0, r.smooth};
     return {r.max, r.sum_of_squares};
   }
 
@@ -517,9 +538,11 @@ LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId>
     return Chain<AxisTableCost>(space, start, options, random).run();
   if (options.goal == SearchGoal::HopBytes)
     return Chain<HopBytesCost>(space, start, options, random).run();
-  if (options.goal == SearchGoal::Energy)
-    return Chain<EnergyCost>(space, start, options, random).run();
-  return Chain<CongestionCost>(space, start, options, random).run();
+  if (options.goal == SearchGoal::Energy || options.goal == SearchGoal::Latency)
+    return Chain<RouteCost>(space, start, options, random).run();
+  if (options.goal == SearchGoal::CongestionSmooth)
+    return Chain<CongestionCost<true>>(space, start, options, random).run();
+  return Chain<CongestionCost<false>>(space, start, options, random).run();
 }
 
 }  // namespace mapsim::map

@@ -4,13 +4,25 @@
 //
 // Cost (lexicographic, minimised):
 //   hop-bytes    (HB, 0)                       HB = sum of bytes(i, j) hops(f(i), f(j))
-//   congestion   (max_l L_l, sum_l L_l^2)      L_l = bytes crossing directed link l under
-//                                              dimension-order routing (metrics::link_loads);
-//                                              the sum of squares breaks the many ties of the max
-//                                              and pushes traffic off heavy links
+//   congestion   (max_l T_l, sum_l T_l^2)      T_l = w_l L_l, the time directed link l is busy:
+//                                              L_l bytes crossing it along the minimal routes
+//                                              (metrics::link_loads) over its bandwidth, in
+//                                              units of the fastest class (LinkLoadTracker.hpp);
+//                                              the busiest link in seconds (Hoefler & Snir), the
+//                                              sum of squares breaking the many ties of the max
+//                                              and pushing traffic off heavy links. On machines
+//                                              of one bandwidth T_l = L_l (bytes).
+//   congestion-smooth (0, sum_l L_l^2 / b_l)   the smooth variant (as sum_l T_l L_l): every
+//                                              link's load counts, so that a move that relieves
+//                                              any heavy link is a step down, not only one that
+//                                              relieves the busiest
 //   energy       (E, 0)                        E = sum of bytes(i, j) e(f(i), f(j)), the traffic
-//                                              energy (EnergyDistance.hpp); moves as hop-bytes's,
+//                                              energy (RouteDistance.hpp); moves as hop-bytes's,
 //                                              with e for the hops (never the dense mode)
+//   latency      (D, 0)                        D = sum of messages(i, j) l(f(i), f(j)), l the
+//                                              route's latency in ps (RouteDistance.hpp): on the
+//                                              message graph (CommGraph::by_messages) with l for
+//                                              the hops, as energy
 // Moves: rank i exchanges places with the rank on a core of a target node, or moves to an idle
 // core of it (nodes may outnumber ranks). Target nodes of i: the nodes of its heaviest partners
 // and the nodes near those (NodeNeighbors::near), and the nodes near i's own; a rank with more
@@ -47,26 +59,30 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "mappers/CommGraph.hpp"
-#include "mappers/EnergyDistance.hpp"
 #include "mappers/NodeNeighbors.hpp"
 #include "mappers/Random.hpp"
+#include "mappers/RouteDistance.hpp"
 #include "mappers/RouterHops.hpp"
 #include "topologies/Topology.hpp"
 
 namespace mapsim::map {
 
-enum class SearchGoal : std::uint8_t { HopBytes, Congestion, Energy };
+enum class SearchGoal : std::uint8_t { HopBytes, Congestion, CongestionSmooth, Energy, Latency };
+
+/// "hop-bytes", "congestion", "congestion-smooth", "energy" or "latency".
+SearchGoal parse_search_goal(std::string_view word);
 
 /// Above this average degree a matrix is dense: the local search on meshes and tori switches to
 /// per-axis tables (see above), and `best`'s slower starts see a skeleton of it.
 constexpr std::size_t kDenseDegree = 64;
 
 struct SearchCost {
-  std::uint64_t primary = 0;  ///< hop-bytes, the largest directed link load, or the energy
-  Uint128 secondary = 0;      ///< 0, or the sum of squared directed link loads
+  std::uint64_t primary = 0;  ///< hop-bytes, max_l T_l, the energy or the latency sum; 0 (smooth)
+  Uint128 secondary = 0;      ///< 0, sum_l T_l^2 (congestion) or sum_l T_l L_l (smooth)
 
   friend bool operator==(const SearchCost&, const SearchCost&) = default;
   friend bool operator<(const SearchCost& a, const SearchCost& b) {
@@ -79,9 +95,10 @@ struct SearchCost {
 class SearchSpace {
  public:
   /// `partners`: partners per rank that give target nodes; `near`: nearby nodes per node.
-  /// `energy`: the energy per bit of the routes, for SearchGoal::Energy (outlives the space).
+  /// `distance`: the routes' energy per bit or latency, for SearchGoal::Energy or Latency
+  /// (outlives the space; for Latency, `graph` is the message graph).
   SearchSpace(const CommGraph& graph, const topo::Topology& topology, std::size_t partners = 8,
-              std::size_t near = 8, const EnergyDistance* energy = nullptr);
+              std::size_t near = 8, const RouteDistance* distance = nullptr);
 
   [[nodiscard]] const CommGraph& graph() const { return graph_; }
   [[nodiscard]] const topo::Topology& topology() const { return topology_; }
@@ -101,8 +118,8 @@ class SearchSpace {
   [[nodiscard]] const RouterHops* router_hops() const {
     return router_hops_ ? &*router_hops_ : nullptr;
   }
-  /// The energy per bit of the routes (SearchGoal::Energy), or null.
-  [[nodiscard]] const EnergyDistance* energy() const { return energy_; }
+  /// The energy per bit or the latency of the routes (SearchGoal::Energy, Latency), or null.
+  [[nodiscard]] const RouteDistance* distance() const { return distance_; }
   /// True when hops add up over the axes (meshes and tori): the dense mode's tables apply.
   [[nodiscard]] bool separable() const { return !sides_.empty(); }
   /// Separable machines: the side of every axis, whether it is periodic, and every node's
@@ -118,7 +135,7 @@ class SearchSpace {
   const topo::Topology& topology_;
   NodeNeighbors neighbors_;
   std::optional<RouterHops> router_hops_;
-  const EnergyDistance* energy_ = nullptr;
+  const RouteDistance* distance_ = nullptr;
   bool dense_ = false;
   std::vector<int> sides_;
   std::vector<char> periodic_;

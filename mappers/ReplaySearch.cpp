@@ -30,7 +30,8 @@ constexpr ParamSpec kParams[] = {
      "factor on the recorded computation in the search's replays (0: communication only)", 0, 1e6},
     {"portfolio", ParamType::Text,
      "in-order,round-robin,random,hilbert,scan,greedy,rcm,bisection,scotch,treematch,mxovlp,mht,"
-     "random-router,group-striped,best,best:objective=congestion,best:objective=energy",
+     "random-router,group-striped,best,best:objective=congestion,best:objective=congestion-smooth,"
+     "best:objective=energy,best:objective=latency",
      "the mappers whose mappings the search starts from, comma-separated, each NAME or "
      "NAME:key=value:key=value"},
     {"evaluations", ParamType::Integer, "200",

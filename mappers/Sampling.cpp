@@ -52,11 +52,7 @@ std::vector<NodeId> sample_mapping(const topo::Topology& topology, Rank ranks, S
 
 SamplingResult run_sampling(const CommGraph& graph, const topo::Topology& topology,
                             Objective objective, std::uint64_t samples, Seed seed) {
-  std::unique_ptr<const EnergyDistance> energy;
-  if (objective == Objective::Energy) {
-    energy = std::make_unique<const EnergyDistance>(topology);
-    energy->check_summable(graph);
-  }
+  const ObjectiveInputs inputs(objective, graph, topology);
   MAPSIM_EXPECTS(samples >= 1, "sampling without samples");
   const auto slots = static_cast<std::size_t>(topology.node_count()) *
                      static_cast<std::size_t>(topology.cores_per_node());
@@ -74,8 +70,9 @@ SamplingResult run_sampling(const CommGraph& graph, const topo::Topology& topolo
         Scratch& s = scratch.local();
         for (std::uint64_t k = range.begin(); k != range.end(); ++k) {
           draw(topology, seed, k, s.cores, s.nodes);
-          const Best candidate{
-              objective_cost_serial(objective, graph, topology, s.nodes, energy.get()), k};
+          const Best candidate{objective_cost_serial(objective, inputs.graph(), topology, s.nodes,
+                                                     inputs.distance()),
+                               k};
           if (candidate.better_than(found)) found = candidate;
         }
         return found;
@@ -89,9 +86,9 @@ namespace {
 constexpr ParamSpec kSamplingParams[] = {
     {"samples", ParamType::Integer, "10000", "random mappings drawn", 1, 1000000000},
     {"objective", ParamType::Choice, "hop-bytes",
-     "what the best sample minimises: hop-bytes, the traffic energy (energy), or the "
-     "cardinality maximised",
-     0, 0, "hop-bytes|cardinality|energy"},
+     "what the best sample minimises: hop-bytes, the traffic energy (energy), messages x route "
+     "latency (latency), or the cardinality maximised",
+     0, 0, "hop-bytes|cardinality|energy|latency"},
 };
 
 class Sampling final : public Mapper {

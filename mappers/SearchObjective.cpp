@@ -10,9 +10,32 @@ namespace mapsim::map {
 
 using topo::NodeId;
 
+namespace {
+
+bool by_distance(Objective objective) {
+  return objective == Objective::Energy || objective == Objective::Latency;
+}
+
+}  // namespace
+
+ObjectiveInputs::ObjectiveInputs(Objective objective, const CommGraph& graph,
+                                 const topo::Topology& topology)
+    : graph_(&graph) {
+  if (objective == Objective::Latency) {
+    messages_ = std::make_unique<const CommGraph>(graph.by_messages());
+    graph_ = messages_.get();
+  }
+  if (by_distance(objective)) {
+    distance_ = std::make_unique<const RouteDistance>(
+        topology, objective == Objective::Energy ? RouteWeight::Energy : RouteWeight::Latency);
+    distance_->check_summable(*graph_);
+  }
+}
+
 Objective parse_objective(std::string_view word) {
   if (word == "hop-bytes") return Objective::HopBytes;
   if (word == "energy") return Objective::Energy;
+  if (word == "latency") return Objective::Latency;
   MAPSIM_EXPECTS(word == "cardinality", "an objective parameter with an unknown word");
   return Objective::Cardinality;
 }
@@ -44,13 +67,13 @@ std::int64_t cardinality(const CommGraph& graph, const topo::Topology& topology,
 
 namespace {
 
-const EnergyDistance& energy_of(const EnergyDistance* energy) {
-  MAPSIM_EXPECTS(energy != nullptr, "objective=energy with its EnergyDistance");
-  return *energy;
+const RouteDistance& distance_of(const RouteDistance* distance) {
+  MAPSIM_EXPECTS(distance != nullptr, "a distance objective with its RouteDistance");
+  return *distance;
 }
 
-std::int64_t energy_cost(const CommGraph& graph, std::span<const NodeId> node_of_rank,
-                         const EnergyDistance& e) {
+std::int64_t distance_cost(const CommGraph& graph, std::span<const NodeId> node_of_rank,
+                           const RouteDistance& e) {
   std::int64_t sum = 0;
   for (Rank u = 0; u < graph.rank_count(); ++u) {
     const NodeId a = node_of_rank[static_cast<std::size_t>(u)];
@@ -68,8 +91,8 @@ std::int64_t energy_cost(const CommGraph& graph, std::span<const NodeId> node_of
 std::int64_t objective_cost_serial(Objective objective, const CommGraph& graph,
                                    const topo::Topology& topology,
                                    std::span<const NodeId> node_of_rank,
-                                   const EnergyDistance* energy) {
-  if (objective == Objective::Energy) return energy_cost(graph, node_of_rank, energy_of(energy));
+                                   const RouteDistance* distance) {
+  if (by_distance(objective)) return distance_cost(graph, node_of_rank, distance_of(distance));
   std::int64_t sum = 0;
   for (Rank u = 0; u < graph.rank_count(); ++u) {
     const NodeId a = node_of_rank[static_cast<std::size_t>(u)];
@@ -87,8 +110,8 @@ std::int64_t objective_cost_serial(Objective objective, const CommGraph& graph,
 
 std::int64_t objective_cost(Objective objective, const CommGraph& graph,
                             const topo::Topology& topology, std::span<const NodeId> node_of_rank,
-                            const EnergyDistance* energy) {
-  if (objective == Objective::Energy) return energy_cost(graph, node_of_rank, energy_of(energy));
+                            const RouteDistance* distance) {
+  if (by_distance(objective)) return distance_cost(graph, node_of_rank, distance_of(distance));
   if (objective == Objective::HopBytes)
     return static_cast<std::int64_t>(metrics::hop_bytes(graph, topology, node_of_rank));
   return -cardinality(graph, topology, node_of_rank);
@@ -96,9 +119,9 @@ std::int64_t objective_cost(Objective objective, const CommGraph& graph,
 
 std::int64_t swap_cost_delta(Objective objective, const CommGraph& graph,
                              const topo::Topology& topology, std::span<const NodeId> node_of_rank,
-                             Rank i, Rank j, const EnergyDistance* energy) {
-  if (objective == Objective::Energy)
-    return metrics::swap_delta_by(graph, energy_of(energy), node_of_rank, i, j);
+                             Rank i, Rank j, const RouteDistance* distance) {
+  if (by_distance(objective))
+    return metrics::swap_delta_by(graph, distance_of(distance), node_of_rank, i, j);
   if (objective == Objective::HopBytes)
     return metrics::swap_delta(graph, topology, node_of_rank, i, j);
   const NodeId fi = node_of_rank[static_cast<std::size_t>(i)];
@@ -120,9 +143,9 @@ std::int64_t swap_cost_delta(Objective objective, const CommGraph& graph,
 
 std::int64_t move_cost_delta(Objective objective, const CommGraph& graph,
                              const topo::Topology& topology, std::span<const NodeId> node_of_rank,
-                             Rank i, NodeId to, const EnergyDistance* energy) {
-  if (objective == Objective::Energy)
-    return metrics::move_delta_by(graph, energy_of(energy), node_of_rank, i, to);
+                             Rank i, NodeId to, const RouteDistance* distance) {
+  if (by_distance(objective))
+    return metrics::move_delta_by(graph, distance_of(distance), node_of_rank, i, to);
   if (objective == Objective::HopBytes)
     return metrics::move_delta(graph, topology, node_of_rank, i, to);
   const NodeId from = node_of_rank[static_cast<std::size_t>(i)];

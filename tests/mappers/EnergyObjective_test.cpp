@@ -1,4 +1,4 @@
-// objective=energy (mappers/EnergyDistance.hpp, SearchObjective.hpp): the energy per bit of a
+// objective=energy (mappers/RouteDistance.hpp, SearchObjective.hpp): the energy per bit of a
 // route solved by hand, the cost equal to the traffic energy the metrics report, swap and move
 // deltas equal to the change of the cost, and the search mappers choosing, on the HAEC Box,
 // other placements than hop-bytes does: fewer joules for more hop-bytes.
@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "mappers/EnergyDistance.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/Metrics.hpp"
+#include "mappers/RouteDistance.hpp"
 #include "mappers/SearchObjective.hpp"
 #include "support/Error.hpp"
 #include "tests/mappers/TestMatrices.hpp"
@@ -24,12 +24,12 @@ namespace {
 using topo::LinkClass;
 using topo::NodeId;
 
-TEST(EnergyDistance, RoutesSumTheirLinksEnergyPerBit) {
+TEST(RouteDistance, RoutesSumTheirLinksEnergyPerBit) {
   // haec:2x2x2: node 1 is node 0's optical neighbour (2 pJ/bit by default), node 5 the next
   // board's node over one wireless link (20 pJ/bit); node 3 = (1, 1, 0) two optical hops; a
   // node to itself is the intra-node copy (20 pJ/bit). In thousandths of a pJ per bit.
   const auto haec = topo::make_topology("haec:2x2x2");
-  const EnergyDistance e(*haec);
+  const RouteDistance e(*haec);
   EXPECT_EQ(e(0, 1), 2000);
   EXPECT_EQ(e(0, 5), 20000);
   EXPECT_EQ(e(0, 3), 4000);
@@ -37,11 +37,11 @@ TEST(EnergyDistance, RoutesSumTheirLinksEnergyPerBit) {
   EXPECT_EQ(e(7, 7), 20000);
   // Other energies per bit: the table given.
   const auto links = topo::LinkTable{}.with_energy(LinkClass::HaecWireless, {0.5, 1, 2});
-  EXPECT_EQ(EnergyDistance(*haec, links)(0, 5), 500);
+  EXPECT_EQ(RouteDistance(*haec, RouteWeight::Energy, links)(0, 5), 500);
   // A torus of more than kDenseNodes nodes walks the routes: 5 pJ/bit per hop.
   const auto torus = topo::make_topology("torus:33x32");
-  ASSERT_GT(torus->node_count(), EnergyDistance::kDenseNodes);
-  const EnergyDistance big(*torus);
+  ASSERT_GT(torus->node_count(), RouteDistance::kDenseNodes);
+  const RouteDistance big(*torus);
   for (const auto& [a, b] : std::vector<std::pair<NodeId, NodeId>>{{0, 1}, {0, 500}, {17, 1000}})
     EXPECT_EQ(big(a, b), 5000 * torus->hops(a, b)) << a << " -> " << b;
   EXPECT_GE(big.bound(), big(17, 1000));
@@ -51,7 +51,7 @@ TEST(EnergyObjective, CostIsTheTrafficEnergyAndDeltasAreItsChanges) {
   const auto haec = topo::make_topology("haec:2x2x2:cores=2");
   const auto matrix = testing::random_matrix(16, 5, 7);
   const CommGraph graph(matrix);
-  const EnergyDistance e(*haec);
+  const RouteDistance e(*haec);
   std::mt19937 rng(3);
   for (int trial = 0; trial < 20; ++trial) {
     std::vector<NodeId> nodes(16);
@@ -124,7 +124,7 @@ TEST(EnergyObjective, ACostBeyond64BitsIsRefused) {
   traces::CommMatrixBuilder builder(2);
   builder.add(0, 1, 1, std::uint64_t{1} << 62);
   const CommGraph graph(builder.build());
-  EXPECT_THROW(EnergyDistance(*haec).check_summable(graph), InputError);
+  EXPECT_THROW(RouteDistance(*haec).check_summable(graph), InputError);
   EXPECT_THROW(
       (void)make_mapper("bokhari", {{"objective", "energy"}})->map(builder.build(), *haec, 1),
       InputError);

@@ -91,6 +91,7 @@ TEST(LinkLoadTracker, FollowsRandomExchangesExactly) {
     const auto start = make_mapper("random")->map(matrix, *machine, 1);
     Placement placement(*machine, start.nodes());
     LinkLoadTracker tracker(graph, *machine, placement.nodes());
+    const auto weights = link_time_weights(*machine);
     Random random(3);
     std::uint64_t work = 0;
     for (int step = 0; step < 40; ++step) {
@@ -106,16 +107,26 @@ TEST(LinkLoadTracker, FollowsRandomExchangesExactly) {
                     work);
       placement.exchange(own, s);
       const auto loads = metrics::link_loads(matrix, *machine, placement.mapping());
+      // T_l = w_l L_l, with w_l the weight of the link's class.
       Uint128 squares = 0;
+      Uint128 smooth = 0;
+      std::uint64_t max = 0;
       for (std::size_t l = 0; l < loads.bytes.size(); ++l) {
-        EXPECT_EQ(tracker.load(static_cast<topo::LinkId>(l)), loads.bytes[l]);
-        squares += static_cast<Uint128>(loads.bytes[l]) * loads.bytes[l];
+        const auto link_class = machine->link(static_cast<topo::LinkId>(l)).link_class;
+        const std::uint64_t w = weights[static_cast<std::size_t>(link_class)];
+        const std::uint64_t time = loads.bytes[l] * w;
+        EXPECT_EQ(tracker.weight(static_cast<topo::LinkId>(l)), w);
+        EXPECT_EQ(tracker.load(static_cast<topo::LinkId>(l)), time);
+        squares += static_cast<Uint128>(time) * time;
+        smooth += static_cast<Uint128>(time) * loads.bytes[l];
+        max = std::max(max, time);
       }
-      const auto max = *std::max_element(loads.bytes.begin(), loads.bytes.end());
       EXPECT_EQ(after.max, max);
       EXPECT_EQ(tracker.max_load(), max);
       EXPECT_TRUE(after.sum_of_squares == squares);
       EXPECT_TRUE(tracker.sum_of_squares() == squares);
+      EXPECT_TRUE(after.smooth == smooth);
+      EXPECT_TRUE(tracker.smooth() == smooth);
     }
     EXPECT_GT(work, 0U);
   }

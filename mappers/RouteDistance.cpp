@@ -1,4 +1,4 @@
-#include "mappers/EnergyDistance.hpp"
+#include "mappers/RouteDistance.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,12 +11,15 @@
 
 namespace mapsim::map {
 
-EnergyDistance::EnergyDistance(const topo::Topology& topology, const topo::LinkTable& links)
-    : topology_(&topology), nodes_(topology.node_count()) {
+RouteDistance::RouteDistance(const topo::Topology& topology, RouteWeight weight,
+                             const topo::LinkTable& links)
+    : topology_(&topology), weight_kind_(weight), nodes_(topology.node_count()) {
   weight_.resize(topo::kLinkClassCount);
   std::int64_t heaviest = 0;
   for (const auto& info : topo::link_classes()) {
-    const auto w = std::llround(links.energy(info.id).pj_per_bit * 1000);
+    const auto w = weight == RouteWeight::Energy
+                       ? std::llround(links.energy(info.id).pj_per_bit * 1000)
+                       : std::llround(links[info.id].latency * 1e12);
     weight_[static_cast<std::size_t>(info.id)] = w;
     heaviest = std::max<std::int64_t>(heaviest, w);
   }
@@ -33,7 +36,7 @@ EnergyDistance::EnergyDistance(const topo::Topology& topology, const topo::LinkT
   }
 }
 
-std::int64_t EnergyDistance::walk(topo::NodeId a, topo::NodeId b) const {
+std::int64_t RouteDistance::walk(topo::NodeId a, topo::NodeId b) const {
   if (a == b) return weight_[static_cast<std::size_t>(topo::LinkClass::IntraNode)];
   thread_local std::vector<topo::LinkId> route;
   topology_->route_into(a, b, route);
@@ -43,7 +46,8 @@ std::int64_t EnergyDistance::walk(topo::NodeId a, topo::NodeId b) const {
   return sum;
 }
 
-void EnergyDistance::check_summable(const CommGraph& graph) const {
+void RouteDistance::check_summable(const CommGraph& graph) const {
+  const bool energy = weight_kind_ == RouteWeight::Energy;
   std::uint64_t bytes = 0;
   for (Rank r = 0; r < graph.rank_count(); ++r) bytes += graph.bytes(r);
   // graph.bytes counts each pair's bytes at both ends.
@@ -51,10 +55,10 @@ void EnergyDistance::check_summable(const CommGraph& graph) const {
   constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (bound_ > 0 && bytes > kMax / static_cast<std::uint64_t>(bound_)) {
     throw InputError(fmt::format(
-        "objective=energy: {} bytes between ranks times up to {} thousandths of a pJ per bit "
-        "along a route pass 2^63 - 1, the most the energy objective sums exactly; use "
-        "objective=hop-bytes",
-        bytes, bound_));
+        "objective={}: {} {} between ranks times up to {} {} along a route pass 2^63 - 1, the "
+        "most the objective sums exactly; use objective=hop-bytes",
+        energy ? "energy" : "latency", bytes, energy ? "bytes" : "messages", bound_,
+        energy ? "thousandths of a pJ per bit" : "ps"));
   }
 }
 
