@@ -137,6 +137,10 @@ void print_metrics(std::FILE* out, const metrics::Metrics& m, bool sockets) {
              m.link_messages.used, stats_line(m.link_messages, 2), stats_line(m.link_bytes, 1));
   fmt::print(out, "congestion     {:.6g} s: max over links of bytes / bandwidth\n",
              m.max_link_seconds);
+  fmt::print(out, "  smooth       {:.6g} B s: sum over links of bytes^2 / bandwidth\n",
+             m.link_load_squares);
+  fmt::print(out, "latency        {:.6g} s: sum over messages of their route's latency\n",
+             m.latency_seconds);
   fmt::print(out,
              "energy         {:.6g} J: the traffic's bits x pJ/bit over the routes and the "
              "nodes' channels\n",
@@ -182,6 +186,8 @@ Record record_of(const Outcome& o, std::optional<std::uint64_t> baseline, bool s
   add_stats(row, "link_messages", m.link_messages);
   add_stats(row, "link_bytes", m.link_bytes);
   row.add("busiest_link_s", m.max_link_seconds)
+      .add("link_load_squares", m.link_load_squares)
+      .add("latency_s", m.latency_seconds)
       .add("traffic_energy_j", m.traffic_energy_joules)
       .add("error", "");
   return row;

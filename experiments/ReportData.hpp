@@ -33,9 +33,12 @@
 
 namespace mapsim::exp {
 
-/// The static metrics the report compares with the simulation.
-inline constexpr std::string_view kReportStaticMetrics[] = {"hop_bytes", "link_bytes_max",
-                                                            "dilation_max"};
+/// The static metrics the report compares with the simulation: hop-bytes, the busiest link in
+/// bytes, the dilation, and the sums the search objectives minimise (congestion: the busiest
+/// link in seconds; congestion-smooth; latency).
+inline constexpr std::string_view kReportStaticMetrics[] = {"hop_bytes",         "link_bytes_max",
+                                                            "dilation_max",      "busiest_link_s",
+                                                            "link_load_squares", "latency_s"};
 
 /// The makespan and the parts of its critical path (sim/Result.hpp, CriticalPath), in seconds, as
 /// the results view names them: the critical-path charts (CriticalPathCharts.cpp).

@@ -36,6 +36,8 @@ schema::Row static_row(const map::metrics::Metrics& m) {
       m.max_link_seconds,
       exact(m.inter_socket_messages, "inter-socket messages"),
       m.traffic_energy_joules,
+      m.link_load_squares,
+      m.latency_seconds,
   };
   MAPSIM_EXPECTS(row.size() == schema::static_columns().size(),
                  "static_row and schema::static_columns() disagree");

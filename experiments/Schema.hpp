@@ -34,7 +34,7 @@
 namespace mapsim::exp::schema {
 
 inline constexpr std::int64_t kApplicationId = 0x6d617073;  // "maps"
-inline constexpr std::int64_t kVersion = 4;
+inline constexpr std::int64_t kVersion = 5;
 
 enum class Type : std::uint8_t { Integer, Real, Text };
 

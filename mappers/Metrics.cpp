@@ -229,6 +229,10 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
                    table.energy(topo::LinkClass::IntraNode).pj_per_bit +
                static_cast<double>(sums.inter_socket_bytes) *
                    table.energy(topo::LinkClass::InterSocket).pj_per_bit);
+  m.latency_seconds =
+      static_cast<double>(sums.intra - sums.inter_socket) *
+          table[topo::LinkClass::IntraNode].latency +
+      static_cast<double>(sums.inter_socket) * table[topo::LinkClass::InterSocket].latency;
   m.hop_bytes = sums.hop_bytes;
   m.hop_messages = sums.hop_messages;
   m.dilation_max = sums.dilation;
@@ -252,8 +256,14 @@ Metrics evaluate(const traces::CommMatrix& matrix, const topo::Topology& topolog
     m.traffic_energy_joules +=
         8e-12 * static_cast<double>(loads.bytes[id]) * table.energy(link_class).pj_per_bit;
     const double bandwidth = table[link_class].bandwidth;
-    m.max_link_seconds =
-        std::max(m.max_link_seconds, static_cast<double>(loads.bytes[id]) / bandwidth);
+    const auto bytes = static_cast<double>(loads.bytes[id]);
+    m.max_link_seconds = std::max(m.max_link_seconds, bytes / bandwidth);
+    m.link_load_squares += bytes * bytes / bandwidth;
+  }
+  for (std::size_t id = 0; id < loads.messages.size(); ++id) {
+    if (loads.messages[id] == 0) continue;
+    const auto link_class = topology.link(static_cast<LinkId>(id)).link_class;
+    m.latency_seconds += static_cast<double>(loads.messages[id]) * table[link_class].latency;
   }
   m.link_bytes = stats(both_bytes, both_messages);
   m.link_messages = stats(both_messages, both_messages);

@@ -81,6 +81,11 @@ struct Metrics {
   LoadStats link_bytes;  ///< per link, both directions together
   LoadStats link_messages;
   double max_link_seconds = 0;  ///< max over directed links of bytes / bandwidth
+  /// sum over directed links of bytes^2 / bandwidth (byte-seconds): congestion-smooth's sum
+  double link_load_squares = 0;
+  /// sum over messages of their route's latency (the links' latencies; the intra-node or
+  /// inter-socket channel's between ranks of one node), seconds: the latency objective's sum
+  double latency_seconds = 0;
   double traffic_energy_joules = 0;
 };
 

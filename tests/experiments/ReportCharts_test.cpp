@@ -24,8 +24,13 @@ ReportRow row(const std::string& mapper, double hops, std::optional<double> time
   ReportRow r;
   r.mapper = mapper;
   r.runs = 1;
-  r.values = {hops, 1.0, 1.0, time};
-  r.ratios = {hops / base_hops, 1.0, 1.0, std::nullopt};
+  // The static metrics (hop-bytes first, the others 1), then the time.
+  r.values.assign(ReportData::kTime + 1, 1.0);
+  r.ratios.assign(ReportData::kTime + 1, 1.0);
+  r.values[0] = hops;
+  r.ratios[0] = hops / base_hops;
+  r.values[ReportData::kTime] = time;
+  r.ratios[ReportData::kTime] = std::nullopt;
   if (time && base_time) r.ratios[ReportData::kTime] = *time / *base_time;
   return r;
 }
@@ -52,7 +57,8 @@ ReportContext context(const std::string& workload, std::int64_t ranks,
 
 ReportData data_of(std::vector<ReportContext> contexts) {
   ReportData data;
-  data.metrics = {"hop_bytes", "link_bytes_max", "dilation_max", "makespan_s"};
+  data.metrics.assign(std::begin(kReportStaticMetrics), std::end(kReportStaticMetrics));
+  data.metrics.emplace_back("makespan_s");
   data.contexts = std::move(contexts);
   return data;
 }
@@ -99,12 +105,12 @@ ReportData with_energy(ReportData data, const std::vector<std::pair<std::string,
       if (mapper == "in-order") base = e;
     }
     for (auto& r : c.rows) {
-      r.values.resize(5);
-      r.ratios.resize(5);
+      r.values.resize(ReportData::kTime + 2);
+      r.ratios.resize(ReportData::kTime + 2);
       for (const auto& [mapper, e] : joules) {
         if (mapper != r.mapper) continue;
-        r.values[4] = e;
-        r.ratios[4] = e / base;
+        r.values[ReportData::kTime + 1] = e;
+        r.ratios[ReportData::kTime + 1] = e / base;
       }
     }
   }
@@ -153,7 +159,7 @@ TEST(ReportCharts, NoEnergyChartWithoutEnergies) {
 }
 
 /// `data` with the critical path's columns after makespan_s (kCriticalPathMetrics: makespan_s is
-/// already column 3): each mapper's parts in seconds, compute ... waiting.
+/// already column kTime): each mapper's parts in seconds, compute ... waiting.
 ReportData with_critical_paths(
     ReportData data, const std::vector<std::pair<std::string, std::array<double, 6>>>& parts) {
   for (std::size_t k = 1; k < std::size(kCriticalPathMetrics); ++k)
@@ -164,7 +170,7 @@ ReportData with_critical_paths(
       r.ratios.resize(data.metrics.size());
       for (const auto& [mapper, seconds] : parts) {
         if (mapper != r.mapper) continue;
-        for (std::size_t k = 0; k < 6; ++k) r.values[4 + k] = seconds[k];
+        for (std::size_t k = 0; k < 6; ++k) r.values[ReportData::kTime + 1 + k] = seconds[k];
       }
     }
   }

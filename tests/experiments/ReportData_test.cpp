@@ -68,7 +68,8 @@ TEST(ReportData, DividesByInOrderInTheSameContext) {
   const auto data = read(dir);
   // hop_bytes scales: no extra column; the network's energy, then the critical path's parts.
   EXPECT_THAT(data.metrics,
-              ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "makespan_s", "energy_j",
+              ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "busiest_link_s",
+                          "link_load_squares", "latency_s", "makespan_s", "energy_j",
                           "critical_compute_s", "critical_overhead_s", "critical_latency_s",
                           "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   ASSERT_EQ(data.contexts.size(), 1U);
@@ -400,24 +401,27 @@ TEST(ReportQuery, MetricsEndWithTimeAndScalingMetric) {
   // The critical path's parts need the makespan: it comes after the energy.
   EXPECT_THAT(
       read(dir, query).metrics,
-      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "mpi_time_max_s", "energy_j",
-                  "makespan_s", "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "busiest_link_s",
+                  "link_load_squares", "latency_s", "mpi_time_max_s", "energy_j", "makespan_s",
+                  "critical_compute_s", "critical_overhead_s", "critical_latency_s",
                   "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   query.scaling_metric = "makespan_s";
   const auto data = read(dir, query);
   EXPECT_THAT(
       data.metrics,
-      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "mpi_time_max_s", "makespan_s",
-                  "energy_j", "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "busiest_link_s",
+                  "link_load_squares", "latency_s", "mpi_time_max_s", "makespan_s", "energy_j",
+                  "critical_compute_s", "critical_overhead_s", "critical_latency_s",
                   "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
   // The energy is one column, whichever metric the time or the scaling is.
   query.scaling_metric = "energy_j";
   EXPECT_THAT(
       read(dir, query).metrics,
-      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "mpi_time_max_s", "energy_j",
-                  "makespan_s", "critical_compute_s", "critical_overhead_s", "critical_latency_s",
+      ElementsAre("hop_bytes", "link_bytes_max", "dilation_max", "busiest_link_s",
+                  "link_load_squares", "latency_s", "mpi_time_max_s", "energy_j", "makespan_s",
+                  "critical_compute_s", "critical_overhead_s", "critical_latency_s",
                   "critical_bandwidth_s", "critical_contention_s", "critical_waiting_s"));
-  EXPECT_EQ(data.metric_index("makespan_s"), 4U);
+  EXPECT_EQ(data.metric_index("makespan_s"), 7U);
   // No mpi_time_max_ps stored: no value.
   EXPECT_FALSE(data.contexts.at(0).rows.at(0).values[ReportData::kTime]);
   EXPECT_THAT(input_error([&] { (void)data.metric_index("ienlc"); }), HasSubstr("'ienlc'"));

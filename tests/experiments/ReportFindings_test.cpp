@@ -26,8 +26,13 @@ ReportRow row(const std::string& mapper, double hops, std::optional<double> time
   ReportRow r;
   r.mapper = mapper;
   r.runs = 1;
-  r.values = {hops, 1.0, 1.0, time};
-  r.ratios = {hops / 100, 1.0, 1.0, std::nullopt};
+  // The static metrics (hop-bytes first, the others 1), then the time.
+  r.values.assign(ReportData::kTime + 1, 1.0);
+  r.ratios.assign(ReportData::kTime + 1, 1.0);
+  r.values[0] = hops;
+  r.ratios[0] = hops / 100;
+  r.values[ReportData::kTime] = time;
+  r.ratios[ReportData::kTime] = std::nullopt;
   if (time) r.ratios[ReportData::kTime] = *time / 2.0;
   return r;
 }
@@ -58,7 +63,8 @@ ReportContext context(const std::string& workload, const std::string& model,
 ///   cg packet  greedy 50 / 0.8 s, random 150 / 1 s: greedy, as hop-bytes
 ReportData hand_data() {
   ReportData data;
-  data.metrics = {"hop_bytes", "link_bytes_max", "dilation_max", "makespan_s"};
+  data.metrics.assign(std::begin(kReportStaticMetrics), std::end(kReportStaticMetrics));
+  data.metrics.emplace_back("makespan_s");
   data.contexts = {
       context("lu:S:4", "flow",
               {row("in-order", 100, 2), row("greedy", 50, 1.5), row("random", 150, 1)}),

@@ -80,7 +80,7 @@ schema::Value column(Store& store, std::string_view key, std::string_view name) 
 }
 
 RunRecord done_record(
-    std::string key, schema::Row static_row = schema::Row(18),
+    std::string key, schema::Row static_row = schema::Row(schema::static_columns().size()),
     schema::Row simulation_row = schema::Row(schema::simulation_columns().size())) {
   RunRecord record;
   record.key = std::move(key);
@@ -957,9 +957,11 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
   const auto me = this_process("test");
   // Context A: six mappings, with ties in several metrics and in the makespan.
   const std::vector<std::vector<double>> a_static{
-      // hop_bytes, hop_messages, dilation_avg, link_bytes_max, busiest_link_s, ienlc
-      {100, 1, 1.5, 10, 0.1, 3}, {200, 2, 1.5, 9, 0.2, 3}, {200, 3, 1.5, 8, 0.1, 3},
-      {50, 4, 2.0, 7, 0.2, 3},   {400, 5, 1.0, 6, 0.1, 3}, {300, 6, 3.0, 5, 0.2, 3}};
+      // hop_bytes, hop_messages, dilation_avg, link_bytes_max, busiest_link_s,
+      // link_load_squares, latency_s, ienlc
+      {100, 1, 1.5, 10, 0.1, 5, 0.3, 3}, {200, 2, 1.5, 9, 0.2, 4, 0.1, 3},
+      {200, 3, 1.5, 8, 0.1, 3, 0.2, 3},  {50, 4, 2.0, 7, 0.2, 2, 0.3, 3},
+      {400, 5, 1.0, 6, 0.1, 1, 0.5, 3},  {300, 6, 3.0, 5, 0.2, 6, 0.4, 3}};
   const std::vector<double> a_makespan{1000, 3000, 2000, 1000, 5000, 4000};
   const auto static_row = [](const std::vector<double>& v) {
     return row_of(schema::static_columns(), {{"hop_bytes", static_cast<std::int64_t>(v[0])},
@@ -967,7 +969,9 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
                                              {"dilation_avg", v[2]},
                                              {"link_bytes_max", static_cast<std::int64_t>(v[3])},
                                              {"busiest_link_s", v[4]},
-                                             {"ienlc", static_cast<std::int64_t>(v[5])}});
+                                             {"link_load_squares", v[5]},
+                                             {"latency_s", v[6]},
+                                             {"ienlc", static_cast<std::int64_t>(v[7])}});
   };
   const auto makespan = [](double ps) {
     return row_of(schema::simulation_columns(), {{"makespan_ps", static_cast<std::int64_t>(ps)}});
@@ -977,8 +981,9 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
                  static_row(a_static[i]), makespan(a_makespan[i]));
   }
   // Not samples: a repeat, a failed run, a running one, a run without replay.
-  add_done_run(store, me, "a-repeat", "A", "m0", static_row({9999, 0, 0, 0, 0, 0}), makespan(1), 1);
-  add_done_run(store, me, "a-static", "A", "m9", static_row({1, 1, 1, 1, 1, 1}),
+  add_done_run(store, me, "a-repeat", "A", "m0", static_row({9999, 0, 0, 0, 0, 0, 0, 0}),
+               makespan(1), 1);
+  add_done_run(store, me, "a-static", "A", "m9", static_row({1, 1, 1, 1, 1, 1, 1, 1}),
                schema::Row(schema::simulation_columns().size()));
   const std::vector<RunIdentity> others{fake_identity("a-failed", "A"),
                                         fake_identity("a-running", "A")};
@@ -987,11 +992,11 @@ TEST(StoreViews, RankCorrelationEqualsSpearman) {
   // Context B: hop-bytes orders the three runs the opposite way of the makespan.
   for (int i = 0; i < 3; ++i) {
     add_done_run(store, me, fmt::format("b{}", i), "B", fmt::format("m{}", i),
-                 static_row({static_cast<double>(i + 1), 1, 1, 1, 1, 1}), makespan(3 - i));
+                 static_row({static_cast<double>(i + 1), 1, 1, 1, 1, 1, 1, 1}), makespan(3 - i));
   }
 
   const auto metrics = schema::correlated_metrics();
-  ASSERT_EQ(metrics.size(), 6U);
+  ASSERT_EQ(metrics.size(), 8U);
   // Exact ties: tolerance 0, added to the default's row.
   store.connection().execute("INSERT INTO tie_tolerances VALUES (0)");
   auto select = store.connection().prepare(
@@ -1123,6 +1128,7 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
     store.connection().execute(
         "DROP VIEW rank_correlation; DROP TABLE tie_tolerances; DROP VIEW normalized; "
         "DROP VIEW results; CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "ALTER TABLE runs DROP COLUMN link_load_squares; ALTER TABLE runs DROP COLUMN latency_s; "
         "ALTER TABLE runs DROP COLUMN critical_compute_ps; ALTER TABLE runs DROP COLUMN "
         "critical_overhead_ps; "
         "ALTER TABLE runs DROP COLUMN critical_latency_ps; "
@@ -1143,13 +1149,13 @@ TEST(StoreUpgrade, SchemaOneGainsTheTieToleranceColumns) {
   const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
   EXPECT_EQ(Store::upgrade(path), 1);
   Store store(path, Store::Access::Read);
-  // Every stored value unchanged; schema 3's six columns and schema 4's seven appended, NULL
-  // (these runs have no ianlc, and no run stored before schema 3 has energies, nor before schema
-  // 4 a critical path).
+  // Every stored value unchanged; schema 3's six columns, schema 4's seven and schema 5's two
+  // appended, NULL (these runs have no ianlc, and no run stored before schema 3 has energies,
+  // nor before schema 4 a critical path, nor before schema 5 the objectives' sums).
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
   for (auto& row : runs_after) {
-    ASSERT_GE(row.size(), 13U);
-    for (int k = 0; k < 13; ++k) {
+    ASSERT_GE(row.size(), 15U);
+    for (int k = 0; k < 15; ++k) {
       EXPECT_EQ(row.back(), schema::Value{});
       row.pop_back();
     }
@@ -1177,7 +1183,9 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
     // Back to schema 2: the runs table without inter_socket and the energies, the normalized
     // view without energies.
     store.connection().execute(
-        "DROP VIEW normalized; DROP VIEW results; CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "DROP VIEW rank_correlation; DROP VIEW normalized; DROP VIEW results; "
+        "CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "ALTER TABLE runs DROP COLUMN link_load_squares; ALTER TABLE runs DROP COLUMN latency_s; "
         "ALTER TABLE runs DROP COLUMN inter_socket; "
         "ALTER TABLE runs DROP COLUMN critical_compute_ps; ALTER TABLE runs DROP COLUMN "
         "critical_overhead_ps; "
@@ -1204,7 +1212,8 @@ TEST(StoreUpgrade, SchemaTwoGainsTheInterSocketColumn) {
       (Table{{std::string("no-metrics"), schema::Value{}},
              {std::string("static"), std::int64_t{0}}}));
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
-  for (auto& row : runs_after) row.resize(row.size() - 13);  // schema 3's six, schema 4's seven
+  // Schema 3's six, schema 4's seven, schema 5's two.
+  for (auto& row : runs_after) row.resize(row.size() - 15);
   EXPECT_EQ(runs_after, runs_before);
   // The energies are NULL, and the normalized view has them.
   EXPECT_EQ(select_all(store.connection(),
@@ -1224,7 +1233,8 @@ TEST(StoreUpgrade, SchemaThreeGainsTheCriticalPathColumns) {
                  row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30}}}));
     // Back to schema 3: the runs table and the results view without the critical path.
     store.connection().execute(
-        "DROP VIEW normalized; DROP VIEW results; "
+        "DROP VIEW rank_correlation; DROP VIEW normalized; DROP VIEW results; "
+        "ALTER TABLE runs DROP COLUMN link_load_squares; ALTER TABLE runs DROP COLUMN latency_s; "
         "ALTER TABLE runs DROP COLUMN critical_compute_ps; ALTER TABLE runs DROP COLUMN "
         "critical_overhead_ps; "
         "ALTER TABLE runs DROP COLUMN critical_latency_ps; "
@@ -1240,8 +1250,8 @@ TEST(StoreUpgrade, SchemaThreeGainsTheCriticalPathColumns) {
   Store store(path, Store::Access::Read);
   auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
   for (auto& row : runs_after) {
-    ASSERT_GE(row.size(), 7U);
-    for (int k = 0; k < 7; ++k) {
+    ASSERT_GE(row.size(), 9U);  // schema 4's seven, schema 5's two
+    for (int k = 0; k < 9; ++k) {
       EXPECT_EQ(row.back(), schema::Value{});
       row.pop_back();
     }
@@ -1251,6 +1261,47 @@ TEST(StoreUpgrade, SchemaThreeGainsTheCriticalPathColumns) {
   EXPECT_EQ(select_all(store.connection(),
                        "SELECT makespan_s, critical_contention_s, critical_transfers FROM results"),
             (Table{{30e-12, schema::Value{}, schema::Value{}}}));
+}
+
+TEST(StoreUpgrade, SchemaFourGainsTheObjectivesSums) {
+  const TempDir dir;
+  const auto path = dir.path() / "r.db";
+  {
+    Store store(path, Store::Access::Write);
+    const auto me = this_process("test");
+    add_done_run(store, me, "a", "A", "m0",
+                 row_of(schema::static_columns(), {{"hop_bytes", std::int64_t{10}}}),
+                 row_of(schema::simulation_columns(), {{"makespan_ps", std::int64_t{30}}}));
+    // Back to schema 4: no link_load_squares and latency_s, views without them.
+    store.connection().execute(
+        "DROP VIEW rank_correlation; DROP VIEW normalized; DROP VIEW results; "
+        "ALTER TABLE runs DROP COLUMN link_load_squares; ALTER TABLE runs DROP COLUMN latency_s; "
+        "CREATE VIEW results AS SELECT runs.* FROM runs; "
+        "CREATE VIEW normalized AS SELECT run_key FROM runs; "
+        "CREATE VIEW rank_correlation AS SELECT context_key FROM runs; PRAGMA user_version = 4");
+  }
+  EXPECT_THAT(error_of([&] { (void)Store(path, Store::Access::Read); }),
+              AllOf(HasSubstr("schema version 4"), HasSubstr("mapsim upgrade")));
+  const auto runs_before = select_all(path, "SELECT * FROM runs ORDER BY run_key");
+  EXPECT_EQ(Store::upgrade(path), 4);
+  Store store(path, Store::Access::Read);
+  auto runs_after = select_all(store.connection(), "SELECT * FROM runs ORDER BY run_key");
+  for (auto& row : runs_after) {
+    ASSERT_GE(row.size(), 2U);
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_EQ(row.back(), schema::Value{});
+      row.pop_back();
+    }
+  }
+  EXPECT_EQ(runs_after, runs_before);
+  // The views have them again: NULL for the stored run, and a metric of rank_correlation.
+  EXPECT_EQ(select_all(store.connection(), "SELECT latency_s, link_load_squares FROM results"),
+            (Table{{schema::Value{}, schema::Value{}}}));
+  EXPECT_EQ(select_all(store.connection(), "SELECT latency_s FROM normalized"), (Table{}));
+  EXPECT_EQ(select_all(store.connection(),
+                       "SELECT metric FROM rank_correlation WHERE metric IN ('latency_s', "
+                       "'link_load_squares') ORDER BY metric"),
+            (Table{{std::string("latency_s")}, {std::string("link_load_squares")}}));
 }
 
 TEST(StoreViews, NormalizedDividesByInOrder) {

@@ -56,6 +56,11 @@ TEST(Metrics, HandSolvedLine) {
   EXPECT_NEAR(m.link_bytes.average, 105.0, kTolerance);
   const double bandwidth = topo::LinkTable()[topo::LinkClass::Grid].bandwidth;
   EXPECT_NEAR(m.max_link_seconds, 100.0 / bandwidth, kTolerance);
+  // The objectives' sums: bytes^2 / bandwidth over 0->1, 1->2 (100 B each) and 1->0 (10 B);
+  // the two messages 0 -> 2 cross two links, the one 1 -> 0 one.
+  EXPECT_NEAR(m.link_load_squares, (100.0 * 100 * 2 + 10.0 * 10) / bandwidth, kTolerance);
+  const double latency = topo::LinkTable()[topo::LinkClass::Grid].latency;
+  EXPECT_NEAR(m.latency_seconds, (2 * 2 + 1) * latency, kTolerance);
 }
 
 TEST(Metrics, IntraNodeMessagesCrossNoLink) {
@@ -95,6 +100,12 @@ TEST(Metrics, TrafficEnergyIsBitsTimesEnergyPerBitOnEveryLinkAndChannel) {
   EXPECT_NEAR(m.traffic_energy_joules, 144e-9, 1e-20);
   EXPECT_EQ(m.inter_socket_messages, 1u);
   EXPECT_EQ(m.inter_socket_bytes, 100u);
+  // Latency: one message within a socket, one across sockets, one over a grid link.
+  EXPECT_NEAR(m.latency_seconds,
+              links[topo::LinkClass::IntraNode].latency +
+                  links[topo::LinkClass::InterSocket].latency +
+                  links[topo::LinkClass::Grid].latency,
+              kTolerance);
   // Without energy per bit anywhere, none.
   auto none = links;
   for (const auto& info : topo::link_classes()) none = none.with_energy(info.id, {0, 0, 0});
@@ -121,6 +132,8 @@ TEST(Metrics, EmptyTrafficGivesZeroes) {
   EXPECT_EQ(m.directed_bytes.used, 0);
   EXPECT_EQ(m.directed_bytes.min, 0u);
   EXPECT_EQ(m.max_link_seconds, 0.0);
+  EXPECT_EQ(m.link_load_squares, 0.0);
+  EXPECT_EQ(m.latency_seconds, 0.0);
 }
 
 topo::Mapping random_mapping(Rank ranks, const topo::Topology& machine, Seed seed) {
