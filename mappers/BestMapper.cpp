@@ -133,7 +133,8 @@ traces::CommMatrix skeleton(const CommGraph& graph) {
 BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
                     const BestOptions& options, Seed seed) {
   // Latency weighs pairs by their messages: the search (and the starts' ranking) runs on the
-  // message graph, the starts map the matrix as given.
+  // message graph, the starts map the matrix as given (on a dense matrix, the skeleton of the
+  // message graph, like the others' skeleton of theirs).
   const CommGraph graph =
       options.goal == SearchGoal::Latency ? CommGraph(matrix).by_messages() : CommGraph(matrix);
   std::optional<RouteDistance> distance;

@@ -14,7 +14,8 @@
 // On hierarchical machines two nodes are adjacent (hops <= 1) when they share a leaf switch or
 // router. The objective is the cardinality |M| (SearchObjective.hpp), or hop-bytes with
 // objective=hop-bytes (then "|M| < |B|" reads "M has more hop-bytes than B"), or the traffic
-// energy with objective=energy (likewise). The initial mapping
+// energy with objective=energy, or messages x route latency with objective=latency (likewise).
+// The initial mapping
 // is `sweep`, as in the thesis (in-order, the same order, on a machine without a grid: a Slurm
 // cluster). n, the number of random interchanges of a jump, is the side of Bokhari's n x n
 // array: round(sqrt(ranks)) (jump-pairs overrides it).

@@ -14,11 +14,11 @@
 // thesis's penalty for idle processors is never needed. Mutation exchanges two random genes.
 //
 // Fitness: the cardinality |M| (as in the thesis; if every |M| is 0 the wheel is uniform), or
-// 1 / (hop-bytes + 1) with objective=hop-bytes. Population 100 and 10 generations by default, as
-// in the thesis. Generations replace each other whole (Algorithm 3 keeps no elite); the best
-// chromosome ever evaluated is returned, so the result is never worse than the best of the
-// initial population. The thesis does not give a mutation rate: each child is mutated with
-// probability `mutation` (0.5 by default, our choice).
+// 1 / (hop-bytes + 1) with objective=hop-bytes (likewise energy and latency). Population 100 and 10
+// generations by default, as in the thesis. Generations replace each other whole (Algorithm 3 keeps
+// no elite); the best chromosome ever evaluated is returned, so the result is never worse than the
+// best of the initial population. The thesis does not give a mutation rate: each child is mutated
+// with probability `mutation` (0.5 by default, our choice).
 //
 // Parallel: the offspring pairs of a generation are bred and evaluated in parallel (oneTBB);
 // pair k of generation g draws from its own random stream (seed, g, k), so the result does not
@@ -49,8 +49,8 @@ struct GeneticOptions {
 };
 
 struct GeneticResult {
-  std::vector<topo::NodeId> best;     ///< node of every rank of the best chromosome
-  std::int64_t best_cost = 0;         ///< its cost (SearchObjective.hpp: -|M| or hop-bytes)
+  std::vector<topo::NodeId> best;  ///< node of every rank of the best chromosome
+  std::int64_t best_cost = 0;  ///< its cost (SearchObjective.hpp: -|M|, hop-bytes, energy, latency)
   std::int64_t initial_cost = 0;      ///< the best cost of the initial population
   std::vector<std::int64_t> history;  ///< best cost so far after each generation
 };

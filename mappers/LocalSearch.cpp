@@ -73,10 +73,10 @@ SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
         space.distance() != nullptr &&
             (space.distance()->weight() == RouteWeight::Energy) == (goal == SearchGoal::Energy),
         "a distance goal on a space with its distance");
-    return {
-        static_cast<std::uint64_t>(objective_cost(
-            Objective::Energy, space.graph(), space.topology(), node_of_rank, space.distance())),
-        0};
+    const Objective objective = goal == SearchGoal::Energy ? Objective::Energy : Objective::Latency;
+    return {static_cast<std::uint64_t>(objective_cost(objective, space.graph(), space.topology(),
+                                                      node_of_rank, space.distance())),
+            0};
   }
   const LinkLoadTracker loads(space.graph(), space.topology(), node_of_rank);
   if (goal == SearchGoal::CongestionSmooth) return {0, loads.smooth()};
@@ -94,6 +94,7 @@ class DistanceCost {
  public:
   DistanceCost(const SearchSpace& space, const Placement& placement)
       : space_(space),
+        // Energy and latency sum alike over the space's graph with its distance.
         cost_(kRoute ? static_cast<std::uint64_t>(
                            objective_cost(Objective::Energy, space.graph(), space.topology(),
                                           placement.nodes(), space.distance()))

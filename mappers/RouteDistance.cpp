@@ -16,12 +16,15 @@ RouteDistance::RouteDistance(const topo::Topology& topology, RouteWeight weight,
     : topology_(&topology), weight_kind_(weight), nodes_(topology.node_count()) {
   weight_.resize(topo::kLinkClassCount);
   std::int64_t heaviest = 0;
+  const auto present = topology.has_link_classes();
   for (const auto& info : topo::link_classes()) {
     const auto w = weight == RouteWeight::Energy
                        ? std::llround(links.energy(info.id).pj_per_bit * 1000)
                        : std::llround(links[info.id].latency * 1e12);
     weight_[static_cast<std::size_t>(info.id)] = w;
-    heaviest = std::max<std::int64_t>(heaviest, w);
+    // The bound needs the classes the machine has only (the intra-node channel: every machine).
+    if (present[static_cast<std::size_t>(info.id)] || info.id == topo::LinkClass::IntraNode)
+      heaviest = std::max<std::int64_t>(heaviest, w);
   }
   if (nodes_ <= kDenseNodes) {
     const auto n = static_cast<std::size_t>(nodes_);

@@ -10,7 +10,8 @@
 //            (metrics::Metrics::traffic_energy_joules, without sockets);
 //   latency  w = round(latency(class) / 1 ps), picoseconds: sum over rank pairs of
 //            messages(i, j) d(f(i), f(j)) is the time the mapping's messages spend in the links'
-//            latencies (every message counted once, as if each lay on the critical path).
+//            latencies (every message counted once; without sockets: the intra-node channel's
+//            latency between any two ranks of a node).
 // The link classes' parameters (topologies/LinkClass.hpp) are the defaults or the table given.
 // A dense table of every pair on machines of at most kDenseNodes nodes; larger machines walk
 // the route per call.

@@ -4,7 +4,8 @@
 // shuffle of all cores drawn from its own random stream (seed, k); samples are drawn and scored
 // in parallel (oneTBB) and the best is the one of least cost, ties to the lowest k, so the
 // result does not depend on the thread count. Cost: hop-bytes by default, or -|M| with
-// objective=cardinality (SearchObjective.hpp).
+// objective=cardinality, the traffic energy with objective=energy, messages x route latency with
+// objective=latency (SearchObjective.hpp).
 
 #include <cstdint>
 #include <vector>

@@ -1,0 +1,497 @@
+// The latency and time-congestion objectives (RouteDistance.hpp, SearchObjective.hpp,
+// LinkLoadTracker.hpp, LocalSearch.hpp): route latencies from the default link table,
+// CommGraph::by_messages, the latency cost against its definition, and tiny instances solved by
+// hand and by brute force over every placement (a chain of small messages, two heavy pairs on
+// one link, a wireless byte worth two optical ones, a busiest-link tie broken by the smooth sum),
+// each reached by `best`; bokhari, genetic and sampling under latency; thread independence; and
+// the inputs refused because their sums would pass 64 bits.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include "mappers/BestMapper.hpp"
+#include "mappers/CommGraph.hpp"
+#include "mappers/Genetic.hpp"
+#include "mappers/LinkLoadTracker.hpp"
+#include "mappers/Mapper.hpp"
+#include "mappers/RouteDistance.hpp"
+#include "mappers/Sampling.hpp"
+#include "mappers/SearchObjective.hpp"
+#include "support/Error.hpp"
+#include "tests/mappers/TestMatrices.hpp"
+#include "topologies/TopologySpec.hpp"
+
+namespace mapsim::map {
+namespace {
+
+using topo::LinkClass;
+using topo::LinkId;
+using topo::NodeId;
+
+constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+/// A class's default latency in ps.
+const auto ps = [](LinkClass c) { return std::llround(topo::LinkTable{}[c].latency * 1e12); };
+
+/// d_latency by its definition: the route's links' latencies; the intra-node channel's on a node.
+std::int64_t route_latency(const topo::Topology& t, NodeId a, NodeId b) {
+  if (a == b) return ps(LinkClass::IntraNode);
+  std::int64_t sum = 0;
+  for (const LinkId l : t.route(a, b)) sum += ps(t.link(l).link_class);
+  return sum;
+}
+
+/// Calls f(src, dst, traffic) for every entry between distinct ranks.
+void for_each_pair(const traces::CommMatrix& m,
+                   const std::function<void(Rank, Rank, traces::Traffic)>& f) {
+  for (Rank s = 0; s < m.rank_count(); ++s)
+    for (std::size_t k = 0; k < m.destinations(s).size(); ++k)
+      if (m.destinations(s)[k] != s) f(s, m.destinations(s)[k], m.traffic(s)[k]);
+}
+
+/// Sum over pairs of messages x d_latency, or (hop_bytes) of bytes x hops.
+std::int64_t latency_sum(const traces::CommMatrix& m, const topo::Topology& t,
+                         std::span<const NodeId> f, bool hop_bytes = false) {
+  std::int64_t sum = 0;
+  for_each_pair(m, [&](Rank s, Rank d, traces::Traffic x) {
+    sum += hop_bytes ? static_cast<std::int64_t>(x.bytes) * t.hops(f[s], f[d])
+                     : static_cast<std::int64_t>(x.messages) * route_latency(t, f[s], f[d]);
+  });
+  return sum;
+}
+
+/// (max_l T_l, sum T_l^2, sum T_l L_l) with T_l = w(class of l) L_l, L_l the bytes routed over l.
+struct Congestion {
+  std::uint64_t max = 0;
+  std::uint64_t squares = 0;
+  std::uint64_t smooth = 0;
+  [[nodiscard]] std::pair<std::uint64_t, std::uint64_t> key() const { return {max, squares}; }
+  bool operator<(const Congestion& o) const { return key() < o.key(); }
+  bool operator==(const Congestion&) const = default;
+};
+
+Congestion congestion(const traces::CommMatrix& m, const topo::Topology& t,
+                      std::span<const NodeId> f, const std::function<std::uint64_t(LinkClass)>& w) {
+  std::vector<std::uint64_t> bytes(static_cast<std::size_t>(t.link_count()), 0);
+  for_each_pair(m, [&](Rank s, Rank d, traces::Traffic x) {
+    if (f[s] != f[d])
+      for (const LinkId l : t.route(f[s], f[d])) bytes[static_cast<std::size_t>(l)] += x.bytes;
+  });
+  Congestion c;
+  for (LinkId l = 0; l < t.link_count(); ++l) {
+    const auto load = bytes[static_cast<std::size_t>(l)];
+    const auto time = w(t.link(l).link_class) * load;
+    c.max = std::max(c.max, time);
+    c.squares += time * time;
+    c.smooth += time * load;
+  }
+  return c;
+}
+
+/// w = 1: congestion in bytes.
+constexpr auto kBytes = [](LinkClass) -> std::uint64_t { return 1; };
+
+std::uint64_t narrow(Uint128 v) {
+  EXPECT_EQ(static_cast<std::uint64_t>(v >> 64), 0U);
+  return static_cast<std::uint64_t>(v);
+}
+
+Congestion tracked(const LinkLoadTracker& t) {
+  return {t.max_load(), narrow(t.sum_of_squares()), narrow(t.smooth())};
+}
+
+/// Every placement of `ranks` ranks on distinct nodes of `nodes`.
+void for_each_placement(int ranks, NodeId nodes,
+                        const std::function<void(std::span<const NodeId>)>& f) {
+  std::vector<NodeId> order(static_cast<std::size_t>(nodes));
+  std::iota(order.begin(), order.end(), 0);
+  do {
+    f(std::span<const NodeId>(order.data(), static_cast<std::size_t>(ranks)));
+    std::reverse(order.begin() + ranks, order.end());
+  } while (std::next_permutation(order.begin(), order.end()));
+}
+
+LinkId link_between(const topo::Topology& t, NodeId from, NodeId to) {
+  for (LinkId l = 0; l < t.link_count(); ++l)
+    if (t.link(l).from == from && t.link(l).to == to) return l;
+  ADD_FAILURE() << "no link " << from << " -> " << to;
+  return 0;
+}
+
+/// Ranks 0 and 1 exchange `messages` messages of `bytes` bytes in all; the others are idle.
+traces::CommMatrix one_pair(Rank ranks, std::uint64_t messages, std::uint64_t bytes) {
+  traces::CommMatrixBuilder builder(ranks);
+  builder.add(0, 1, messages, bytes);
+  return builder.build();
+}
+
+topo::Mapping best(const char* objective, const traces::CommMatrix& m, const topo::Topology& t) {
+  return make_mapper("best", {{"objective", objective}})->map(m, t, 1);
+}
+
+TEST(RouteDistanceLatency, RoutesSumTheirLinksLatenciesInPicoseconds) {
+  // 100 ns per grid link, 200 ns between ranks of one node (LinkClass.cpp).
+  const std::int64_t grid = ps(LinkClass::Grid);
+  EXPECT_EQ(grid, 100000);
+  EXPECT_EQ(ps(LinkClass::IntraNode), 200000);
+  for (const char* spec : {"mesh:4x4", "torus:33x32"}) {  // the torus walks its routes
+    const auto machine = topo::make_topology(spec);
+    const RouteDistance d(*machine, RouteWeight::Latency);
+    for (const auto& [a, b] :
+         std::vector<std::pair<NodeId, NodeId>>{{0, 1}, {0, 5}, {3, 12}, {15, 0}, {7, 9}})
+      EXPECT_EQ(d(a, b), machine->hops(a, b) * grid) << spec << ": " << a << " -> " << b;
+    EXPECT_EQ(d(6, 6), ps(LinkClass::IntraNode)) << spec;
+  }
+  // mesh:4x4: corner to corner is 6 hops, the bound of every pair.
+  EXPECT_EQ(RouteDistance(*topo::make_topology("mesh:4x4"), RouteWeight::Latency).bound(),
+            6 * grid);
+  // haec:3x3x2: optical links on a board, wireless ones to every node of the next board (both
+  // 50 ns by default); node 4 = (1, 1, 0) is two optical hops from node 0, node 13 = (1, 1, 1)
+  // one wireless hop. A fat-tree of 2 x 2 nodes: 130 ns into or out of a leaf switch, 150 ns
+  // between switches.
+  const auto haec = topo::make_topology("haec:3x3x2");
+  const RouteDistance d(*haec, RouteWeight::Latency);
+  EXPECT_EQ(d(0, 1), ps(LinkClass::HaecOptical));
+  EXPECT_EQ(d(0, 4), 2 * ps(LinkClass::HaecOptical));
+  EXPECT_EQ(d(0, 13), ps(LinkClass::HaecWireless));
+  const auto tree = topo::make_topology("fattree:k-ary-n-tree:2,2");
+  EXPECT_EQ(RouteDistance(*tree, RouteWeight::Latency)(0, 1), 2 * 130000);
+  EXPECT_EQ(RouteDistance(*tree, RouteWeight::Latency)(0, 2), 2 * 130000 + 2 * 150000);
+  for (const auto* machine : {haec.get(), tree.get()}) {
+    const RouteDistance r(*machine, RouteWeight::Latency);
+    for (NodeId a = 0; a < machine->node_count(); ++a) {
+      for (NodeId b = 0; b < machine->node_count(); ++b) {
+        EXPECT_EQ(r(a, b), route_latency(*machine, a, b)) << a << " -> " << b;
+        EXPECT_LE(r(a, b), r.bound());
+      }
+    }
+  }
+  // The table given: a 1 us wireless link.
+  const auto slow = topo::LinkTable{}.with(LinkClass::HaecWireless, {12.5e9, 1e-6});
+  EXPECT_EQ(RouteDistance(*haec, RouteWeight::Latency, slow)(0, 13), 1000000);
+  EXPECT_EQ(RouteDistance(*haec, RouteWeight::Latency, slow)(0, 4), d(0, 4));
+}
+
+TEST(CommGraph, ByMessagesWeighsEveryPairByItsMessages) {
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 5, 1000);
+  builder.add(1, 0, 2, 30);
+  builder.add(2, 3, 7, 0);  // messages without bytes
+  builder.add(0, 2, 1, 1 << 20);
+  builder.add(3, 3, 4, 100);  // to itself: no edge
+  const CommGraph graph(builder.build());
+  const CommGraph messages = graph.by_messages();
+  ASSERT_EQ(messages.rank_count(), 4);
+  EXPECT_EQ(messages.edge_count(), graph.edge_count());
+  const std::uint64_t totals[] = {5 + 2 + 1, 5 + 2, 1 + 7, 7};
+  for (Rank r = 0; r < 4; ++r) {
+    EXPECT_EQ(messages.bytes(r), totals[r]) << r;
+    ASSERT_EQ(messages.degree(r), graph.degree(r));
+    for (int k = 0; k < graph.degree(r); ++k) {
+      const auto& before = graph.neighbors(r)[static_cast<std::size_t>(k)];
+      const auto& after = messages.neighbors(r)[static_cast<std::size_t>(k)];
+      EXPECT_EQ(after.rank, before.rank);
+      EXPECT_EQ(after.bytes_out, before.messages_out);
+      EXPECT_EQ(after.bytes_in, before.messages_in);
+    }
+  }
+  EXPECT_EQ(messages.neighbors(2)[1].bytes_out, 7U);  // rank 3, without bytes
+  EXPECT_EQ(graph.bytes(0), 1000U + 30 + (1 << 20));  // the original keeps its bytes
+}
+
+TEST(LatencyObjective, CostIsMessagesTimesRouteLatencyAndSwapDeltasAreItsChanges) {
+  // Two ranks per node: a node's channel (200 ns) costs more than an optical hop (50 ns).
+  const auto machine = topo::make_topology("haec:2x2x2:cores=2");
+  traces::CommMatrixBuilder builder(16);
+  for_each_pair(testing::random_matrix(16, 4, 11),
+                [&](Rank s, Rank d, traces::Traffic x) { builder.add(s, d, x.messages, x.bytes); });
+  builder.add(3, 12, 9, 0);  // messages without bytes count as much
+  const auto matrix = builder.build();
+  const CommGraph graph(matrix);
+  const ObjectiveInputs inputs(Objective::Latency, graph, *machine);
+  ASSERT_EQ(inputs.distance()->weight(), RouteWeight::Latency);
+  const auto& g = inputs.graph();
+  const auto* d = inputs.distance();
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<NodeId> nodes(16);
+    for (Rank r = 0; r < 16; ++r) nodes[static_cast<std::size_t>(r)] = r / 2;
+    std::shuffle(nodes.begin(), nodes.end(), rng);
+    const auto cost = latency_sum(matrix, *machine, nodes);
+    EXPECT_EQ(objective_cost(Objective::Latency, g, *machine, nodes, d), cost);
+    EXPECT_EQ(objective_cost_serial(Objective::Latency, g, *machine, nodes, d), cost);
+    const auto i = static_cast<Rank>(rng() % 16);
+    const auto j = static_cast<Rank>(rng() % 16);
+    auto swapped = nodes;
+    std::swap(swapped[static_cast<std::size_t>(i)], swapped[static_cast<std::size_t>(j)]);
+    EXPECT_EQ(swap_cost_delta(Objective::Latency, g, *machine, nodes, i, j, d),
+              latency_sum(matrix, *machine, swapped) - cost);
+  }
+}
+
+TEST(LatencyObjective, AChainOfSmallMessagesStaysAdjacentWhereHopBytesWouldNot) {
+  // mesh:4, a line of nodes 0-1-2-3. Ranks 0-1-2-3 form a chain of 100 one-byte messages per
+  // link; rank 0 sends rank 3 one message of 1 MB. Latency (message-hops): the chain in line
+  // order, 3 x 100 + 3 = 303 hops of 100 ns. Hop-bytes: 0 and 3 adjacent (1 MB x 1), then the
+  // chain's hops around the cycle 0-1-2-3-0 are at least 2 x 3 - 1 = 5: 1 000 500.
+  const auto line = topo::make_topology("mesh:4");
+  traces::CommMatrixBuilder builder(4);
+  for (Rank r = 0; r < 3; ++r) builder.add(r, r + 1, 100, 100);
+  builder.add(0, 3, 1, 1000000);
+  const auto matrix = builder.build();
+  const std::int64_t grid = ps(LinkClass::Grid);
+  std::int64_t min_latency = std::numeric_limits<std::int64_t>::max();
+  std::int64_t min_hop_bytes = min_latency;
+  std::vector<std::pair<std::int64_t, std::int64_t>> costs;
+  for_each_placement(4, 4, [&](std::span<const NodeId> f) {
+    costs.emplace_back(latency_sum(matrix, *line, f), latency_sum(matrix, *line, f, true));
+    min_latency = std::min(min_latency, costs.back().first);
+    min_hop_bytes = std::min(min_hop_bytes, costs.back().second);
+  });
+  ASSERT_EQ(costs.size(), 24U);
+  EXPECT_EQ(min_latency, 303 * grid);
+  EXPECT_EQ(min_hop_bytes, 1000500);
+  for (const auto& [latency, hop_bytes] : costs)
+    EXPECT_FALSE(latency == min_latency && hop_bytes == min_hop_bytes);  // no common optimum
+  EXPECT_EQ(latency_sum(matrix, *line, std::vector<NodeId>{0, 1, 2, 3}, true), 3000300);
+  EXPECT_EQ(latency_sum(matrix, *line, std::vector<NodeId>{1, 0, 3, 2}), 501 * grid);
+  // best reaches each optimum under its own objective.
+  EXPECT_EQ(latency_sum(matrix, *line, best("latency", matrix, *line).nodes()), min_latency);
+  EXPECT_EQ(latency_sum(matrix, *line, best("hop-bytes", matrix, *line).nodes(), true),
+            min_hop_bytes);
+}
+
+TEST(CongestionInTime, TwoHeavyPairsSharingALink) {
+  // mesh:4: rank 0 sends 3000 bytes to rank 1, rank 2 2000 bytes to rank 3. In order each pair
+  // has its link; with ranks 1 and 2 exchanged both routes cross link 1 -> 2. One bandwidth:
+  // T_l = L_l, and the smooth sum is the sum of squares.
+  const auto line = topo::make_topology("mesh:4");
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 1, 3000);
+  builder.add(2, 3, 1, 2000);
+  const auto matrix = builder.build();
+  const CommGraph graph(matrix);
+  const std::vector<NodeId> apart{0, 1, 2, 3};
+  LinkLoadTracker tracker(graph, *line, apart);
+  EXPECT_EQ(tracker.load(link_between(*line, 0, 1)), 3000U);
+  EXPECT_EQ(tracker.load(link_between(*line, 2, 3)), 2000U);
+  EXPECT_EQ(tracked(tracker), (Congestion{3000, 13000000, 13000000}));
+  std::uint64_t work = 0;
+  const auto after = tracker.evaluate(apart, 1, 2, 2, 1, work);
+  EXPECT_EQ((Congestion{after.max, narrow(after.sum_of_squares), narrow(after.smooth)}),
+            (Congestion{5000, 38000000, 38000000}));
+  EXPECT_EQ(tracker.max_load(), 3000U);  // evaluate changes nothing
+  const std::vector<NodeId> shared{0, 2, 1, 3};
+  EXPECT_EQ(LinkLoadTracker(graph, *line, shared).load(link_between(*line, 1, 2)), 5000U);
+  EXPECT_EQ(congestion(matrix, *line, shared, kBytes), (Congestion{5000, 38000000, 38000000}));
+  // Brute force: the least (max, sum of squares) over all 24 placements; best reaches it.
+  Congestion least{std::numeric_limits<std::uint64_t>::max(), 0, 0};
+  for_each_placement(4, 4, [&](std::span<const NodeId> f) {
+    least = std::min(least, congestion(matrix, *line, f, kBytes));
+  });
+  EXPECT_EQ(least.key(), (std::pair<std::uint64_t, std::uint64_t>{3000, 13000000}));
+  const auto found = best("congestion", matrix, *line);
+  EXPECT_EQ(congestion(matrix, *line, found.nodes(), kBytes).key(), least.key());
+}
+
+TEST(CongestionInTime, WeightsAreTheClassesTimePerByte) {
+  const topo::LinkTable table;
+  const double optical = table[LinkClass::HaecOptical].bandwidth;
+  const double wireless = table[LinkClass::HaecWireless].bandwidth;
+  ASSERT_GT(optical, wireless);  // the fastest class weighs 1000
+  const auto haec = link_time_weights(*topo::make_topology("haec:3x3x2"));
+  EXPECT_EQ(haec[static_cast<std::size_t>(LinkClass::HaecOptical)], 1000U);
+  EXPECT_EQ(haec[static_cast<std::size_t>(LinkClass::HaecWireless)],
+            static_cast<std::uint64_t>(std::llround(1000 * optical / wireless)));
+  EXPECT_EQ(haec[static_cast<std::size_t>(LinkClass::HaecWireless)], 2000U);
+  // One bandwidth among the network links: 1 for every class (one board has no wireless links;
+  // the intra-node channel is not a network link; a fat-tree's levels are all 25 GB/s).
+  for (const char* spec : {"torus:4x4", "mesh:4", "haec:3x3x1", "fattree:k-ary-n-tree:2,2"}) {
+    const auto w = link_time_weights(*topo::make_topology(spec));
+    EXPECT_TRUE(std::ranges::all_of(w, [](std::uint64_t x) { return x == 1; })) << spec;
+  }
+}
+
+TEST(CongestionInTime, AWirelessByteWeighsTwoOpticalOnesOnTheHaecBox) {
+  // haec:4x1x2: two boards, each a ring of 4 nodes (optical links), every node of board 0
+  // linked to every node of board 1 (wireless, half the bandwidth: w = 2000 against 1000).
+  // Rank 0 sends 4000 bytes to rank 1 and 2000 to rank 2, and receives 2000 from rank 3: only
+  // two of its partners fit on its optical neighbours. The third either takes one wireless link
+  // (bytes: 2000 once; time 2000 x 2000) or two optical hops from the opposite node of the ring
+  // (bytes: 2000 twice; time 2 x 2000 x 1000 on links of their own). In bytes the wireless link
+  // is better (sum of squares 4000^2 + 2000^2 + 2000^2 = 24e6 against 28e6), in time the two
+  // optical hops are (4e6^2 + 3 x 2e6^2 = 28e12 against 36e12).
+  const auto haec = topo::make_topology("haec:4x1x2");
+  const auto w = [](LinkClass c) { return c == LinkClass::HaecWireless ? 2000U : 1000U; };
+  // Ranks 4 to 7 are idle: 8 ranks fill the machine, so that best searches all of it rather
+  // than a compact block of 4 nodes (Mapper.hpp).
+  traces::CommMatrixBuilder builder(8);
+  builder.add(0, 1, 1, 4000);
+  builder.add(0, 2, 1, 2000);
+  builder.add(3, 0, 1, 2000);
+  const auto matrix = builder.build();
+  const CommGraph graph(matrix);
+  // Rank 0 on node 0, its optical neighbours 1 and 3 to ranks 1 and 2, rank 3 on board 1.
+  const std::vector<NodeId> wireless{0, 1, 3, 4, 2, 5, 6, 7};
+  const LinkLoadTracker tracker(graph, *haec, wireless);
+  const LinkId radio = link_between(*haec, 4, 0);
+  EXPECT_EQ(tracker.weight(radio), 2000U);
+  EXPECT_EQ(tracker.load(radio), 2000U * 2000);
+  EXPECT_EQ(tracker.load(link_between(*haec, 0, 1)), 4000U * 1000);
+  EXPECT_EQ(tracker.load(link_between(*haec, 0, 3)), 2000U * 1000);
+  // smooth = sum T_l L_l = 4e6 x 4000 + 2e6 x 2000 + 4e6 x 2000.
+  EXPECT_EQ(tracked(tracker), (Congestion{4000000, 36000000000000, 28000000000}));
+  EXPECT_EQ(tracked(tracker), congestion(matrix, *haec, wireless, w));
+  // Rank 3 on node 2, opposite node 0 on its ring.
+  const std::vector<NodeId> optical{0, 1, 3, 2, 4, 5, 6, 7};
+  EXPECT_EQ(tracked(LinkLoadTracker(graph, *haec, optical)),
+            (Congestion{4000000, 28000000000000, 28000000000}));
+  // Brute force over the 8 x 7 x 6 x 5 placements, in time and in bytes.
+  Congestion in_time{std::numeric_limits<std::uint64_t>::max(), 0, 0};
+  Congestion in_bytes = in_time;
+  std::vector<std::pair<Congestion, Congestion>> costs;
+  for_each_placement(4, 8, [&](std::span<const NodeId> f) {
+    costs.emplace_back(congestion(matrix, *haec, f, w), congestion(matrix, *haec, f, kBytes));
+    in_time = std::min(in_time, costs.back().first);
+    in_bytes = std::min(in_bytes, costs.back().second);
+  });
+  ASSERT_EQ(costs.size(), 1680U);
+  EXPECT_EQ(in_time.key(), (std::pair<std::uint64_t, std::uint64_t>{4000000, 28000000000000}));
+  EXPECT_EQ(in_bytes.key(), (std::pair<std::uint64_t, std::uint64_t>{4000, 24000000}));
+  for (const auto& [time, bytes] : costs)  // no placement is optimal both ways
+    EXPECT_FALSE(time.key() == in_time.key() && bytes.key() == in_bytes.key());
+  const auto found = best("congestion", matrix, *haec);
+  EXPECT_EQ(congestion(matrix, *haec, found.nodes(), w).key(), in_time.key());
+}
+
+TEST(CongestionSmooth, BreaksATieOfTheBusiestLinkBySumOfLoadsSquared) {
+  // mesh:4: rank 0 sends 3000 bytes to rank 1, rank 2 1000 to rank 3. In order: loads 3000 and
+  // 1000. Ranks 0, 1 on nodes 3, 1 and ranks 2, 3 on nodes 0, 2: both pairs two hops in
+  // opposite directions, 3000 twice and 1000 twice: the same busiest link, twice the smooth sum.
+  const auto line = topo::make_topology("mesh:4");
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 1, 3000);
+  builder.add(2, 3, 1, 1000);
+  const auto matrix = builder.build();
+  const CommGraph graph(matrix);
+  const auto near = tracked(LinkLoadTracker(graph, *line, std::vector<NodeId>{0, 1, 2, 3}));
+  const auto far = tracked(LinkLoadTracker(graph, *line, std::vector<NodeId>{3, 1, 0, 2}));
+  EXPECT_EQ(near, (Congestion{3000, 10000000, 10000000}));
+  EXPECT_EQ(far, (Congestion{3000, 20000000, 20000000}));
+  std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
+  for_each_placement(4, 4, [&](std::span<const NodeId> f) {
+    least = std::min(least, congestion(matrix, *line, f, kBytes).smooth);
+  });
+  EXPECT_EQ(least, near.smooth);
+  EXPECT_EQ(
+      congestion(matrix, *line, best("congestion-smooth", matrix, *line).nodes(), kBytes).smooth,
+      least);
+  const auto result = run_best(matrix, *line, {SearchGoal::CongestionSmooth, 2, 1000, 0}, 1);
+  EXPECT_EQ(result.cost.primary, 0U);
+  EXPECT_EQ(narrow(result.cost.secondary), least);
+}
+
+TEST(LatencyObjective, BokhariGeneticAndSamplingSearchIt) {
+  const auto machine = topo::make_topology("haec:2x2x2:cores=2");
+  const auto matrix = testing::random_matrix(16, 3, 21);
+  const CommGraph graph(matrix);
+  const auto cost = [&](std::span<const NodeId> f) { return latency_sum(matrix, *machine, f); };
+  const auto sweep = make_mapper("sweep")->map(matrix, *machine, 1);
+  // bokhari starts from sweep and never ends above its start.
+  const auto bokhari = make_mapper("bokhari", {{"objective", "latency"}, {"max-jumps", "3"}})
+                           ->map(matrix, *machine, 1);
+  EXPECT_NO_THROW(validate(bokhari, *machine));
+  EXPECT_LE(cost(bokhari.nodes()), cost(sweep.nodes()));
+  // genetic: the best chromosome's cost, never above the initial population's best or its seed.
+  const GeneticOptions options{Objective::Latency, 30, 6, 0.5};
+  const auto genetic = run_genetic(graph, *machine, options, 9, sweep.nodes());
+  EXPECT_EQ(genetic.best_cost, cost(genetic.best));
+  EXPECT_LE(genetic.best_cost, genetic.initial_cost);
+  EXPECT_LE(genetic.best_cost, cost(sweep.nodes()));
+  // sampling: the least cost over its samples, ties to the lowest k.
+  const auto sampled = run_sampling(graph, *machine, Objective::Latency, 64, 5);
+  std::vector<std::int64_t> costs;
+  for (std::uint64_t k = 0; k < 64; ++k) costs.push_back(cost(sample_mapping(*machine, 16, 5, k)));
+  const auto least = std::ranges::min_element(costs);  // the first of the least
+  EXPECT_EQ(sampled.best_cost, *least);
+  EXPECT_EQ(sampled.best_sample, static_cast<std::uint64_t>(least - costs.begin()));
+  const auto mapper = make_mapper("sampling", {{"objective", "latency"}, {"samples", "64"}});
+  EXPECT_EQ(mapper->map(matrix, *machine, 5), topo::Mapping(sampled.best));
+}
+
+TEST(SearchObjectives, BestIsTheSameWithOneOrTwoThreads) {
+  const std::pair<const char*, traces::CommMatrix> instances[] = {
+      {"haec:3x3x2", testing::random_matrix(18, 3, 4)},
+      {"mesh:4x4:cores=2", testing::lu_wavefront(8, 4)}};
+  for (const auto& [spec, matrix] : instances) {
+    const auto machine = topo::make_topology(spec);
+    for (const char* objective : {"latency", "congestion", "congestion-smooth"}) {
+      SCOPED_TRACE(std::string(objective) + " on " + spec);
+      const auto mapper = make_mapper("best", {{"objective", objective}, {"work", "2000"}});
+      const auto on = [&](int threads) {
+        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        return mapper->map(matrix, *machine, 3);
+      };
+      const auto serial = on(1);
+      EXPECT_NO_THROW(validate(serial, *machine));
+      EXPECT_EQ(serial, on(2));
+    }
+  }
+}
+
+TEST(SearchObjectives, RefuseSumsBeyond64BitsAndUnknownWords) {
+  // mesh:4x4: the latency bound is 6 hops of 100 ns. Messages x bound just past 2^63 - 1.
+  const auto mesh = topo::make_topology("mesh:4x4");
+  const RouteDistance d(*mesh, RouteWeight::Latency);
+  const auto bound = static_cast<std::uint64_t>(6 * ps(LinkClass::Grid));
+  const auto over = one_pair(16, kMax / bound + 1, 1);  // 16 ranks: no compact block
+  EXPECT_NO_THROW(d.check_summable(CommGraph(one_pair(16, kMax / bound, 1)).by_messages()));
+  EXPECT_NO_THROW(d.check_summable(CommGraph(over)));  // 1 byte: the byte graph fits
+  try {
+    d.check_summable(CommGraph(over).by_messages());
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("latency"), std::string::npos) << what;
+    EXPECT_NE(what.find("messages"), std::string::npos) << what;
+  }
+  for (const char* name : {"best", "sampling", "bokhari", "genetic"})
+    EXPECT_THROW((void)make_mapper(name, {{"objective", "latency"}})->map(over, *mesh, 1),
+                 InputError)
+        << name;
+  EXPECT_THROW((void)make_mapper("best", {{"objective", "latencyy"}}), InputError);
+  // Link loads: bytes x longest route x largest weight past 2^63 - 1. mesh:3: routes of up to 2
+  // links, weight 1: 2^62 bytes are refused, 2^62 - 1 fit (the matrix itself holds either).
+  const std::vector<NodeId> ends{0, 2};
+  const auto line = topo::make_topology("mesh:3");
+  ASSERT_EQ(line->route(0, 2).size(), 2U);
+  EXPECT_NO_THROW(
+      LinkLoadTracker(CommGraph(one_pair(2, 1, (std::uint64_t{1} << 62) - 1)), *line, ends));
+  EXPECT_THROW(LinkLoadTracker(CommGraph(one_pair(2, 1, std::uint64_t{1} << 62)), *line, ends),
+               InputError);
+  // haec:4x1x2: routes of up to 2 links, the wireless weight 2000. A matrix whose hop-bytes fit
+  // (best objective=hop-bytes maps it) but whose weighted loads do not.
+  const auto haec = topo::make_topology("haec:4x1x2");
+  ASSERT_EQ(haec->route(0, 2).size(), 2U);  // two optical hops: the longest (one wireless)
+  const auto most = kMax / (2 * 2000);
+  EXPECT_NO_THROW(LinkLoadTracker(CommGraph(one_pair(2, 1, most)), *haec, ends));
+  EXPECT_THROW(LinkLoadTracker(CommGraph(one_pair(2, 1, most + 1)), *haec, ends), InputError);
+  const auto heavy = one_pair(8, 1, most + 1);  // 8 ranks: the whole machine
+  EXPECT_NO_THROW((void)best("hop-bytes", heavy, *haec));
+  for (const char* objective : {"congestion", "congestion-smooth"})
+    EXPECT_THROW((void)best(objective, heavy, *haec), InputError) << objective;
+}
+
+}  // namespace
+}  // namespace mapsim::map
