@@ -1,0 +1,34 @@
+# mapsim report: communication matrix: stencil3d:A:64:iterations=10
+# Redraws matrix-stencil3d_a_64_iterations_10.svg and matrix-stencil3d_a_64_iterations_10.png: gnuplot matrix-stencil3d_a_64_iterations_10.gp (in this directory).
+reset
+set terminal svg size 760,680 dynamic enhanced font 'Helvetica,12'
+set output 'matrix-stencil3d_a_64_iterations_10.svg'
+set title 'communication matrix: stencil3d:A:64:iterations=10' noenhanced
+set size ratio -1
+set xrange [-0.5:63.5]
+set yrange [63.5:-0.5]
+set xlabel 'receiver rank'
+set ylabel 'sender rank'
+set palette defined (0 '#fff5eb', 0.4 '#fdae6b', 0.7 '#e6550d', 1 '#7f2704')
+set logscale cb
+set cbrange [1:327704]
+set cblabel 'bytes'
+set format cb '%.0s %cB'
+plot 'matrix-stencil3d_a_64_iterations_10.dat' using 1:2:3 with image notitle
+unset output
+reset
+set terminal pngcairo size 760,680
+set output 'matrix-stencil3d_a_64_iterations_10.png'
+set title 'communication matrix: stencil3d:A:64:iterations=10' noenhanced
+set size ratio -1
+set xrange [-0.5:63.5]
+set yrange [63.5:-0.5]
+set xlabel 'receiver rank'
+set ylabel 'sender rank'
+set palette defined (0 '#fff5eb', 0.4 '#fdae6b', 0.7 '#e6550d', 1 '#7f2704')
+set logscale cb
+set cbrange [1:327704]
+set cblabel 'bytes'
+set format cb '%.0s %cB'
+plot 'matrix-stencil3d_a_64_iterations_10.dat' using 1:2:3 with image notitle
+unset output

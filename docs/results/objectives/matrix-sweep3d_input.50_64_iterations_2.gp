@@ -1,0 +1,34 @@
+# mapsim report: communication matrix: sweep3d:input.50:64:iterations=2
+# Redraws matrix-sweep3d_input.50_64_iterations_2.svg and matrix-sweep3d_input.50_64_iterations_2.png: gnuplot matrix-sweep3d_input.50_64_iterations_2.gp (in this directory).
+reset
+set terminal svg size 760,680 dynamic enhanced font 'Helvetica,12'
+set output 'matrix-sweep3d_input.50_64_iterations_2.svg'
+set title 'communication matrix: sweep3d:input.50:64:iterations=2' noenhanced
+set size ratio -1
+set xrange [-0.5:63.5]
+set yrange [63.5:-0.5]
+set xlabel 'receiver rank'
+set ylabel 'sender rank'
+set palette defined (0 '#fff5eb', 0.4 '#fdae6b', 0.7 '#e6550d', 1 '#7f2704')
+set logscale cb
+set cbrange [1:134844]
+set cblabel 'bytes'
+set format cb '%.0s %cB'
+plot 'matrix-sweep3d_input.50_64_iterations_2.dat' using 1:2:3 with image notitle
+unset output
+reset
+set terminal pngcairo size 760,680
+set output 'matrix-sweep3d_input.50_64_iterations_2.png'
+set title 'communication matrix: sweep3d:input.50:64:iterations=2' noenhanced
+set size ratio -1
+set xrange [-0.5:63.5]
+set yrange [63.5:-0.5]
+set xlabel 'receiver rank'
+set ylabel 'sender rank'
+set palette defined (0 '#fff5eb', 0.4 '#fdae6b', 0.7 '#e6550d', 1 '#7f2704')
+set logscale cb
+set cbrange [1:134844]
+set cblabel 'bytes'
+set format cb '%.0s %cB'
+plot 'matrix-sweep3d_input.50_64_iterations_2.dat' using 1:2:3 with image notitle
+unset output
