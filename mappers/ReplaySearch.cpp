@@ -178,6 +178,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   const std::int64_t portfolio_best = measured.makespan;
   report += fmt::format("  start: {} ({}); {} distinct mappings replayed\n", origins[best],
                         ps_text(portfolio_best), starts.size());
+  oracle.progress(fmt::format("replay-search: portfolio of {} mappings replayed, fastest {} ({})",
+                              starts.size(), origins[best], ps_text(portfolio_best)));
 
   // 2. Rounds of moves.
   const replay::Traffic traffic(p.graph);
@@ -273,6 +275,11 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       ++stalled;
     }
     ++round;
+    oracle.progress(
+        fmt::format("replay-search: round {}, {} of {} replays, best {} ({:+.2f} %)", round,
+                    evaluations, options_.evaluations, ps_text(measured.makespan),
+                    100.0 * static_cast<double>(measured.makespan - portfolio_best) /
+                        static_cast<double>(std::max<std::int64_t>(1, portfolio_best))));
   }
   report += fmt::format(
       "  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n", round,

@@ -57,6 +57,10 @@ class TimeOracle {
 
   /// A search's account of what it tried (several lines); the oracle shows or keeps it.
   virtual void report(std::string_view text) const = 0;
+
+  /// One line of progress while a search runs (after the portfolio, after each round), for the
+  /// user waiting on a long search; shown at once or dropped, never kept (default: dropped).
+  virtual void progress(std::string_view /*line*/) const {}
 };
 
 }  // namespace mapsim::map

@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "support/Error.hpp"
+#include "support/Log.hpp"
 
 namespace mapsim::tuning {
 
@@ -60,6 +61,10 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
 void ReplayOracle::report(std::string_view text) const {
   const std::lock_guard lock(mutex_);
   reported_ += text;
+}
+
+void ReplayOracle::progress(std::string_view line) const {
+  log::info("{}", line);
 }
 
 std::string ReplayOracle::reported() const {

@@ -41,6 +41,8 @@ class ReplayOracle final : public map::TimeOracle {
   [[nodiscard]] std::vector<map::Judgement> judge(std::span<const topo::Mapping> mappings,
                                                   const map::Fidelity& fidelity) const override;
   void report(std::string_view text) const override;
+  /// Logs the line at once (log::info).
+  void progress(std::string_view line) const override;
 
   /// What the searches reported, in order.
   [[nodiscard]] std::string reported() const;

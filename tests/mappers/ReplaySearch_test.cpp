@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
@@ -100,8 +101,16 @@ class FakeOracle final : public TimeOracle {
     const std::lock_guard lock(mutex_);
     reported_ += text;
   }
+  void progress(std::string_view line) const override {
+    const std::lock_guard lock(mutex_);
+    progress_.emplace_back(line);
+  }
 
   [[nodiscard]] std::int64_t calls() const { return calls_.load(); }
+  [[nodiscard]] std::vector<std::string> progress_lines() const {
+    const std::lock_guard lock(mutex_);
+    return progress_;
+  }
   [[nodiscard]] std::int64_t judged() const { return judged_.load(); }
   [[nodiscard]] std::int64_t invalid() const { return invalid_.load(); }
   [[nodiscard]] std::vector<Fidelity> fidelities() const {
@@ -123,6 +132,7 @@ class FakeOracle final : public TimeOracle {
   mutable std::mutex mutex_;
   mutable std::vector<Fidelity> fidelities_;
   mutable std::string reported_;
+  mutable std::vector<std::string> progress_;
 };
 
 std::int64_t makespan(const traces::CommMatrix& matrix, const topo::Topology& topology,
@@ -355,6 +365,13 @@ TEST(ReplaySearch, StopsAfterStallRoundsWithoutGain) {
     const FakeOracle oracle(*machine, matrix, /*flat=*/true);
     (void)search(matrix, *machine, oracle, {{"stall", "3"}, {"evaluations", "100000"}});
     EXPECT_EQ(oracle.calls(), 1 + 2 * 3);
+    // A progress line after the portfolio and after each of the three rounds, in order.
+    const auto lines = oracle.progress_lines();
+    ASSERT_EQ(lines.size(), 4U);
+    EXPECT_THAT(lines[0], HasSubstr("portfolio of"));
+    for (std::size_t k = 1; k < lines.size(); ++k)
+      EXPECT_THAT(lines[k], HasSubstr(fmt::format("round {}, ", k)));
+    EXPECT_THAT(lines[3], HasSubstr("(+0.00 %)"));  // flat: no move gains
   }
   {
     const FakeOracle oracle(*machine, matrix, /*flat=*/true);
