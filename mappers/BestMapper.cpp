@@ -146,7 +146,12 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
     const std::vector<topo::NodeId> any(static_cast<std::size_t>(graph.rank_count()), 0);
     const LinkLoadTracker check(graph, topology, any);  // throws if the loads pass 64 bits
   }
-  const SearchSpace space(graph, topology, 8, 8, distance ? &*distance : nullptr);
+  HybridReference hybrid;
+  if (options.goal == SearchGoal::Hybrid) {
+    const auto in_order = make_mapper("in-order")->map(matrix, topology, seed);
+    hybrid = hybrid_reference(graph, topology, in_order.nodes());
+  }
+  const SearchSpace space(graph, topology, 8, 8, distance ? &*distance : nullptr, hybrid);
   std::optional<traces::CommMatrix> sparse;
   std::optional<CommGraph> sparse_graph;
   if (space.dense()) {
@@ -250,8 +255,9 @@ constexpr ParamSpec kBestParams[] = {
      "hop-bytes; congestion (the busiest link's time, bytes over its bandwidth, then the sum of "
      "squared link times); congestion-smooth (sum over links of load^2 / bandwidth); energy "
      "(the traffic energy: bytes x energy per bit of the route's links); latency (messages x "
-     "the route's latency)",
-     0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency"},
+     "the route's latency); hybrid (a weighted sum of congestion, congestion-smooth and hop-bytes, "
+     "each relative to in-order's)",
+     0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency|hybrid"},
     {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
     {"work", ParamType::Integer, "50000",
      "local-search budget in work units per rank (neighbour terms evaluated), shared by the "

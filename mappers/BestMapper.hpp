@@ -24,13 +24,13 @@
 //      (seed, c) and an equal share of the work budget;
 //   4. the best chain's mapping (ties: the lowest chain).
 // The cost is hop-bytes by default, or another objective of LocalSearch.hpp: congestion (the
-// busiest link's time, then the sum of squared link times), congestion-smooth, energy, or latency
-// (messages x route latency, searched on the message graph: the starts still map the matrix
-// as given, or on a dense matrix the skeleton of the message graph). No chain ends worse than its
-// start, so the result is at least as good as every start. With the default work budget (work units
-// per rank) the result depends only on the problem, the parameters and the seed, whatever the
-// thread count; time-limit replaces the budget by the wall clock, and the result then depends on
-// the machine's speed and load.
+// busiest link's time, then the sum of squared link times), congestion-smooth, energy, hybrid,
+// or latency (messages x route latency, searched on the message graph: the starts still map the
+// matrix as given, or on a dense matrix the skeleton of the message graph). No chain ends worse
+// than its start, so the result is at least as good as every start. With the default work budget
+// (work units per rank) the result depends only on the problem, the parameters and the seed,
+// whatever the thread count; time-limit replaces the budget by the wall clock, and the result then
+// depends on the machine's speed and load.
 
 #include <string>
 #include <vector>

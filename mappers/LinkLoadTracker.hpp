@@ -54,8 +54,8 @@ class LinkLoadTracker {
   }
 
   /// Ranks a and b (b may be -1) go to nodes to_a and to_b; `node_of_rank` is the mapping
-  /// before the change. Returns (max, sum of squares) after it; `work` grows by the route links
-  /// visited.
+  /// before the change. Returns (max, sum of squares, smooth) after it; `work` grows by the route
+  /// links visited.
   struct After {
     std::uint64_t max = 0;
     Uint128 sum_of_squares = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <optional>
@@ -19,12 +20,14 @@ namespace mapsim::map {
 using topo::NodeId;
 
 SearchSpace::SearchSpace(const CommGraph& graph, const topo::Topology& topology,
-                         std::size_t partners, std::size_t near, const RouteDistance* distance)
+                         std::size_t partners, std::size_t near, const RouteDistance* distance,
+                         HybridReference hybrid)
     : graph_(graph),
       topology_(topology),
       neighbors_(topology, near),
       router_hops_(RouterHops::of(topology)),
-      distance_(distance) {
+      distance_(distance),
+      hybrid_(hybrid) {
   partner_start_.assign(static_cast<std::size_t>(graph.rank_count()) + 1, 0);
   std::vector<Neighbor> sorted;
   for (Rank r = 0; r < graph.rank_count(); ++r) {
@@ -60,8 +63,26 @@ SearchGoal parse_search_goal(std::string_view word) {
   if (word == "congestion-smooth") return SearchGoal::CongestionSmooth;
   if (word == "energy") return SearchGoal::Energy;
   if (word == "latency") return SearchGoal::Latency;
+  if (word == "hybrid") return SearchGoal::Hybrid;
   MAPSIM_EXPECTS(word == "hop-bytes", "a search goal with an unknown word");
   return SearchGoal::HopBytes;
+}
+
+HybridReference hybrid_reference(const CommGraph& graph, const topo::Topology& topology,
+                                 std::span<const NodeId> node_of_rank) {
+  const LinkLoadTracker loads(graph, topology, node_of_rank);
+  return {static_cast<double>(loads.max_load()), static_cast<double>(loads.smooth()),
+          static_cast<double>(metrics::hop_bytes(graph, topology, node_of_rank))};
+}
+
+std::uint64_t hybrid_cost(const HybridReference& reference, std::uint64_t max_time, Uint128 smooth,
+                          std::uint64_t hop_bytes) {
+  const auto ratio = [](double value, double of) { return of > 0 ? value / of : value; };
+  const double h = kHybridCongestion * ratio(static_cast<double>(max_time), reference.max_time) +
+                   kHybridSmooth * ratio(static_cast<double>(smooth), reference.smooth) +
+                   kHybridHopBytes * ratio(static_cast<double>(hop_bytes), reference.hop_bytes);
+  // 1e12 units for a mapping as good as the reference; capped below 2^63.
+  return static_cast<std::uint64_t>(std::llround(std::min(h * 1e12, 9e18)));
 }
 
 SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
@@ -80,10 +101,39 @@ SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
   }
   const LinkLoadTracker loads(space.graph(), space.topology(), node_of_rank);
   if (goal == SearchGoal::CongestionSmooth) return {0, loads.smooth()};
+  if (goal == SearchGoal::Hybrid) {
+    return {hybrid_cost(space.hybrid_reference(), loads.max_load(), loads.smooth(),
+                        metrics::hop_bytes(space.graph(), space.topology(), node_of_rank)),
+            0};
+  }
   return {loads.max_load(), loads.sum_of_squares()};
 }
 
 namespace {
+
+/// The change of hop-bytes (or, kRoute, of the space's distance sum) if the contents of slots a
+/// (a rank) and b (a rank or idle) were exchanged; `work` grows by the neighbour terms.
+template <bool kRoute>
+std::int64_t distance_delta(const SearchSpace& space, const Placement& p, Slot a, Slot b,
+                            std::uint64_t& work) {
+  const Rank i = p.occupant(a);
+  const Rank j = p.occupant(b);
+  const auto& g = space.graph();
+  const auto& t = space.topology();
+  auto change = [&](const auto& distance) {
+    if (j == -1) return metrics::move_delta_by(g, distance, p.nodes(), i, p.node_of_slot(b));
+    return metrics::swap_delta_by(g, distance, p.nodes(), i, j);
+  };
+  work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
+          (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
+  if constexpr (kRoute) {
+    return change(*space.distance());
+  } else if (const RouterHops* table = space.router_hops()) {
+    return change(*table);
+  } else {
+    return change([&](NodeId x, NodeId y) { return static_cast<std::int64_t>(t.hops(x, y)); });
+  }
+}
 
 // The cost under each goal, kept exact while slots exchange contents. after(a, b): the cost if
 // the contents of slots a (a rank) and b (a rank or idle) were exchanged; commit() makes it so.
@@ -103,24 +153,7 @@ class DistanceCost {
   [[nodiscard]] SearchCost cost() const { return {cost_, 0}; }
 
   SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
-    const Rank i = p.occupant(a);
-    const Rank j = p.occupant(b);
-    const auto& g = space_.graph();
-    const auto& t = space_.topology();
-    auto change = [&](const auto& distance) {
-      if (j == -1) return metrics::move_delta_by(g, distance, p.nodes(), i, p.node_of_slot(b));
-      return metrics::swap_delta_by(g, distance, p.nodes(), i, j);
-    };
-    work += static_cast<std::uint64_t>(g.degree(i)) + 1 +
-            (j == -1 ? 0 : static_cast<std::uint64_t>(g.degree(j)));
-    std::int64_t delta = 0;
-    if constexpr (kRoute) {
-      delta = change(*space_.distance());
-    } else if (const RouterHops* table = space_.router_hops()) {
-      delta = change(*table);
-    } else {
-      delta = change([&](NodeId x, NodeId y) { return static_cast<std::int64_t>(t.hops(x, y)); });
-    }
+    const std::int64_t delta = distance_delta<kRoute>(space_, p, a, b, work);
     return {static_cast<std::uint64_t>(static_cast<std::int64_t>(cost_) + delta), 0};
   }
 
@@ -164,6 +197,41 @@ class CongestionCost {
 
  private:
   LinkLoadTracker loads_;
+};
+
+/// The hybrid cost (LocalSearch.hpp): the tracker's busiest link and smooth sum, and hop-bytes.
+class HybridCost {
+ public:
+  HybridCost(const SearchSpace& space, const Placement& placement)
+      : space_(space),
+        loads_(space.graph(), space.topology(), placement.nodes()),
+        hop_bytes_(metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())) {}
+
+  [[nodiscard]] SearchCost cost() const {
+    return {hybrid_cost(space_.hybrid_reference(), loads_.max_load(), loads_.smooth(), hop_bytes_),
+            0};
+  }
+
+  SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
+    const auto hop_bytes = static_cast<std::uint64_t>(static_cast<std::int64_t>(hop_bytes_) +
+                                                      distance_delta<false>(space_, p, a, b, work));
+    const auto r = loads_.evaluate(p.nodes(), p.occupant(a), p.node_of_slot(b), p.occupant(b),
+                                   p.node_of_slot(a), work);
+    return {hybrid_cost(space_.hybrid_reference(), r.max, r.smooth, hop_bytes), 0};
+  }
+
+  void commit(Placement& p, Slot a, Slot b, const SearchCost& /*after*/, std::uint64_t& work) {
+    hop_bytes_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(hop_bytes_) +
+                                            distance_delta<false>(space_, p, a, b, work));
+    loads_.apply(p.nodes(), p.occupant(a), p.node_of_slot(b), p.occupant(b), p.node_of_slot(a),
+                 work);
+    p.exchange(a, b);
+  }
+
+ private:
+  const SearchSpace& space_;
+  LinkLoadTracker loads_;
+  std::uint64_t hop_bytes_;
 };
 
 // Hop-bytes of a dense matrix on a separable machine, from per-axis tables (LocalSearch.hpp).
@@ -543,6 +611,8 @@ LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId>
     return Chain<RouteCost>(space, start, options, random).run();
   if (options.goal == SearchGoal::CongestionSmooth)
     return Chain<CongestionCost<true>>(space, start, options, random).run();
+  if (options.goal == SearchGoal::Hybrid)
+    return Chain<HybridCost>(space, start, options, random).run();
   return Chain<CongestionCost<false>>(space, start, options, random).run();
 }
 

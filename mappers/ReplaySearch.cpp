@@ -31,7 +31,7 @@ constexpr ParamSpec kParams[] = {
     {"portfolio", ParamType::Text,
      "in-order,round-robin,random,hilbert,scan,greedy,rcm,bisection,scotch,treematch,mxovlp,mht,"
      "random-router,group-striped,best,best:objective=congestion,best:objective=congestion-smooth,"
-     "best:objective=energy,best:objective=latency",
+     "best:objective=energy,best:objective=latency,best:objective=hybrid",
      "the mappers whose mappings the search starts from, comma-separated, each NAME or "
      "NAME:key=value:key=value"},
     {"evaluations", ParamType::Integer, "200",

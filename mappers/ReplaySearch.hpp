@@ -10,7 +10,7 @@
 //    rcm, bisection, scotch and treematch, Bhatele's mxovlp and mht, the job placements
 //    random-router and group-striped — advise's portfolio: one of each family that stays fast
 //    at thousands of ranks — and best under each objective: hop-bytes, congestion,
-//    congestion-smooth, energy, latency);
+//    congestion-smooth, energy, latency, hybrid);
 //    those that refuse the machine are skipped and named in the report. Identical mappings are
 //    merged; every distinct one is replayed under the model, and the fastest is the incumbent.
 // 2. Improvement, in rounds: from the incumbent and what its replay measured, `batch` candidates,

@@ -3,8 +3,10 @@
 // CommGraph::by_messages, the latency cost against its definition, and tiny instances solved by
 // hand and by brute force over every placement (a chain of small messages, two heavy pairs on
 // one link, a wireless byte worth two optical ones, a busiest-link tie broken by the smooth sum),
-// each reached by `best`; bokhari, genetic and sampling under latency; thread independence; and
-// the inputs refused because their sums would pass 64 bits.
+// each reached by `best`; bokhari, genetic and sampling under latency; thread independence; the
+// inputs refused because their sums would pass 64 bits; and the hybrid objective: its cost and
+// reference sums against their definitions, kept exact by the local search and `best`, and a HAEC
+// Box case solved by hand and by brute force where it leaves the hop-bytes optimum.
 
 #include <algorithm>
 #include <cmath>
@@ -491,6 +493,226 @@ TEST(SearchObjectives, RefuseSumsBeyond64BitsAndUnknownWords) {
   EXPECT_NO_THROW((void)best("hop-bytes", heavy, *haec));
   for (const char* objective : {"congestion", "congestion-smooth"})
     EXPECT_THROW((void)best(objective, heavy, *haec), InputError) << objective;
+}
+
+// ---- objective=hybrid (LocalSearch.hpp) ----
+
+/// H by its definition, in units of 1e-12: each sum over the reference's (as is where that is 0).
+std::uint64_t hybrid_units(const HybridReference& r, const HybridReference& sums) {
+  const auto ratio = [](double x, double of) { return of > 0 ? x / of : x; };
+  const double h = kHybridCongestion * ratio(sums.max_time, r.max_time) +
+                   kHybridSmooth * ratio(sums.smooth, r.smooth) +
+                   kHybridHopBytes * ratio(sums.hop_bytes, r.hop_bytes);
+  return static_cast<std::uint64_t>(std::llround(std::min(h * 1e12, 9e18)));
+}
+
+/// The three sums of a mapping (max_l T_l, sum_l T_l L_l, HB) from the routes, weights w.
+HybridReference hybrid_sums(const traces::CommMatrix& m, const topo::Topology& t,
+                            std::span<const NodeId> f,
+                            const std::function<std::uint64_t(LinkClass)>& w) {
+  const auto c = congestion(m, t, f, w);
+  return {static_cast<double>(c.max), static_cast<double>(c.smooth),
+          static_cast<double>(latency_sum(m, t, f, true))};
+}
+
+/// The machine's class weights (link_time_weights, checked above) as a function.
+std::function<std::uint64_t(LinkClass)> weights_of(const topo::Topology& t) {
+  return [w = link_time_weights(t)](LinkClass c) { return w[static_cast<std::size_t>(c)]; };
+}
+
+std::vector<NodeId> in_order(const traces::CommMatrix& m, const topo::Topology& t) {
+  const auto mapping = make_mapper("in-order")->map(m, t, 1);
+  return {mapping.nodes().begin(), mapping.nodes().end()};
+}
+
+TEST(HybridObjective, CostIsTheWeightedSumOfTheRatiosToTheReference) {
+  const auto units = [](double h) { return static_cast<std::uint64_t>(std::llround(h * 1e12)); };
+  const HybridReference r{4000, 3e7, 12000};
+  const double k = kHybridCongestion + kHybridSmooth + kHybridHopBytes;
+  EXPECT_EQ(hybrid_cost(r, 4000, 30000000, 12000), units(k));
+  EXPECT_EQ(units(k), 1000000000000U);  // the weights sum to 1
+  // Doubling one sum adds its weight.
+  EXPECT_EQ(hybrid_cost(r, 8000, 30000000, 12000), units(k + kHybridCongestion));
+  EXPECT_EQ(hybrid_cost(r, 4000, 60000000, 12000), units(k + kHybridSmooth));
+  EXPECT_EQ(hybrid_cost(r, 4000, 30000000, 24000), units(k + kHybridHopBytes));
+  EXPECT_EQ(hybrid_cost(r, 1000, 7500000, 0), units(0.25 * (kHybridCongestion + kHybridSmooth)));
+  // A zero reference term is taken as is: 5 busy units, the other two at the reference.
+  EXPECT_EQ(hybrid_cost({0, 3e7, 12000}, 5, 30000000, 12000),
+            units(5 * kHybridCongestion + kHybridSmooth + kHybridHopBytes));
+  EXPECT_EQ(hybrid_cost({}, 3, 2, 1),
+            units(3 * kHybridCongestion + 2 * kHybridSmooth + kHybridHopBytes));
+  // A smooth sum beyond 64 bits, and the cap at 9e18.
+  EXPECT_EQ(hybrid_cost({1, 0x1p70, 1}, 0, Uint128{1} << 71, 0), units(2 * kHybridSmooth));
+  EXPECT_EQ(hybrid_cost({1, 1, 1}, 100000000, 0, 0), 9000000000000000000U);
+  EXPECT_EQ(hybrid_units(r, {8000, 3e7, 12000}), hybrid_cost(r, 8000, 30000000, 12000));
+}
+
+TEST(HybridObjective, ReferenceSumsOfTwoPairsSharingALink) {
+  // mesh:4: rank 0 sends 3000 bytes to rank 1 and gets 500 back, rank 2 sends 2000 to rank 3;
+  // ranks on nodes 0, 2, 1, 3. Links 0->1: 3000, 1->2: 3000 + 2000, 2->3: 2000, 2->1 and 1->0:
+  // 500. One bandwidth: T_l = L_l. smooth = 9e6 + 25e6 + 4e6 + 2 x 0.25e6; HB = 3500 x 2 +
+  // 2000 x 2.
+  const auto line = topo::make_topology("mesh:4");
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 1, 3000);
+  builder.add(1, 0, 1, 500);
+  builder.add(2, 3, 1, 2000);
+  const auto matrix = builder.build();
+  const CommGraph graph(matrix);
+  const std::vector<NodeId> shared{0, 2, 1, 3};
+  const auto r = hybrid_reference(graph, *line, shared);
+  EXPECT_EQ(r.max_time, 5000);
+  EXPECT_EQ(r.smooth, 38500000);
+  EXPECT_EQ(r.hop_bytes, 11000);
+  const auto mine = hybrid_sums(matrix, *line, shared, kBytes);
+  EXPECT_EQ(mine.max_time, r.max_time);
+  EXPECT_EQ(mine.smooth, r.smooth);
+  EXPECT_EQ(mine.hop_bytes, r.hop_bytes);
+  const auto apart = hybrid_reference(graph, *line, std::vector<NodeId>{0, 1, 2, 3});
+  EXPECT_EQ(apart.max_time, 3000);
+  EXPECT_EQ(apart.smooth, 9e6 + 0.25e6 + 4e6);
+  EXPECT_EQ(apart.hop_bytes, 5500);
+}
+
+TEST(HybridObjective, SearchCostIsHOfTheRoutesOnTwoBandwidths) {
+  // The HAEC Box: wireless links of half the optical bandwidth (w = 2000 against 1000).
+  const auto w = [](LinkClass c) -> std::uint64_t {
+    return c == LinkClass::HaecWireless ? 2000 : 1000;
+  };
+  for (const auto& [spec, cores] : {std::pair{"haec:4x1x2", 1}, {"haec:4x1x2:cores=2", 2}}) {
+    SCOPED_TRACE(spec);
+    const auto haec = topo::make_topology(spec);
+    const auto matrix = testing::random_matrix(8 * cores, 3, 5);
+    const CommGraph graph(matrix);
+    const auto reference = in_order(matrix, *haec);
+    const auto r = hybrid_sums(matrix, *haec, reference, w);
+    const SearchSpace space(graph, *haec, 8, 8, nullptr, hybrid_reference(graph, *haec, reference));
+    EXPECT_EQ(space.hybrid_reference().max_time, r.max_time);
+    EXPECT_EQ(space.hybrid_reference().smooth, r.smooth);
+    EXPECT_EQ(space.hybrid_reference().hop_bytes, r.hop_bytes);
+    EXPECT_EQ(search_cost(space, SearchGoal::Hybrid, reference), (SearchCost{1000000000000, 0}));
+    std::vector<NodeId> nodes(static_cast<std::size_t>(8 * cores));
+    for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = static_cast<NodeId>(k) / cores;
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 20; ++trial) {
+      std::shuffle(nodes.begin(), nodes.end(), rng);
+      EXPECT_EQ(search_cost(space, SearchGoal::Hybrid, nodes),
+                (SearchCost{hybrid_units(r, hybrid_sums(matrix, *haec, nodes, w)), 0}));
+    }
+  }
+}
+
+TEST(HybridObjective, LocalSearchKeepsTheCostExact) {
+  const std::pair<const char*, traces::CommMatrix> cases[] = {
+      {"torus:4x4x4", testing::stencil_3d(4, 4, 4, true)},
+      {"mesh:5x5:cores=2", testing::random_matrix(45, 3, 1)},
+      {"haec:3x3x3", testing::lu_wavefront(5, 5)},
+      {"tianhe3:2x2:nodes=8", testing::random_matrix(32, 5, 2)},
+  };
+  for (const auto& [spec, matrix] : cases) {
+    SCOPED_TRACE(spec);
+    const auto machine = topo::make_topology(spec);
+    const CommGraph graph(matrix);
+    const SearchSpace space(graph, *machine, 8, 8, nullptr,
+                            hybrid_reference(graph, *machine, in_order(matrix, *machine)));
+    const auto start = make_mapper("random")->map(matrix, *machine, 1);
+    const auto result =
+        local_search(space, start.nodes(), {SearchGoal::Hybrid, 3000000, 0}, Random(5));
+    EXPECT_NO_THROW(validate(topo::Mapping(result.nodes), *machine));
+    EXPECT_EQ(result.start_cost, search_cost(space, SearchGoal::Hybrid, start.nodes()));
+    EXPECT_EQ(result.cost, search_cost(space, SearchGoal::Hybrid, result.nodes));
+    EXPECT_LT(result.cost, result.start_cost);  // a random start is far from a local minimum
+    EXPECT_EQ(result.cost.secondary, 0U);
+    EXPECT_GT(result.rounds, 0U);  // perturbations, some undone, were run
+  }
+}
+
+TEST(HybridObjective, BestNeverWorseThanItsStartsAndTheSameOnOneOrTwoThreads) {
+  const std::pair<const char*, traces::CommMatrix> instances[] = {
+      {"haec:3x3x2", testing::random_matrix(18, 3, 4)},
+      {"mesh:4x4:cores=2", testing::lu_wavefront(8, 4)}};
+  for (const auto& [spec, matrix] : instances) {
+    SCOPED_TRACE(spec);
+    const auto machine = topo::make_topology(spec);
+    const auto on = [&](int threads) {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+      return run_best(matrix, *machine, {SearchGoal::Hybrid, 2, 1000, 0}, 3);
+    };
+    const auto result = on(2);
+    EXPECT_EQ(on(1).nodes, result.nodes);
+    EXPECT_NO_THROW(validate(topo::Mapping(result.nodes), *machine));
+    // The reference is in-order: H of its own sums is 1e12 units, and it is one of the starts.
+    const auto reference = in_order(matrix, *machine);
+    const CommGraph graph(matrix);
+    const SearchSpace space(graph, *machine, 8, 8, nullptr,
+                            hybrid_reference(graph, *machine, reference));
+    EXPECT_EQ(result.cost, search_cost(space, SearchGoal::Hybrid, result.nodes));
+    const auto r = hybrid_sums(matrix, *machine, reference, weights_of(*machine));
+    EXPECT_EQ(result.cost.primary,
+              hybrid_units(r, hybrid_sums(matrix, *machine, result.nodes, weights_of(*machine))));
+    EXPECT_TRUE(std::ranges::any_of(result.starts, [&](const BestStart& start) {
+      return start.nodes == reference && start.cost == SearchCost{1000000000000, 0};
+    }));
+    for (const auto& start : result.starts) {
+      EXPECT_EQ(start.cost, search_cost(space, SearchGoal::Hybrid, start.nodes)) << start.name;
+      EXPECT_FALSE(start.cost < result.cost) << start.name;
+    }
+  }
+}
+
+TEST(HybridObjective, LeavesTheHopBytesOptimumToRelieveAWirelessLinkOnTheHaecBox) {
+  // haec:4x1x2, 8 ranks: rank 5 (node 5, board 1 in order) sends 2000 bytes to ranks 0 and 1
+  // and receives 2000 from rank 2 (nodes 0 to 2, board 0). In order: three wireless hops, the
+  // least hop-bytes (6000); T = 2000 x 2000 on each: R = (4e6, 3 x 4e6 x 2000, 6000). Two
+  // partners on rank 5's optical neighbours and the third two optical hops away (a route of
+  // its own, the other way): max 2e6, smooth 4 x 2e6 x 2000, HB 8000: H = 0.4 / 2 + 0.55 x 2/3
+  // + 0.05 x 4/3, below every placement with a wireless link (its max alone is in-order's).
+  const auto haec = topo::make_topology("haec:4x1x2");
+  const auto w = [](LinkClass c) -> std::uint64_t {
+    return c == LinkClass::HaecWireless ? 2000 : 1000;
+  };
+  traces::CommMatrixBuilder builder(8);
+  builder.add(5, 0, 1, 2000);
+  builder.add(5, 1, 1, 2000);
+  builder.add(2, 5, 1, 2000);
+  const auto matrix = builder.build();
+  const HybridReference r{4e6, 24e9, 6000};
+  const auto reference = hybrid_reference(CommGraph(matrix), *haec, in_order(matrix, *haec));
+  EXPECT_EQ(reference.max_time, r.max_time);
+  EXPECT_EQ(reference.smooth, r.smooth);
+  EXPECT_EQ(reference.hop_bytes, r.hop_bytes);
+  const auto optimum = hybrid_units(r, {2e6, 16e9, 8000});
+  // Brute force over the placements of ranks 0, 1, 2 and 5 (the idle others left on node 0).
+  std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
+  std::int64_t least_hop_bytes = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::pair<std::uint64_t, std::int64_t>> costs;
+  std::vector<NodeId> f(8);
+  for_each_placement(4, 8, [&](std::span<const NodeId> p) {
+    std::ranges::fill(f, 0);
+    std::ranges::copy(p.first(3), f.begin());
+    f[5] = p[3];
+    costs.emplace_back(hybrid_units(r, hybrid_sums(matrix, *haec, f, w)),
+                       latency_sum(matrix, *haec, f, true));
+    least = std::min(least, costs.back().first);
+    least_hop_bytes = std::min(least_hop_bytes, costs.back().second);
+  });
+  EXPECT_EQ(least, optimum);
+  EXPECT_EQ(least_hop_bytes, 6000);
+  for (const auto& [h, hop_bytes] : costs)  // no placement is optimal both ways
+    EXPECT_FALSE(h == least && hop_bytes == least_hop_bytes);
+  // best reaches each optimum under its own objective, deterministically.
+  const auto found = best("hybrid", matrix, *haec);
+  EXPECT_NO_THROW(validate(found, *haec));
+  EXPECT_EQ(found, best("hybrid", matrix, *haec));
+  EXPECT_EQ(hybrid_units(r, hybrid_sums(matrix, *haec, found.nodes(), w)), optimum);
+  EXPECT_EQ(latency_sum(matrix, *haec, best("hop-bytes", matrix, *haec).nodes(), true), 6000);
+  // A small workload, valid and the same for a seed.
+  const auto workload = testing::random_matrix(36, 3, 8);
+  const auto box = topo::make_topology("haec:3x3x4");
+  const auto mapper = make_mapper("best", {{"objective", "hybrid"}, {"work", "2000"}});
+  const auto mapped = mapper->map(workload, *box, 4);
+  EXPECT_NO_THROW(validate(mapped, *box));
+  EXPECT_EQ(mapped, mapper->map(workload, *box, 4));
 }
 
 }  // namespace
