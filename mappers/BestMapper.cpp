@@ -138,18 +138,21 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
   const CommGraph graph =
       options.goal == SearchGoal::Latency ? CommGraph(matrix).by_messages() : CommGraph(matrix);
   std::optional<RouteDistance> distance;
-  if (options.goal == SearchGoal::Energy || options.goal == SearchGoal::Latency) {
-    distance.emplace(
-        topology, options.goal == SearchGoal::Energy ? RouteWeight::Energy : RouteWeight::Latency);
+  const bool energy = options.goal == SearchGoal::Energy || options.goal == SearchGoal::TimeEnergy;
+  if (energy || options.goal == SearchGoal::Latency) {
+    distance.emplace(topology, energy ? RouteWeight::Energy : RouteWeight::Latency);
     distance->check_summable(graph);
-  } else if (options.goal != SearchGoal::HopBytes) {
+  }
+  if (options.goal != SearchGoal::HopBytes && options.goal != SearchGoal::Energy &&
+      options.goal != SearchGoal::Latency) {
     const std::vector<topo::NodeId> any(static_cast<std::size_t>(graph.rank_count()), 0);
     const LinkLoadTracker check(graph, topology, any);  // throws if the loads pass 64 bits
   }
   HybridReference hybrid;
-  if (options.goal == SearchGoal::Hybrid) {
+  if (options.goal == SearchGoal::Hybrid || options.goal == SearchGoal::TimeEnergy) {
     const auto in_order = make_mapper("in-order")->map(matrix, topology, seed);
-    hybrid = hybrid_reference(graph, topology, in_order.nodes());
+    hybrid = hybrid_reference(graph, topology, in_order.nodes(),
+                              options.goal == SearchGoal::TimeEnergy ? &*distance : nullptr);
   }
   const SearchSpace space(graph, topology, 8, 8, distance ? &*distance : nullptr, hybrid);
   std::optional<traces::CommMatrix> sparse;
@@ -256,8 +259,9 @@ constexpr ParamSpec kBestParams[] = {
      "squared link times); congestion-smooth (sum over links of load^2 / bandwidth); energy "
      "(the traffic energy: bytes x energy per bit of the route's links); latency (messages x "
      "the route's latency); hybrid (a weighted sum of congestion, congestion-smooth and hop-bytes, "
-     "each relative to in-order's)",
-     0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency|hybrid"},
+     "each relative to in-order's); time+energy (hybrid's time proxy and the traffic energy, "
+     "each relative to in-order's, in the fixed weighting of docs/models.md)",
+     0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency|hybrid|time+energy"},
     {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
     {"work", ParamType::Integer, "50000",
      "local-search budget in work units per rank (neighbour terms evaluated), shared by the "

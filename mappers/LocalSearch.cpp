@@ -64,23 +64,32 @@ SearchGoal parse_search_goal(std::string_view word) {
   if (word == "energy") return SearchGoal::Energy;
   if (word == "latency") return SearchGoal::Latency;
   if (word == "hybrid") return SearchGoal::Hybrid;
+  if (word == "time+energy") return SearchGoal::TimeEnergy;
   MAPSIM_EXPECTS(word == "hop-bytes", "a search goal with an unknown word");
   return SearchGoal::HopBytes;
 }
 
 HybridReference hybrid_reference(const CommGraph& graph, const topo::Topology& topology,
-                                 std::span<const NodeId> node_of_rank) {
+                                 std::span<const NodeId> node_of_rank,
+                                 const RouteDistance* energy) {
   const LinkLoadTracker loads(graph, topology, node_of_rank);
   return {static_cast<double>(loads.max_load()), static_cast<double>(loads.smooth()),
-          static_cast<double>(metrics::hop_bytes(graph, topology, node_of_rank))};
+          static_cast<double>(metrics::hop_bytes(graph, topology, node_of_rank)),
+          energy != nullptr ? static_cast<double>(objective_cost(Objective::Energy, graph, topology,
+                                                                 node_of_rank, energy))
+                            : 0.0};
 }
 
 std::uint64_t hybrid_cost(const HybridReference& reference, std::uint64_t max_time, Uint128 smooth,
-                          std::uint64_t hop_bytes) {
+                          std::uint64_t hop_bytes, std::optional<std::int64_t> energy) {
   const auto ratio = [](double value, double of) { return of > 0 ? value / of : value; };
-  const double h = kHybridCongestion * ratio(static_cast<double>(max_time), reference.max_time) +
-                   kHybridSmooth * ratio(static_cast<double>(smooth), reference.smooth) +
-                   kHybridHopBytes * ratio(static_cast<double>(hop_bytes), reference.hop_bytes);
+  double h = kHybridCongestion * ratio(static_cast<double>(max_time), reference.max_time) +
+             kHybridSmooth * ratio(static_cast<double>(smooth), reference.smooth) +
+             kHybridHopBytes * ratio(static_cast<double>(hop_bytes), reference.hop_bytes);
+  if (energy) {
+    h = (1 - kTimeEnergyWeight) * h +
+        kTimeEnergyWeight * ratio(static_cast<double>(*energy), reference.energy);
+  }
   // 1e12 units for a mapping as good as the reference; capped below 2^63.
   return static_cast<std::uint64_t>(std::llround(std::min(h * 1e12, 9e18)));
 }
@@ -101,9 +110,17 @@ SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
   }
   const LinkLoadTracker loads(space.graph(), space.topology(), node_of_rank);
   if (goal == SearchGoal::CongestionSmooth) return {0, loads.smooth()};
-  if (goal == SearchGoal::Hybrid) {
+  if (goal == SearchGoal::Hybrid || goal == SearchGoal::TimeEnergy) {
+    std::optional<std::int64_t> energy;
+    if (goal == SearchGoal::TimeEnergy) {
+      MAPSIM_EXPECTS(
+          space.distance() != nullptr && space.distance()->weight() == RouteWeight::Energy,
+          "time+energy on a space with the energy distance");
+      energy = objective_cost(Objective::Energy, space.graph(), space.topology(), node_of_rank,
+                              space.distance());
+    }
     return {hybrid_cost(space.hybrid_reference(), loads.max_load(), loads.smooth(),
-                        metrics::hop_bytes(space.graph(), space.topology(), node_of_rank)),
+                        metrics::hop_bytes(space.graph(), space.topology(), node_of_rank), energy),
             0};
   }
   return {loads.max_load(), loads.sum_of_squares()};
@@ -199,39 +216,54 @@ class CongestionCost {
   LinkLoadTracker loads_;
 };
 
-/// The hybrid cost (LocalSearch.hpp): the tracker's busiest link and smooth sum, and hop-bytes.
+/// The hybrid cost (LocalSearch.hpp): the tracker's busiest link and smooth sum, and hop-bytes;
+/// kEnergy (time+energy): and the traffic energy over the space's energy distance.
+template <bool kEnergy>
 class HybridCost {
  public:
   HybridCost(const SearchSpace& space, const Placement& placement)
       : space_(space),
         loads_(space.graph(), space.topology(), placement.nodes()),
-        hop_bytes_(metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())) {}
+        hop_bytes_(metrics::hop_bytes(space.graph(), space.topology(), placement.nodes())),
+        energy_(kEnergy ? objective_cost(Objective::Energy, space.graph(), space.topology(),
+                                         placement.nodes(), space.distance())
+                        : 0) {}
 
   [[nodiscard]] SearchCost cost() const {
-    return {hybrid_cost(space_.hybrid_reference(), loads_.max_load(), loads_.smooth(), hop_bytes_),
+    return {hybrid_cost(space_.hybrid_reference(), loads_.max_load(), loads_.smooth(), hop_bytes_,
+                        energy()),
             0};
   }
 
   SearchCost after(const Placement& p, Slot a, Slot b, std::uint64_t& work) {
     const auto hop_bytes = static_cast<std::uint64_t>(static_cast<std::int64_t>(hop_bytes_) +
                                                       distance_delta<false>(space_, p, a, b, work));
+    std::optional<std::int64_t> energy;
+    if constexpr (kEnergy) energy = energy_ + distance_delta<true>(space_, p, a, b, work);
     const auto r = loads_.evaluate(p.nodes(), p.occupant(a), p.node_of_slot(b), p.occupant(b),
                                    p.node_of_slot(a), work);
-    return {hybrid_cost(space_.hybrid_reference(), r.max, r.smooth, hop_bytes), 0};
+    return {hybrid_cost(space_.hybrid_reference(), r.max, r.smooth, hop_bytes, energy), 0};
   }
 
   void commit(Placement& p, Slot a, Slot b, const SearchCost& /*after*/, std::uint64_t& work) {
     hop_bytes_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(hop_bytes_) +
                                             distance_delta<false>(space_, p, a, b, work));
+    if constexpr (kEnergy) energy_ += distance_delta<true>(space_, p, a, b, work);
     loads_.apply(p.nodes(), p.occupant(a), p.node_of_slot(b), p.occupant(b), p.node_of_slot(a),
                  work);
     p.exchange(a, b);
   }
 
  private:
+  [[nodiscard]] std::optional<std::int64_t> energy() const {
+    if constexpr (kEnergy) return energy_;
+    return std::nullopt;
+  }
+
   const SearchSpace& space_;
   LinkLoadTracker loads_;
   std::uint64_t hop_bytes_;
+  std::int64_t energy_;
 };
 
 // Hop-bytes of a dense matrix on a separable machine, from per-axis tables (LocalSearch.hpp).
@@ -612,7 +644,9 @@ LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId>
   if (options.goal == SearchGoal::CongestionSmooth)
     return Chain<CongestionCost<true>>(space, start, options, random).run();
   if (options.goal == SearchGoal::Hybrid)
-    return Chain<HybridCost>(space, start, options, random).run();
+    return Chain<HybridCost<false>>(space, start, options, random).run();
+  if (options.goal == SearchGoal::TimeEnergy)
+    return Chain<HybridCost<true>>(space, start, options, random).run();
   return Chain<CongestionCost<false>>(space, start, options, random).run();
 }
 

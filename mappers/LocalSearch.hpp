@@ -35,6 +35,10 @@
 //                                              static-vs-simulated.yaml (docs/results/
 //                                              objectives.md: a grid of steps of 0.05 over the
 //                                              four sums, latency included, which got weight 0)
+//   time+energy  (G, 0)                        G = (1 - w) H + w E / R_energy, w =
+//                                              kTimeEnergyWeight (0.5): hybrid's time proxy and
+//                                              the traffic energy (as energy's E, relative to
+//                                              the reference's), in units of 1e-12
 // Moves: rank i exchanges places with the rank on a core of a target node, or moves to an idle
 // core of it (nodes may outnumber ranks). Target nodes of i: the nodes of its heaviest partners
 // and the nodes near those (NodeNeighbors::near), and the nodes near i's own; a rank with more
@@ -89,22 +93,27 @@ enum class SearchGoal : std::uint8_t {
   CongestionSmooth,
   Energy,
   Latency,
-  Hybrid
+  Hybrid,
+  TimeEnergy
 };
 
-/// "hop-bytes", "congestion", "congestion-smooth", "energy", "latency" or "hybrid".
+/// "hop-bytes", "congestion", "congestion-smooth", "energy", "latency", "hybrid" or
+/// "time+energy".
 SearchGoal parse_search_goal(std::string_view word);
 
 /// The weights of objective=hybrid (above), stated once.
 inline constexpr double kHybridCongestion = 0.70;
 inline constexpr double kHybridSmooth = 0.20;
 inline constexpr double kHybridHopBytes = 0.10;
+/// The weight of the traffic energy in objective=time+energy (above); hybrid's H gets the rest.
+inline constexpr double kTimeEnergyWeight = 0.5;
 
-/// The sums of the reference mapping that objective=hybrid divides by.
+/// The sums of the reference mapping that objective=hybrid (and time+energy) divides by.
 struct HybridReference {
   double max_time = 0;   ///< max_l T_l (LinkLoadTracker::max_load)
   double smooth = 0;     ///< sum_l T_l L_l (LinkLoadTracker::smooth)
   double hop_bytes = 0;  ///< HB
+  double energy = 0;     ///< the traffic energy E (RouteDistance.hpp), time+energy only
 };
 
 /// Above this average degree a matrix is dense: the local search on meshes and tori switches to
@@ -193,13 +202,15 @@ struct LocalSearchResult {
   std::uint64_t rounds = 0;  ///< perturbation rounds
 };
 
-/// The sums objective=hybrid divides by, of the mapping `node_of_rank`.
+/// The sums objective=hybrid divides by, of the mapping `node_of_rank`; with `energy` (the
+/// energy RouteDistance), its traffic energy too (time+energy).
 HybridReference hybrid_reference(const CommGraph& graph, const topo::Topology& topology,
-                                 std::span<const topo::NodeId> node_of_rank);
+                                 std::span<const topo::NodeId> node_of_rank,
+                                 const RouteDistance* energy = nullptr);
 /// H of the sums given (each divided by the reference's, or taken as is where that is 0), in
-/// units of 1e-12, capped at 9e18.
+/// units of 1e-12, capped at 9e18; with an `energy` (time+energy), G.
 std::uint64_t hybrid_cost(const HybridReference& reference, std::uint64_t max_time, Uint128 smooth,
-                          std::uint64_t hop_bytes);
+                          std::uint64_t hop_bytes, std::optional<std::int64_t> energy = {});
 
 /// The cost of a mapping under `goal`.
 SearchCost search_cost(const SearchSpace& space, SearchGoal goal,
