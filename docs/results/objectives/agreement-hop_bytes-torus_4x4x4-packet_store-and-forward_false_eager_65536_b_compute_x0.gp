@@ -1,4 +1,4 @@
-# mapsim report: hop-bytes against simulated makespan_s (/ in-order): torus:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (mean rho +0.90 over 6 workloads, 4 mostly tied)
+# mapsim report: hop-bytes against simulated makespan_s (/ in-order): torus:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (mean rho +0.89 over 2 workloads, 8 mostly tied)
 # Redraws agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.svg and agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.png: gnuplot agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.gp (in this directory).
 reset
 set terminal svg size 1100,640 dynamic enhanced font 'Helvetica,12'
@@ -31,7 +31,7 @@ set key outside right top vertical Left reverse
 set xlabel 'hop-bytes / in-order'
 set ylabel 'simulated makespan_s / in-order'
 set title "hop-bytes against simulated makespan_s: torus:4x4x4, packet[store-and-forward=false] (eager 65536 B,\ncompute x0)"
-set label 1 'mean rho +0.90 over 6 workloads, 4 mostly tied' at graph 0.02, graph 0.95 left front
+set label 1 'mean rho +0.89 over 2 workloads, 8 mostly tied' at graph 0.02, graph 0.95 left front
 plot 'agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -41,15 +41,19 @@ plot 'agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536
   '' index 6 using 1:2:4 with points pt variable ps 1.3 lc 7 notitle, \
   '' index 7 using 1:2:4 with points pt variable ps 1.3 lc 8 notitle, \
   '' index 8 using 1:2:4 with points pt variable ps 1.3 lc 9 notitle, \
+  '' index 9 using 1:2:4 with points pt variable ps 1.3 lc 10 notitle, \
+  '' index 10 using 1:2:4 with points pt variable ps 1.3 lc 11 notitle, \
   keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
   keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
   keyentry with points pt 7 ps 1.3 lc 3 title 'best-congestion', \
   keyentry with points pt 7 ps 1.3 lc 4 title 'best-congestion-smooth', \
   keyentry with points pt 7 ps 1.3 lc 5 title 'best-energy', \
-  keyentry with points pt 7 ps 1.3 lc 6 title 'best-latency', \
-  keyentry with points pt 7 ps 1.3 lc 7 title 'greedy', \
-  keyentry with points pt 7 ps 1.3 lc 8 title 'random', \
-  keyentry with points pt 7 ps 1.3 lc 9 title 'scotch', \
+  keyentry with points pt 7 ps 1.3 lc 6 title 'best-hybrid', \
+  keyentry with points pt 7 ps 1.3 lc 7 title 'best-latency', \
+  keyentry with points pt 7 ps 1.3 lc 8 title 'best-time-energy', \
+  keyentry with points pt 7 ps 1.3 lc 9 title 'greedy', \
+  keyentry with points pt 7 ps 1.3 lc 10 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 11 title 'scotch', \
   keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:A:64:iterations=3', \
   keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:A:64:iterations=3', \
   keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:ft:A:64:iterations=2', \
@@ -92,7 +96,7 @@ set key outside right top vertical Left reverse
 set xlabel 'hop-bytes / in-order'
 set ylabel 'simulated makespan_s / in-order'
 set title "hop-bytes against simulated makespan_s: torus:4x4x4, packet[store-and-forward=false] (eager 65536 B,\ncompute x0)"
-set label 1 'mean rho +0.90 over 6 workloads, 4 mostly tied' at graph 0.02, graph 0.95 left front
+set label 1 'mean rho +0.89 over 2 workloads, 8 mostly tied' at graph 0.02, graph 0.95 left front
 plot 'agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -102,15 +106,19 @@ plot 'agreement-hop_bytes-torus_4x4x4-packet_store-and-forward_false_eager_65536
   '' index 6 using 1:2:4 with points pt variable ps 1.3 lc 7 notitle, \
   '' index 7 using 1:2:4 with points pt variable ps 1.3 lc 8 notitle, \
   '' index 8 using 1:2:4 with points pt variable ps 1.3 lc 9 notitle, \
+  '' index 9 using 1:2:4 with points pt variable ps 1.3 lc 10 notitle, \
+  '' index 10 using 1:2:4 with points pt variable ps 1.3 lc 11 notitle, \
   keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
   keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
   keyentry with points pt 7 ps 1.3 lc 3 title 'best-congestion', \
   keyentry with points pt 7 ps 1.3 lc 4 title 'best-congestion-smooth', \
   keyentry with points pt 7 ps 1.3 lc 5 title 'best-energy', \
-  keyentry with points pt 7 ps 1.3 lc 6 title 'best-latency', \
-  keyentry with points pt 7 ps 1.3 lc 7 title 'greedy', \
-  keyentry with points pt 7 ps 1.3 lc 8 title 'random', \
-  keyentry with points pt 7 ps 1.3 lc 9 title 'scotch', \
+  keyentry with points pt 7 ps 1.3 lc 6 title 'best-hybrid', \
+  keyentry with points pt 7 ps 1.3 lc 7 title 'best-latency', \
+  keyentry with points pt 7 ps 1.3 lc 8 title 'best-time-energy', \
+  keyentry with points pt 7 ps 1.3 lc 9 title 'greedy', \
+  keyentry with points pt 7 ps 1.3 lc 10 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 11 title 'scotch', \
   keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:A:64:iterations=3', \
   keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:A:64:iterations=3', \
   keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:ft:A:64:iterations=2', \

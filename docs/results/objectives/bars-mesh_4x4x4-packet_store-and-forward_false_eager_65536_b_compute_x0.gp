@@ -44,21 +44,25 @@ plot 'bars-mesh_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.da
   '' using 4 title 'best-congestion' lt 3, \
   '' using 5 title 'best-congestion-smooth' lt 4, \
   '' using 6 title 'best-energy' lt 5, \
-  '' using 7 title 'best-latency' lt 6, \
-  '' using 8 title 'greedy' lt 7, \
-  '' using 9 title 'random' lt 8, \
-  '' using 10 title 'scotch' lt 9
+  '' using 7 title 'best-hybrid' lt 6, \
+  '' using 8 title 'best-latency' lt 7, \
+  '' using 9 title 'best-time-energy' lt 8, \
+  '' using 10 title 'greedy' lt 9, \
+  '' using 11 title 'random' lt 10, \
+  '' using 12 title 'scotch' lt 11
 set key outside right top vertical
 set title 'simulated makespan_s / in-order'
-plot 'bars-mesh_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' using 11:xtic(1) title 'in-order' lt 1, \
-  '' using 12 title 'best' lt 2, \
-  '' using 13 title 'best-congestion' lt 3, \
-  '' using 14 title 'best-congestion-smooth' lt 4, \
-  '' using 15 title 'best-energy' lt 5, \
-  '' using 16 title 'best-latency' lt 6, \
-  '' using 17 title 'greedy' lt 7, \
-  '' using 18 title 'random' lt 8, \
-  '' using 19 title 'scotch' lt 9
+plot 'bars-mesh_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' using 13:xtic(1) title 'in-order' lt 1, \
+  '' using 14 title 'best' lt 2, \
+  '' using 15 title 'best-congestion' lt 3, \
+  '' using 16 title 'best-congestion-smooth' lt 4, \
+  '' using 17 title 'best-energy' lt 5, \
+  '' using 18 title 'best-hybrid' lt 6, \
+  '' using 19 title 'best-latency' lt 7, \
+  '' using 20 title 'best-time-energy' lt 8, \
+  '' using 21 title 'greedy' lt 9, \
+  '' using 22 title 'random' lt 10, \
+  '' using 23 title 'scotch' lt 11
 unset multiplot
 unset output
 reset
@@ -105,20 +109,24 @@ plot 'bars-mesh_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.da
   '' using 4 title 'best-congestion' lt 3, \
   '' using 5 title 'best-congestion-smooth' lt 4, \
   '' using 6 title 'best-energy' lt 5, \
-  '' using 7 title 'best-latency' lt 6, \
-  '' using 8 title 'greedy' lt 7, \
-  '' using 9 title 'random' lt 8, \
-  '' using 10 title 'scotch' lt 9
+  '' using 7 title 'best-hybrid' lt 6, \
+  '' using 8 title 'best-latency' lt 7, \
+  '' using 9 title 'best-time-energy' lt 8, \
+  '' using 10 title 'greedy' lt 9, \
+  '' using 11 title 'random' lt 10, \
+  '' using 12 title 'scotch' lt 11
 set key outside right top vertical
 set title 'simulated makespan_s / in-order'
-plot 'bars-mesh_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' using 11:xtic(1) title 'in-order' lt 1, \
-  '' using 12 title 'best' lt 2, \
-  '' using 13 title 'best-congestion' lt 3, \
-  '' using 14 title 'best-congestion-smooth' lt 4, \
-  '' using 15 title 'best-energy' lt 5, \
-  '' using 16 title 'best-latency' lt 6, \
-  '' using 17 title 'greedy' lt 7, \
-  '' using 18 title 'random' lt 8, \
-  '' using 19 title 'scotch' lt 9
+plot 'bars-mesh_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' using 13:xtic(1) title 'in-order' lt 1, \
+  '' using 14 title 'best' lt 2, \
+  '' using 15 title 'best-congestion' lt 3, \
+  '' using 16 title 'best-congestion-smooth' lt 4, \
+  '' using 17 title 'best-energy' lt 5, \
+  '' using 18 title 'best-hybrid' lt 6, \
+  '' using 19 title 'best-latency' lt 7, \
+  '' using 20 title 'best-time-energy' lt 8, \
+  '' using 21 title 'greedy' lt 9, \
+  '' using 22 title 'random' lt 10, \
+  '' using 23 title 'scotch' lt 11
 unset multiplot
 unset output

@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: haec:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (page 2 of 2)
 # Redraws critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.svg and critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.png: gnuplot critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.gp (in this directory).
 reset
-set terminal svg size 1320,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 1540,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.svg'
 set termoption noenhanced
 set key below horizontal
@@ -34,7 +34,7 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan: haec:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (page\n2 of 2)"
+set title "where the time goes: the critical path / in-order's makespan: haec:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (page 2 of 2)"
 plot newhistogram 'npb:sp:A:64:iterations=3' lt 1, \
   'critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
@@ -72,7 +72,7 @@ plot newhistogram 'npb:sp:A:64:iterations=3' lt 1, \
   '' index 4 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 1320,600
+set terminal pngcairo size 1540,600
 set output 'critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.png'
 set termoption noenhanced
 set key below horizontal
@@ -105,7 +105,7 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan: haec:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (page\n2 of 2)"
+set title "where the time goes: the critical path / in-order's makespan: haec:4x4x4, packet[store-and-forward=false] (eager 65536 B, compute x0) (page 2 of 2)"
 plot newhistogram 'npb:sp:A:64:iterations=3' lt 1, \
   'critical-path-haec_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \

@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: tianhe3:2x2:nodes=16, flow (eager 65536 B, compute x0) (page 1 of 2)
 # Redraws critical-path-tianhe3_2x2_nodes_16-flow_eager_65536_b_compute_x0_-p1.svg and critical-path-tianhe3_2x2_nodes_16-flow_eager_65536_b_compute_x0_-p1.png: gnuplot critical-path-tianhe3_2x2_nodes_16-flow_eager_65536_b_compute_x0_-p1.gp (in this directory).
 reset
-set terminal svg size 1320,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 1540,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-tianhe3_2x2_nodes_16-flow_eager_65536_b_compute_x0_-p1.svg'
 set termoption noenhanced
 set key below horizontal
@@ -72,7 +72,7 @@ plot newhistogram 'npb:bt:A:64:iterations=3' lt 1, \
   '' index 4 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 1320,600
+set terminal pngcairo size 1540,600
 set output 'critical-path-tianhe3_2x2_nodes_16-flow_eager_65536_b_compute_x0_-p1.png'
 set termoption noenhanced
 set key below horizontal

@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: torus:4x4x4, flow (eager 65536 B, compute x0) (page 2 of 2)
 # Redraws critical-path-torus_4x4x4-flow_eager_65536_b_compute_x0_-p2.svg and critical-path-torus_4x4x4-flow_eager_65536_b_compute_x0_-p2.png: gnuplot critical-path-torus_4x4x4-flow_eager_65536_b_compute_x0_-p2.gp (in this directory).
 reset
-set terminal svg size 1320,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 1540,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-torus_4x4x4-flow_eager_65536_b_compute_x0_-p2.svg'
 set termoption noenhanced
 set key below horizontal
@@ -72,7 +72,7 @@ plot newhistogram 'npb:sp:A:64:iterations=3' lt 1, \
   '' index 4 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 1320,600
+set terminal pngcairo size 1540,600
 set output 'critical-path-torus_4x4x4-flow_eager_65536_b_compute_x0_-p2.png'
 set termoption noenhanced
 set key below horizontal

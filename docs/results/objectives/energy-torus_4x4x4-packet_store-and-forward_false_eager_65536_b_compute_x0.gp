@@ -31,11 +31,7 @@ set key outside right top vertical Left reverse
 set xlabel 'simulated makespan_s / in-order'
 set ylabel 'network energy / in-order'
 set title "simulated makespan_s against energy: torus:4x4x4, packet[store-and-forward=false] (eager 65536 B,\ncompute x0)"
-plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' index 9 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
-  '' index 9 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
-  '' index 10 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
-  '' index 10 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
-  '' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
@@ -51,6 +47,10 @@ plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0
   '' index 17 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 18 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 18 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 19 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 19 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 20 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 20 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -60,15 +60,19 @@ plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0
   '' index 6 using 1:2:4 with points pt variable ps 1.3 lc 7 notitle, \
   '' index 7 using 1:2:4 with points pt variable ps 1.3 lc 8 notitle, \
   '' index 8 using 1:2:4 with points pt variable ps 1.3 lc 9 notitle, \
+  '' index 9 using 1:2:4 with points pt variable ps 1.3 lc 10 notitle, \
+  '' index 10 using 1:2:4 with points pt variable ps 1.3 lc 11 notitle, \
   keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
   keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
   keyentry with points pt 7 ps 1.3 lc 3 title 'best-congestion', \
   keyentry with points pt 7 ps 1.3 lc 4 title 'best-congestion-smooth', \
   keyentry with points pt 7 ps 1.3 lc 5 title 'best-energy', \
-  keyentry with points pt 7 ps 1.3 lc 6 title 'best-latency', \
-  keyentry with points pt 7 ps 1.3 lc 7 title 'greedy', \
-  keyentry with points pt 7 ps 1.3 lc 8 title 'random', \
-  keyentry with points pt 7 ps 1.3 lc 9 title 'scotch', \
+  keyentry with points pt 7 ps 1.3 lc 6 title 'best-hybrid', \
+  keyentry with points pt 7 ps 1.3 lc 7 title 'best-latency', \
+  keyentry with points pt 7 ps 1.3 lc 8 title 'best-time-energy', \
+  keyentry with points pt 7 ps 1.3 lc 9 title 'greedy', \
+  keyentry with points pt 7 ps 1.3 lc 10 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 11 title 'scotch', \
   keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:A:64:iterations=3', \
   keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:A:64:iterations=3', \
   keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:ft:A:64:iterations=2', \
@@ -112,11 +116,7 @@ set key outside right top vertical Left reverse
 set xlabel 'simulated makespan_s / in-order'
 set ylabel 'network energy / in-order'
 set title "simulated makespan_s against energy: torus:4x4x4, packet[store-and-forward=false] (eager 65536 B,\ncompute x0)"
-plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' index 9 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
-  '' index 9 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
-  '' index 10 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
-  '' index 10 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
-  '' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0.dat' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
@@ -132,6 +132,10 @@ plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0
   '' index 17 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 18 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 18 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 19 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 19 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 20 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 20 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -141,15 +145,19 @@ plot 'energy-torus_4x4x4-packet_store-and-forward_false_eager_65536_b_compute_x0
   '' index 6 using 1:2:4 with points pt variable ps 1.3 lc 7 notitle, \
   '' index 7 using 1:2:4 with points pt variable ps 1.3 lc 8 notitle, \
   '' index 8 using 1:2:4 with points pt variable ps 1.3 lc 9 notitle, \
+  '' index 9 using 1:2:4 with points pt variable ps 1.3 lc 10 notitle, \
+  '' index 10 using 1:2:4 with points pt variable ps 1.3 lc 11 notitle, \
   keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
   keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
   keyentry with points pt 7 ps 1.3 lc 3 title 'best-congestion', \
   keyentry with points pt 7 ps 1.3 lc 4 title 'best-congestion-smooth', \
   keyentry with points pt 7 ps 1.3 lc 5 title 'best-energy', \
-  keyentry with points pt 7 ps 1.3 lc 6 title 'best-latency', \
-  keyentry with points pt 7 ps 1.3 lc 7 title 'greedy', \
-  keyentry with points pt 7 ps 1.3 lc 8 title 'random', \
-  keyentry with points pt 7 ps 1.3 lc 9 title 'scotch', \
+  keyentry with points pt 7 ps 1.3 lc 6 title 'best-hybrid', \
+  keyentry with points pt 7 ps 1.3 lc 7 title 'best-latency', \
+  keyentry with points pt 7 ps 1.3 lc 8 title 'best-time-energy', \
+  keyentry with points pt 7 ps 1.3 lc 9 title 'greedy', \
+  keyentry with points pt 7 ps 1.3 lc 10 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 11 title 'scotch', \
   keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:A:64:iterations=3', \
   keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:A:64:iterations=3', \
   keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:ft:A:64:iterations=2', \
