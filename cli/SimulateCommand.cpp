@@ -379,8 +379,12 @@ int run_simulate(const std::vector<std::string>& args) {
       "the defaults and the model in docs/models.md, \"Energy\")")(
       "links", po::value<std::string>(),
       "write per-link bytes, busy time and utilisation to this CSV file ('-': standard output)")(
-      "format", po::value<std::string>()->default_value("text"),
-      "report format: text, csv or json");
+      "critical-messages", po::value<std::string>(),
+      "write the messages on the critical path, per pair of ranks, as a CSV matrix "
+      "(src,dst,messages,bytes; '-': standard output): the weights of `best`'s objective=latency "
+      "along the path (one mapping only)")("format",
+                                           po::value<std::string>()->default_value("text"),
+                                           "report format: text, csv or json");
   add_matrix_options(line.options);
   add_replay_cost_options(line.options);
   add_machine_options(line.options);
@@ -464,6 +468,13 @@ int run_simulate(const std::vector<std::string>& args) {
                                    *topology, config.links);
   sim::validate(config);
   if (options.count("links") != 0) prepare_output(options["links"].as<std::string>(), "--links");
+  const bool critical = options.count("critical-messages") != 0;
+  if (critical) {
+    prepare_output(options["critical-messages"].as<std::string>(), "--critical-messages");
+    if (options.count("links") != 0 && options["links"].as<std::string>() == "-" &&
+        options["critical-messages"].as<std::string>() == "-")
+      throw po::error("--links and --critical-messages cannot both write to standard output");
+  }
 
   // The rank count from the archive's definitions (or the generator), then the mapping file,
   // then the events.
@@ -511,6 +522,11 @@ int run_simulate(const std::vector<std::string>& args) {
         [&](const topo::Mapping& mapping, const sim::SimConfig& c, std::int64_t iterations) {
           return trace.simulate(*topology, mapping, c, iterations);
         });
+    if (critical && chosen.size() != 1)
+      throw po::error("--critical-messages takes one mapping, not several mappers");
+    // The final replay keeps its critical path's messages (the oracle's replays decide
+    // themselves).
+    config.critical_messages = critical;
     const auto map_one = [&](std::size_t k) {
       const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
       const auto start = std::chrono::steady_clock::now();
@@ -545,13 +561,23 @@ int run_simulate(const std::vector<std::string>& args) {
     }
     if (const auto text = oracle.reported(); !text.empty()) log::info("{}", trim(text));
   } else {
+    config.critical_messages = critical;
     replays[0].result = trace.simulate(*topology, mappings[0], config);
     replays[0].energy = sim::replay_energy(*replays[0].result, *topology, config.links);
   }
 
   // With the link loads on standard output, the report goes to standard error.
-  std::FILE* report =
-      options.count("links") != 0 && options["links"].as<std::string>() == "-" ? stderr : stdout;
+  const auto to_stdout = [&](const char* option) {
+    return options.count(option) != 0 && options[option].as<std::string>() == "-";
+  };
+  std::FILE* report = to_stdout("links") || to_stdout("critical-messages") ? stderr : stdout;
+  if (critical && replays[0].result) {
+    traces::CommMatrixBuilder pairs(trace.ranks());
+    for (const auto& m : replays[0].result->critical_messages)
+      pairs.add(m.src, m.dst, 1, static_cast<std::uint64_t>(m.bytes));
+    write_output(options["critical-messages"].as<std::string>(), "--critical-messages",
+                 [&](std::ostream& out) { traces::write_matrix_csv(pairs.build(), out); });
+  }
   if (options.count("links") != 0) {
     write_output(options["links"].as<std::string>(), "--links",
                  [&](std::ostream& out) { write_links_csv(out, replays, *topology); });

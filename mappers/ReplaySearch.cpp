@@ -223,9 +223,14 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
         continue;
       }
       switch (k % 4) {
-        case 0:  // late
-          mover = late[random.below(late.size())];
-          anchor = traffic.heaviest[static_cast<std::size_t>(mover)];
+        case 0:  // critical
+          if (const auto& path = measured.critical_messages; !path.empty()) {
+            std::tie(mover, anchor) = path[random.below(path.size())];
+            if (mover == anchor) mover = -1;
+          } else {
+            mover = late[random.below(late.size())];
+            anchor = traffic.heaviest[static_cast<std::size_t>(mover)];
+          }
           break;
         case 1:  // link
           if (const auto pair = busy->draw(random)) std::tie(mover, anchor) = *pair;

@@ -16,8 +16,11 @@
 // 2. Improvement, in rounds: from the incumbent and what its replay measured, `batch` candidates,
 //    each the incumbent with one rank moved (a swap with a rank on the target node, or a free core
 //    there) or a block of nodes reflected, by four kinds of move in turn:
-//      late     a rank among the last to finish moves next to its heaviest partner (the end of
-//               the critical path: the ranks the makespan waits for);
+//      critical one end of a transfer on the replay's critical path (drawn uniformly among its
+//               transfers, so a pair weighs by its messages there) moves next to the other
+//               end: the chain of messages the makespan waits for, shortened link by link (if
+//               the oracle does not follow the path: a rank among the last to finish moves next
+//               to its heaviest partner);
 //      link     one end of a message that crosses one of the busiest links (by replayed busy
 //               time) moves next to the other end, taking that traffic off the link;
 //      pair     one end of a pair drawn by bytes moves next to the other;

@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "topologies/Mapping.hpp"
@@ -38,6 +39,9 @@ struct Judgement {
   std::vector<std::int64_t> rank_finish;
   /// Busy time of each network link of the machine (bytes / bandwidth carried), by LinkId.
   std::vector<std::int64_t> link_busy;
+  /// The transfers on the replay's critical path, first to last, as (sender, receiver) ranks
+  /// (sim/Result.hpp, critical_messages); empty if the oracle does not follow them.
+  std::vector<std::pair<Rank, Rank>> critical_messages;
 };
 
 class TimeOracle {

@@ -438,9 +438,8 @@ void Replay::delivered(std::uint32_t transfer) {
   const bool back = phase == kClearToSend;
   const Rank from = back ? message.dst : message.src;
   const Rank to = back ? message.src : message.dst;
-  const Time free = add_transfer(message.path, engine_.now() - message.path.total(),
-                                 mapping_->node(from), mapping_->node(to),
-                                 phase == kData ? message.bytes : 0, socket(from), socket(to));
+  const Time free = add_transfer(message.path, engine_.now() - message.path.total(), from, to,
+                                 phase == kData ? message.bytes : 0);
   switch (phase) {
     case kData: {
       message.arrived = true;
@@ -506,9 +505,9 @@ void Replay::complete_receive(std::uint32_t request, const Message& message) {
   complete(request);
 }
 
-Time Replay::add_transfer(CriticalPath& path, Time took, topo::NodeId a, topo::NodeId b,
-                          std::int64_t bytes, int socket_a, int socket_b) {
-  const auto [latency, free] = model_->free_times(a, b, bytes, socket_a, socket_b);
+Time Replay::add_transfer(CriticalPath& path, Time took, Rank from, Rank to, std::int64_t bytes) {
+  const auto [latency, free] =
+      model_->free_times(mapping_->node(from), mapping_->node(to), bytes, socket(from), socket(to));
   // Size factors may make a transfer faster than its unfactored parts: the parts never exceed
   // what it took, so that they add up.
   const Time lat = std::clamp<Time>(latency, 0, std::max<Time>(took, 0));
@@ -517,6 +516,12 @@ Time Replay::add_transfer(CriticalPath& path, Time took, topo::NodeId a, topo::N
   path.bandwidth += bandwidth;
   path.contention += std::max<Time>(took - lat - bandwidth, 0);
   ++path.messages;
+  if (config_.critical_messages) {
+    MAPSIM_EXPECTS(transfers_.size() < CriticalPath::kNoTransfer,
+                   "more transfers than the critical path's record can index");
+    transfers_.push_back({{from, to, bytes}, path.last_transfer});
+    path.last_transfer = static_cast<std::uint32_t>(transfers_.size() - 1);
+  }
   return free;
 }
 
@@ -568,6 +573,15 @@ Result Replay::finish_result() {
   MAPSIM_EXPECTS(r.critical_path.total() == r.makespan,
                  fmt::format("the critical path's parts add up to {} ps, not the makespan {} ps",
                              r.critical_path.total(), r.makespan));
+  for (auto k = r.critical_path.last_transfer; k != CriticalPath::kNoTransfer;
+       k = transfers_[k].previous)
+    r.critical_messages.push_back(transfers_[k].message);
+  std::reverse(r.critical_messages.begin(), r.critical_messages.end());
+  MAPSIM_EXPECTS(
+      !config_.critical_messages || r.critical_messages.size() == r.critical_path.messages,
+      "the critical path's list of transfers lost some");
+  r.critical_path.last_transfer = CriticalPath::kNoTransfer;
+  transfers_ = {};
   for (const auto& rank : ranks_) r.unmatched_messages += rank.unexpected.size();
 
   const auto bytes = model_->resource_bytes();

@@ -217,8 +217,7 @@ class Replay {
   }
   /// Adds a transfer that took `took` from a to b (bytes, sockets) to `path`, split into latency,
   /// bandwidth and contention; returns its contention-free time.
-  Time add_transfer(CriticalPath& path, Time took, topo::NodeId a, topo::NodeId b,
-                    std::int64_t bytes, int socket_a, int socket_b);
+  Time add_transfer(CriticalPath& path, Time took, Rank from, Rank to, std::int64_t bytes);
 
   // Collectives (CollectiveReplay.cpp).
   void start_collective(Rank rank, const traces::Event& event, std::uint64_t index,
@@ -255,6 +254,13 @@ class Replay {
   std::vector<RankState> ranks_;
   std::size_t window_ = kMinWindow;  // events a rank reads at a time
   SlotPool<Message> messages_;
+  // SimConfig::critical_messages: every transfer made, each with the index of the transfer
+  // before it on its path (CriticalPath::last_transfer), for the critical path's list.
+  struct TransferRecord {
+    Result::CriticalMessage message;
+    std::uint32_t previous = CriticalPath::kNoTransfer;
+  };
+  std::vector<TransferRecord> transfers_;
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_requests_;
   std::vector<Member> members_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/Time.hpp"
+#include "support/Ids.hpp"
 
 namespace mapsim::sim {
 
@@ -61,6 +62,10 @@ struct CriticalPath {
   Time contention = 0;
   Time waiting = 0;
   std::uint64_t messages = 0;  ///< transfers on the path (data and rendezvous control)
+  /// During a replay with SimConfig::critical_messages: the replay's record of the path's last
+  /// transfer (Result::critical_messages lists them); kNoTransfer otherwise.
+  std::uint32_t last_transfer = kNoTransfer;
+  static constexpr std::uint32_t kNoTransfer = 0xffffffff;
 
   [[nodiscard]] Time total() const {
     return compute + overhead + latency + bandwidth + contention + waiting;
@@ -96,6 +101,14 @@ struct Result {
   std::uint64_t cancelled = 0;
 
   CriticalPath critical_path;
+  /// With SimConfig::critical_messages: the transfers on the critical path, first to last (a
+  /// rendezvous's clear-to-send goes from the receiver to the sender, with 0 bytes).
+  struct CriticalMessage {
+    Rank src = 0;
+    Rank dst = 0;
+    std::int64_t bytes = 0;
+  };
+  std::vector<CriticalMessage> critical_messages;
 
   std::uint64_t trace_events = 0;   ///< trace events replayed
   std::uint64_t engine_events = 0;  ///< discrete events processed by the engine

@@ -86,6 +86,9 @@ struct SimConfig {
   /// once instead of after an engine event each (sim/Replay.hpp, runs_ahead). It changes no
   /// result, only the replay's speed; off for tests that check exactly that.
   bool run_ahead = true;
+  /// Keep the list of the critical path's transfers (Result::critical_messages): a record of
+  /// every transfer while replaying (24 bytes each), so off by default.
+  bool critical_messages = false;
   StopCondition stop;
 };
 

@@ -22,6 +22,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
   auto config = base_;
   config.model = fidelity.model;
   config.compute_scale = fidelity.compute_scale;
+  config.critical_messages = true;
   sim::validate(config);
   std::vector<map::Judgement> judgements(mappings.size());
   // Each replay's error is kept and the first (by index) rethrown: the same one at any thread
@@ -40,6 +41,9 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
               result.resource_busy.begin(),
               result.resource_busy.begin() +
                   static_cast<std::ptrdiff_t>(std::min(links, result.resource_busy.size())));
+          j.critical_messages.reserve(result.critical_messages.size());
+          for (const auto& m : result.critical_messages)
+            j.critical_messages.emplace_back(m.src, m.dst);
           replays_.fetch_add(1);
         } catch (...) {
           errors[k] = std::current_exception();

@@ -1,7 +1,9 @@
 // `mapsim simulate` and `mapsim list models` end to end.
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
+#include <string>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -97,6 +99,43 @@ TEST(ListCommand, LinkClassesShowTheirEnergy) {
   EXPECT_THAT(r.out, HasSubstr("--link-energy CLASS:PJ:IDLE_W:BUSY_W"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("haec-wireless +12.5 GB/s +50 ns +20 pJ/bit +1-2 W"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("inter-socket +12 GB/s +400 ns +30 pJ/bit +0-0 W"));
+}
+
+// --critical-messages: the critical path's transfers per pair of ranks, as a CSV matrix that
+// `map --matrix` reads; as many messages as the report's transfers on the path; one mapping only.
+TEST(SimulateCommand, WritesTheCriticalPathsMessagesAsAMatrix) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "critical.csv";
+  const auto base = "simulate --trace " + kLu + " --topology torus:4x2 --model flow";
+  const auto r = run_mapsim(base + " --mapper in-order --critical-messages " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto at = r.out.find(" transfers\n", r.out.find("critical path"));
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const auto from = r.out.rfind(' ', at - 1) + 1;
+  const auto reported = std::stoull(r.out.substr(from, at - from));
+  const auto csv = testing::read_file(path);
+  ASSERT_THAT(csv, HasSubstr("# ranks=8\nsrc,dst,messages,bytes\n"));
+  std::istringstream lines(csv);
+  std::string line;
+  std::uint64_t messages = 0;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("src", 0) == 0) continue;
+    const auto fields = testing::csv_fields(line);
+    ASSERT_EQ(fields.size(), 4U) << line;
+    messages += std::stoull(fields[2]);
+  }
+  EXPECT_GT(messages, 0U);
+  EXPECT_EQ(messages, reported);
+  const auto mapped = run_mapsim("map --matrix " + path.string() +
+                                 " --topology torus:4x2 --mapper best --param objective=latency");
+  EXPECT_EQ(mapped.exit_code, 0) << mapped.err;
+  // Several mappers: refused, saying why, with nothing written.
+  const auto other = dir.path() / "other.csv";
+  const auto several =
+      run_mapsim(base + " --mapper in-order,random --critical-messages " + other.string());
+  EXPECT_NE(several.exit_code, 0);
+  EXPECT_THAT(several.err, HasSubstr("--critical-messages takes one mapping"));
+  EXPECT_FALSE(std::filesystem::exists(other));
 }
 
 TEST(SimulateCommand, BadLinkEnergyIsNamed) {

@@ -6,6 +6,7 @@
 // default link classes of topologies/LinkClass.cpp. Then the invariants on whole workloads:
 // the parts add up to the makespan exactly under every model, with and without overheads.
 
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -39,6 +40,13 @@ void expect_adds_up(const sim::Result& r) {
   EXPECT_GE(p.contention, 0);
   EXPECT_GE(p.waiting, 0);
   EXPECT_EQ(p.total(), r.makespan);
+}
+
+/// The critical path's transfers as (src, dst, bytes), first to last.
+std::vector<std::array<std::int64_t, 3>> transfers(const sim::Result& r) {
+  std::vector<std::array<std::int64_t, 3>> list;
+  for (const auto& m : r.critical_messages) list.push_back({m.src, m.dst, m.bytes});
+  return list;
 }
 
 void expect_path(const CriticalPath& actual, const CriticalPath& expected) {
@@ -140,6 +148,14 @@ TEST(CriticalPath, ChainOfMessagesThroughThreeRanks) {
                                   .bandwidth = 400 * kNs,
                                   .contention = 0,
                                   .messages = 2});
+    // The list of its transfers is kept only when asked for.
+    EXPECT_TRUE(r.critical_messages.empty());
+    auto config = round_config(model);
+    config.critical_messages = true;
+    const auto listed = run(b.trace(), "torus:4x4x4", {0, 1, 2}, config);
+    EXPECT_EQ(listed.makespan, r.makespan);
+    EXPECT_EQ(transfers(listed),
+              (std::vector<std::array<std::int64_t, 3>>{{0, 1, 100}, {1, 2, 300}}));
   }
 }
 
@@ -186,8 +202,12 @@ TEST(CriticalPath, RendezvousPostedEarlyCarriesItsThreeTransfers) {
     SCOPED_TRACE(model);
     auto config = round_config(model);
     config.eager_threshold = 100;
+    config.critical_messages = true;
     const auto r = run(b.trace(), "torus:4x4x4", {0, 1}, config);
     EXPECT_EQ(r.makespan, 2300 * kNs);
+    // Request-to-send, clear-to-send (receiver to sender), data.
+    EXPECT_EQ(transfers(r),
+              (std::vector<std::array<std::int64_t, 3>>{{0, 1, 0}, {1, 0, 0}, {0, 1, 1000}}));
     EXPECT_EQ(r.rank_finish[0], 2300 * kNs);  // the sender waits for the data's arrival too
     expect_path(r.critical_path, {.compute = 1 * kUs,
                                   .latency = 300 * kNs,
@@ -209,8 +229,11 @@ TEST(CriticalPath, RendezvousPostedLateGoesThroughTheReceiver) {
     SCOPED_TRACE(model);
     auto config = round_config(model);
     config.eager_threshold = 100;
+    config.critical_messages = true;
     const auto r = run(b.trace(), "torus:4x4x4", {0, 1}, config);
     EXPECT_EQ(r.makespan, 11200 * kNs);
+    // The receiver's clear-to-send, then the data.
+    EXPECT_EQ(transfers(r), (std::vector<std::array<std::int64_t, 3>>{{1, 0, 0}, {0, 1, 1000}}));
     expect_path(r.critical_path, {.compute = 10 * kUs,
                                   .latency = 200 * kNs,
                                   .bandwidth = 1000 * kNs,
@@ -461,6 +484,43 @@ TEST(CriticalPath, PartsAddUpOnWholeWorkloads) {
             }
           }
         }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mapsim::testing
+
+namespace mapsim::testing {
+namespace {
+
+TEST(CriticalPath, ListOfTransfersMatchesThePathOnWholeWorkloads) {
+  // Keeping the list changes no result; it holds exactly the path's transfers, between ranks of
+  // the trace, and its data transfers carry the path's bytes of messages of the trace.
+  for (const char* kernel : {"lu", "cg", "ft"}) {
+    const auto trace = generated(kernel, 8);
+    std::vector<topo::NodeId> nodes(8);
+    std::iota(nodes.begin(), nodes.end(), 0);
+    for (const auto& model : kModels) {
+      SCOPED_TRACE(fmt::format("{} {}", kernel, model));
+      sim::SimConfig config;
+      config.model = model;
+      config.compute_scale = 0;
+      const auto plain = run(trace, "torus:2x2x2", nodes, config);
+      config.critical_messages = true;
+      const auto listed = run(trace, "torus:2x2x2", nodes, config);
+      EXPECT_EQ(listed.makespan, plain.makespan);
+      EXPECT_EQ(listed.rank_finish, plain.rank_finish);
+      expect_path(listed.critical_path, plain.critical_path);
+      ASSERT_EQ(listed.critical_messages.size(), plain.critical_path.messages);
+      ASSERT_FALSE(listed.critical_messages.empty());
+      for (const auto& m : listed.critical_messages) {
+        EXPECT_GE(m.src, 0);
+        EXPECT_LT(m.src, 8);
+        EXPECT_GE(m.dst, 0);
+        EXPECT_LT(m.dst, 8);
+        EXPECT_GE(m.bytes, 0);
       }
     }
   }
