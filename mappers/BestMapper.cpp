@@ -141,7 +141,7 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
   const bool energy = options.goal == SearchGoal::Energy || options.goal == SearchGoal::TimeEnergy;
   if (energy || options.goal == SearchGoal::Latency) {
     distance.emplace(topology, energy ? RouteWeight::Energy : RouteWeight::Latency);
-    distance->check_summable(graph);
+    distance->check_summable(graph, options.goal == SearchGoal::TimeEnergy ? "time+energy" : "");
   }
   if (options.goal != SearchGoal::HopBytes && options.goal != SearchGoal::Energy &&
       options.goal != SearchGoal::Latency) {

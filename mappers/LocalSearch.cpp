@@ -635,6 +635,11 @@ LocalSearchResult local_search(const SearchSpace& space, std::span<const NodeId>
                                const LocalSearchOptions& options, Random random) {
   MAPSIM_EXPECTS(static_cast<Rank>(start.size()) == space.graph().rank_count(),
                  "local search from a mapping of another size");
+  const bool energy = options.goal == SearchGoal::Energy || options.goal == SearchGoal::TimeEnergy;
+  MAPSIM_EXPECTS((!energy && options.goal != SearchGoal::Latency) ||
+                     (space.distance() != nullptr &&
+                      (space.distance()->weight() == RouteWeight::Energy) == energy),
+                 "a local search under a distance objective on a space with its distance");
   if (options.goal == SearchGoal::HopBytes && space.dense() && space.separable())
     return Chain<AxisTableCost>(space, start, options, random).run();
   if (options.goal == SearchGoal::HopBytes)

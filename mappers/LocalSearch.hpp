@@ -121,7 +121,7 @@ struct HybridReference {
 constexpr std::size_t kDenseDegree = 64;
 
 struct SearchCost {
-  std::uint64_t primary = 0;  ///< hop-bytes, max_l T_l, the energy, the latency sum, H; 0 (smooth)
+  std::uint64_t primary = 0;  ///< HB, max_l T_l, the energy, the latency sum, H or G; 0 (smooth)
   Uint128 secondary = 0;      ///< 0, sum_l T_l^2 (congestion) or sum_l T_l L_l (smooth)
 
   friend bool operator==(const SearchCost&, const SearchCost&) = default;
@@ -135,9 +135,9 @@ struct SearchCost {
 class SearchSpace {
  public:
   /// `partners`: partners per rank that give target nodes; `near`: nearby nodes per node.
-  /// `distance`: the routes' energy per bit or latency, for SearchGoal::Energy or Latency
+  /// `distance`: the routes' energy per bit (SearchGoal::Energy, TimeEnergy) or latency (Latency)
   /// (outlives the space; for Latency, `graph` is the message graph).
-  /// `hybrid`: the reference sums of SearchGoal::Hybrid.
+  /// `hybrid`: the reference sums of SearchGoal::Hybrid and TimeEnergy.
   SearchSpace(const CommGraph& graph, const topo::Topology& topology, std::size_t partners = 8,
               std::size_t near = 8, const RouteDistance* distance = nullptr,
               HybridReference hybrid = {});
@@ -160,7 +160,8 @@ class SearchSpace {
   [[nodiscard]] const RouterHops* router_hops() const {
     return router_hops_ ? &*router_hops_ : nullptr;
   }
-  /// The energy per bit or the latency of the routes (SearchGoal::Energy, Latency), or null.
+  /// The energy per bit or the latency of the routes (SearchGoal::Energy, TimeEnergy, Latency), or
+  /// null.
   [[nodiscard]] const RouteDistance* distance() const { return distance_; }
   [[nodiscard]] const HybridReference& hybrid_reference() const { return hybrid_; }
   /// True when hops add up over the axes (meshes and tori): the dense mode's tables apply.

@@ -49,7 +49,7 @@ std::int64_t RouteDistance::walk(topo::NodeId a, topo::NodeId b) const {
   return sum;
 }
 
-void RouteDistance::check_summable(const CommGraph& graph) const {
+void RouteDistance::check_summable(const CommGraph& graph, std::string_view objective) const {
   const bool energy = weight_kind_ == RouteWeight::Energy;
   std::uint64_t bytes = 0;
   for (Rank r = 0; r < graph.rank_count(); ++r) bytes += graph.bytes(r);
@@ -60,8 +60,8 @@ void RouteDistance::check_summable(const CommGraph& graph) const {
     throw InputError(fmt::format(
         "objective={}: {} {} between ranks times up to {} {} along a route pass 2^63 - 1, the "
         "most the objective sums exactly; use objective=hop-bytes",
-        energy ? "energy" : "latency", bytes, energy ? "bytes" : "messages", bound_,
-        energy ? "thousandths of a pJ per bit" : "ps"));
+        objective.empty() ? (energy ? "energy" : "latency") : objective, bytes,
+        energy ? "bytes" : "messages", bound_, energy ? "thousandths of a pJ per bit" : "ps"));
   }
 }
 

@@ -49,7 +49,8 @@ class RouteDistance {
   /// Throws InputError unless the cost of `graph` (its bytes: the messages of a message graph,
   /// CommGraph::by_messages) fits 64 bits under any mapping: its total times bound() at most
   /// 2^63 - 1.
-  void check_summable(const CommGraph& graph) const;
+  /// `objective` names the objective in the error (default: energy or latency, by the weight).
+  void check_summable(const CommGraph& graph, std::string_view objective = {}) const;
 
  private:
   [[nodiscard]] std::int64_t walk(topo::NodeId a, topo::NodeId b) const;

@@ -6,9 +6,13 @@
 // each reached by `best`; bokhari, genetic and sampling under latency; thread independence; the
 // inputs refused because their sums would pass 64 bits; and the hybrid objective: its cost and
 // reference sums against their definitions, kept exact by the local search and `best`, and a HAEC
-// Box case solved by hand and by brute force where it leaves the hop-bytes optimum.
+// Box case solved by hand and by brute force where it leaves the hop-bytes optimum; and
+// time+energy: its cost and reference energy against their definitions, kept exact by the local
+// search and `best`, a HAEC Box case solved by hand and by brute force whose optimum is neither
+// hybrid's, energy's nor hop-bytes', and a dragonfly move that only the energy term sees.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -17,6 +21,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -497,12 +502,15 @@ TEST(SearchObjectives, RefuseSumsBeyond64BitsAndUnknownWords) {
 
 // ---- objective=hybrid (LocalSearch.hpp) ----
 
-/// H by its definition, in units of 1e-12: each sum over the reference's (as is where that is 0).
-std::uint64_t hybrid_units(const HybridReference& r, const HybridReference& sums) {
+/// H by its definition, in units of 1e-12: each sum over the reference's (as is where that is 0);
+/// with `energy` (time+energy), G = (1 - w) H + w E / R_energy.
+std::uint64_t hybrid_units(const HybridReference& r, const HybridReference& sums,
+                           bool energy = false) {
   const auto ratio = [](double x, double of) { return of > 0 ? x / of : x; };
-  const double h = kHybridCongestion * ratio(sums.max_time, r.max_time) +
-                   kHybridSmooth * ratio(sums.smooth, r.smooth) +
-                   kHybridHopBytes * ratio(sums.hop_bytes, r.hop_bytes);
+  double h = kHybridCongestion * ratio(sums.max_time, r.max_time) +
+             kHybridSmooth * ratio(sums.smooth, r.smooth) +
+             kHybridHopBytes * ratio(sums.hop_bytes, r.hop_bytes);
+  if (energy) h = (1 - kTimeEnergyWeight) * h + kTimeEnergyWeight * ratio(sums.energy, r.energy);
   return static_cast<std::uint64_t>(std::llround(std::min(h * 1e12, 9e18)));
 }
 
@@ -713,6 +721,232 @@ TEST(HybridObjective, LeavesTheHopBytesOptimumToRelieveAWirelessLinkOnTheHaecBox
   const auto mapped = mapper->map(workload, *box, 4);
   EXPECT_NO_THROW(validate(mapped, *box));
   EXPECT_EQ(mapped, mapper->map(workload, *box, 4));
+}
+
+// ---- objective=time+energy (LocalSearch.hpp) ----
+
+/// A class's default energy per bit in thousandths of a pJ: the RouteDistance weight.
+const auto fj = [](LinkClass c) {
+  return std::llround(1000 * topo::LinkTable{}.energy(c).pj_per_bit);
+};
+
+/// hybrid_sums with the traffic energy E: bytes x the weights of the route's links (of the
+/// intra-node channel between ranks of one node).
+HybridReference energy_sums(const traces::CommMatrix& m, const topo::Topology& t,
+                            std::span<const NodeId> f) {
+  auto sums = hybrid_sums(m, t, f, weights_of(t));
+  for_each_pair(m, [&](Rank s, Rank d, traces::Traffic x) {
+    std::int64_t e = f[s] == f[d] ? fj(LinkClass::IntraNode) : 0;
+    if (f[s] != f[d])
+      for (const LinkId l : t.route(f[s], f[d])) e += fj(t.link(l).link_class);
+    sums.energy += static_cast<double>(x.bytes) * static_cast<double>(e);
+  });
+  return sums;
+}
+
+/// The four sums, comparable.
+auto tuple_of(const HybridReference& r) {
+  return std::tuple(r.max_time, r.smooth, r.hop_bytes, r.energy);
+}
+
+/// A time+energy space: the energy distance and the sums of in-order, its energy included.
+struct TimeEnergySpace {
+  TimeEnergySpace(const traces::CommMatrix& m, const topo::Topology& t)
+      : graph(m),
+        distance(t, RouteWeight::Energy),
+        space(graph, t, 8, 8, &distance, hybrid_reference(graph, t, in_order(m, t), &distance)) {}
+  CommGraph graph;
+  RouteDistance distance;
+  SearchSpace space;
+};
+
+TEST(TimeEnergyObjective, CostWeighsHAgainstTheEnergyRelativeToTheReference) {
+  const auto units = [](double g) { return static_cast<std::uint64_t>(std::llround(g * 1e12)); };
+  const HybridReference r{4000, 3e7, 12000, 5e6};
+  const double w = kTimeEnergyWeight;
+  EXPECT_EQ(hybrid_cost(r, 4000, 30000000, 12000, 5000000), 1000000000000U);
+  // Doubling E alone adds w; doubling the busiest link alone (1 - w) of its weight in H.
+  EXPECT_EQ(hybrid_cost(r, 4000, 30000000, 12000, 10000000), units(1 + w));
+  EXPECT_EQ(hybrid_cost(r, 8000, 30000000, 12000, 5000000), units(1 + (1 - w) * kHybridCongestion));
+  EXPECT_EQ(hybrid_cost(r, 4000, 30000000, 12000, 0), units(1 - w));
+  // Without an energy: hybrid's H, whatever the reference's energy.
+  EXPECT_EQ(hybrid_cost(r, 8000, 30000000, 12000), units(1 + kHybridCongestion));
+  EXPECT_EQ(hybrid_cost(r, 8000, 30000000, 12000), hybrid_units(r, {8000, 3e7, 12000, 1e7}));
+  // A zero reference energy: E as is; and the cap at 9e18.
+  EXPECT_EQ(hybrid_cost({4000, 3e7, 12000, 0}, 4000, 30000000, 12000, 3), units(1 - w + 3 * w));
+  EXPECT_EQ(hybrid_cost(r, 4000, 30000000, 12000, std::numeric_limits<std::int64_t>::max()),
+            9000000000000000000U);
+}
+
+TEST(TimeEnergyObjective, ReferenceEnergyIsBytesTimesTheRoutesWeights) {
+  // haec:4x1x2:cores=2, ranks 2k and 2k + 1 on node k: two boards (nodes 0-3, 4-7), each a ring
+  // of optical links, every node of one linked to every node of the other by a wireless link.
+  // Rank 0 sends 1000 bytes to rank 1 (one node: its channel), 500 to rank 2 (node 1: one
+  // optical hop) and 100 to rank 9 (node 4: one wireless hop); rank 3 300 to rank 6 (nodes 1 to
+  // 3: two optical hops), rank 1 50 to rank 13 (node 6: one wireless hop).
+  EXPECT_EQ(
+      std::tuple(fj(LinkClass::HaecOptical), fj(LinkClass::HaecWireless), fj(LinkClass::IntraNode)),
+      std::tuple(2000, 20000, 20000));  // 2, 20 and 20 pJ/bit
+  const auto haec = topo::make_topology("haec:4x1x2:cores=2");
+  traces::CommMatrixBuilder builder(16);
+  for (const auto& [s, d, bytes] : std::vector<std::tuple<Rank, Rank, std::uint64_t>>{
+           {0, 1, 1000}, {0, 2, 500}, {0, 9, 100}, {3, 6, 300}, {1, 13, 50}})
+    builder.add(s, d, 1, bytes);
+  const auto matrix = builder.build();
+  const CommGraph graph(matrix);
+  std::vector<NodeId> f(16);
+  for (std::size_t k = 0; k < f.size(); ++k) f[k] = static_cast<NodeId>(k / 2);
+  const RouteDistance d(*haec, RouteWeight::Energy);
+  const auto r = hybrid_reference(graph, *haec, f, &d);
+  EXPECT_EQ(r.energy, 1000 * 20000 + 500 * 2000 + 100 * 20000 + 300 * 4000 + 50 * 20000);
+  EXPECT_EQ(tuple_of(r), tuple_of(energy_sums(matrix, *haec, f)));
+  EXPECT_EQ(r.hop_bytes, 500 + 100 + 2 * 300 + 50);
+  const auto without = hybrid_reference(graph, *haec, f);  // the same sums, energy 0
+  EXPECT_EQ(tuple_of(without), tuple_of({r.max_time, r.smooth, r.hop_bytes, 0}));
+}
+
+TEST(TimeEnergyObjective, SearchCostIsGAndTheLocalSearchKeepsItExact) {
+  for (const auto& [spec, cores] : {std::pair{"haec:4x1x2", 1}, {"haec:4x1x2:cores=2", 2}}) {
+    SCOPED_TRACE(spec);
+    const auto haec = topo::make_topology(spec);
+    const auto matrix = testing::random_matrix(8 * cores, 3, 5);
+    const TimeEnergySpace s(matrix, *haec);
+    auto nodes = in_order(matrix, *haec);
+    const auto r = energy_sums(matrix, *haec, nodes);
+    EXPECT_EQ(tuple_of(s.space.hybrid_reference()), tuple_of(r));
+    EXPECT_EQ(search_cost(s.space, SearchGoal::TimeEnergy, nodes), (SearchCost{1000000000000, 0}));
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 20; ++trial) {
+      std::shuffle(nodes.begin(), nodes.end(), rng);
+      EXPECT_EQ(search_cost(s.space, SearchGoal::TimeEnergy, nodes),
+                (SearchCost{hybrid_units(r, energy_sums(matrix, *haec, nodes), true), 0}));
+    }
+    // A space without the energy distance is refused.
+    EXPECT_THROW((void)search_cost(SearchSpace(s.graph, *haec), SearchGoal::TimeEnergy, nodes),
+                 InternalError);
+  }
+  const std::pair<const char*, traces::CommMatrix> cases[] = {
+      {"haec:3x3x3", testing::lu_wavefront(5, 5)},
+      {"mesh:5x5:cores=2", testing::random_matrix(45, 3, 1)}};
+  for (const auto& [spec, matrix] : cases) {
+    SCOPED_TRACE(spec);
+    const auto machine = topo::make_topology(spec);
+    const TimeEnergySpace s(matrix, *machine);
+    const auto start = make_mapper("random")->map(matrix, *machine, 1);
+    const auto result =
+        local_search(s.space, start.nodes(), {SearchGoal::TimeEnergy, 3000000, 0}, Random(5));
+    EXPECT_NO_THROW(validate(topo::Mapping(result.nodes), *machine));
+    EXPECT_EQ(result.start_cost, search_cost(s.space, SearchGoal::TimeEnergy, start.nodes()));
+    EXPECT_EQ(result.cost, search_cost(s.space, SearchGoal::TimeEnergy, result.nodes));
+    EXPECT_LT(result.cost, result.start_cost);  // a random start is far from a local minimum
+    EXPECT_GT(result.rounds, 0U);
+  }
+}
+
+TEST(TimeEnergyObjective, BestNeverWorseThanItsStartsAndTheSameOnOneOrTwoThreads) {
+  const std::pair<const char*, traces::CommMatrix> instances[] = {
+      {"haec:3x3x2", testing::random_matrix(18, 3, 4)},
+      {"mesh:4x4:cores=2", testing::lu_wavefront(8, 4)}};
+  for (const auto& [spec, matrix] : instances) {
+    SCOPED_TRACE(spec);
+    const auto machine = topo::make_topology(spec);
+    const auto on = [&](int threads) {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+      return run_best(matrix, *machine, {SearchGoal::TimeEnergy, 2, 1000, 0}, 3);
+    };
+    const auto result = on(2);
+    EXPECT_EQ(on(1).nodes, result.nodes);
+    EXPECT_NO_THROW(validate(topo::Mapping(result.nodes), *machine));
+    const auto reference = in_order(matrix, *machine);
+    const auto r = energy_sums(matrix, *machine, reference);
+    EXPECT_EQ(result.cost.primary,
+              hybrid_units(r, energy_sums(matrix, *machine, result.nodes), true));
+    EXPECT_TRUE(std::ranges::any_of(result.starts, [&](const BestStart& start) {
+      return start.nodes == reference && start.cost == SearchCost{1000000000000, 0};
+    }));
+    const TimeEnergySpace s(matrix, *machine);
+    for (const auto& start : result.starts) {
+      EXPECT_EQ(start.cost, search_cost(s.space, SearchGoal::TimeEnergy, start.nodes));
+      EXPECT_FALSE(start.cost < result.cost) << start.name;
+    }
+  }
+  const auto workload = testing::random_matrix(36, 3, 8);
+  const auto box = topo::make_topology("haec:3x3x4");
+  const auto mapper = make_mapper("best", {{"objective", "time+energy"}, {"work", "2000"}});
+  const auto mapped = mapper->map(workload, *box, 4);
+  EXPECT_NO_THROW(validate(mapped, *box));
+  EXPECT_EQ(mapped, mapper->map(workload, *box, 4));
+}
+
+TEST(TimeEnergyObjective, OptimumDiffersFromHybridsAndEnergysOnTheHaecBox) {
+  // haec:4x1x2, 8 ranks (4 to 7 idle): rank 1 sends 4000 bytes to rank 2, 2000 to rank 0 and
+  // 1000 to rank 3; rank 0 4000 to rank 3. Optical links 2 pJ/bit, wireless 20 (and twice the
+  // time per byte). In order (ranks 0-3 on board 0's ring, two-hop routes in +x): 1 -> 3 goes
+  // 1 -> 2 -> 3, so link 1->2 carries 5000: R = (5e6, 1000 x (25 + 1 + 4 + 16)e6, 12000, E 24e6).
+  // Energy: every byte crosses an optical link at least and only two of rank 1's three partners
+  // fit next to it: E >= 22e6 + 1000 x 2000, in order's. Hybrid: two partners of rank 1 across
+  // wireless links, every pair one hop: (4e6, 42e9, 11000) but E = 76e6. Time+energy: on one
+  // board, rank 1 on node 2, its 2000-byte partner two hops away by 2 -> 3 -> 0, off the 4000-byte
+  // links: (4e6, 45e9, 13000, 26e6).
+  const auto haec = topo::make_topology("haec:4x1x2");
+  traces::CommMatrixBuilder builder(8);
+  builder.add(1, 2, 1, 4000);
+  builder.add(1, 0, 1, 2000);
+  builder.add(1, 3, 1, 1000);
+  builder.add(0, 3, 1, 4000);
+  const auto matrix = builder.build();
+  const HybridReference r{5e6, 46e9, 12000, 24e6};
+  EXPECT_EQ(tuple_of(energy_sums(matrix, *haec, in_order(matrix, *haec))), tuple_of(r));
+  const auto optimum = hybrid_units(r, {4e6, 45e9, 13000, 26e6}, true);
+  EXPECT_EQ(optimum,
+            hybrid_units(r, energy_sums(matrix, *haec, std::vector<NodeId>{0, 2, 1, 3}), true));
+  // Brute force over the placements of ranks 0 to 3: (G, H, E, HB) of each.
+  std::vector<std::array<double, 4>> costs;
+  std::array<double, 4> least;
+  least.fill(std::numeric_limits<double>::max());
+  for_each_placement(4, 8, [&](std::span<const NodeId> f) {
+    const auto sums = energy_sums(matrix, *haec, f);
+    costs.push_back({static_cast<double>(hybrid_units(r, sums, true)),
+                     static_cast<double>(hybrid_units(r, sums)), sums.energy, sums.hop_bytes});
+    for (std::size_t k = 0; k < 4; ++k) least[k] = std::min(least[k], costs.back()[k]);
+  });
+  EXPECT_EQ(least[0], static_cast<double>(optimum));
+  EXPECT_EQ(least[1], static_cast<double>(hybrid_units(r, {4e6, 42e9, 11000})));
+  EXPECT_EQ(least[2], 24e6);
+  EXPECT_EQ(least[3], 11000);
+  for (const auto& c : costs) {  // no placement optimal under time+energy and another objective
+    if (c[0] != least[0]) continue;
+    EXPECT_NE(c[1], least[1]);
+    EXPECT_NE(c[2], least[2]);
+    EXPECT_NE(c[3], least[3]);
+  }
+  const auto found = best("time+energy", matrix, *haec);
+  EXPECT_NO_THROW(validate(found, *haec));
+  EXPECT_EQ(hybrid_units(r, energy_sums(matrix, *haec, found.nodes()), true), optimum);
+}
+
+TEST(TimeEnergyObjective, TheDescentTakesAMoveOnlyTheEnergySees) {
+  // dragonfly:3,2,1,1: groups of two routers with a host each, every link 25 GB/s (weight 1).
+  // Node 0 to node 1: host, local and host links; to node 2, in another group: host, global and
+  // host links, the same hops and loads (the same H) but 10 pJ/bit on the global link against 5
+  // on the local one. Ranks 0 and 1 (the others idle) on nodes 0 and 2: G = (1 - w) + w 20 / 15;
+  // the first improving move of the descent brings them into one group, G = 1.
+  const auto df = topo::make_topology("dragonfly:3,2,1,1");
+  const auto matrix = one_pair(6, 1, 1000);
+  const TimeEnergySpace s(matrix, *df);
+  const auto host = fj(LinkClass::DfHost);
+  EXPECT_EQ(df->hops(0, 1), df->hops(0, 2));
+  const std::vector<NodeId> apart{0, 2, 1, 3, 4, 5};
+  const auto r = energy_sums(matrix, *df, in_order(matrix, *df));
+  const auto sums = energy_sums(matrix, *df, apart);
+  EXPECT_EQ(r.energy, 1000 * (2 * host + fj(LinkClass::DfLocal)));
+  EXPECT_EQ(sums.energy, 1000 * (2 * host + fj(LinkClass::DfGlobal)));
+  EXPECT_EQ(hybrid_units(r, sums), 1000000000000U);
+  // A budget of 100 units: the descent, without perturbation rounds.
+  const auto result = local_search(s.space, apart, {SearchGoal::TimeEnergy, 100, 0}, Random(1));
+  EXPECT_EQ(result.start_cost, (SearchCost{hybrid_units(r, sums, true), 0}));
+  EXPECT_GT(result.start_cost.primary, 1000000000000U);
+  EXPECT_EQ(result.cost, (SearchCost{1000000000000, 0}));
 }
 
 }  // namespace
