@@ -1,7 +1,8 @@
 // tuning::ReplayOracle: its judgements are the simulator's replays under the caller's
-// configuration with the fidelity's model and compute scale, the same at any thread count and in
-// input order; a replay's error names the candidate; and replay-search with it finds a mapping no
-// slower under flow than any of its portfolio's.
+// configuration with the fidelity's model and compute scale (the critical path's transfers
+// included), the same at any thread count and in input order; a replay's error names the
+// candidate; and replay-search with it finds a mapping no slower under flow than any of its
+// portfolio's.
 
 #include "tuning/ReplayOracle.hpp"
 
@@ -98,6 +99,16 @@ TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
       expected.link_busy.assign(result.resource_busy.begin(),
                                 result.resource_busy.begin() + result.link_count);
       expect_same(judged[k], expected, what + ", mapping " + std::to_string(k));
+      // The transfers on the critical path, as the simulator lists them when asked.
+      auto listing = with(base_config(), fidelity);
+      listing.critical_messages = true;
+      const auto listed = sim::simulate(cg_trace(), *topology, mappings[k], listing);
+      ASSERT_EQ(judged[k].critical_messages.size(), listed.critical_messages.size()) << what;
+      EXPECT_EQ(judged[k].critical_messages.size(), result.critical_path.messages) << what;
+      for (std::size_t t = 0; t < listed.critical_messages.size(); ++t) {
+        EXPECT_EQ(judged[k].critical_messages[t].first, listed.critical_messages[t].src);
+        EXPECT_EQ(judged[k].critical_messages[t].second, listed.critical_messages[t].dst);
+      }
       EXPECT_EQ(judged[k].rank_finish.size(), 8U);
       EXPECT_EQ(judged[k].link_busy.size(), static_cast<std::size_t>(topology->link_count()));
     }
