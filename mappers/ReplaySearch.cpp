@@ -166,7 +166,10 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     throw InputError(fmt::format("mapper 'replay-search': no portfolio mapper could map onto {}",
                                  p.topology.spec()));
   }
-  auto judged = oracle.judge(starts, options_.model);
+  // The model's replays list the critical path's transfers: an incumbent's moves draw from them.
+  auto with_path = options_.model;
+  with_path.critical_messages = true;
+  auto judged = oracle.judge(starts, with_path);
   MAPSIM_EXPECTS(judged.size() == starts.size(), "the time oracle lost judgements");
   std::size_t best = 0;
   for (std::size_t k = 0; k < starts.size(); ++k) {
@@ -259,9 +262,9 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       order.resize(std::min(order.size(), options_.confirm));
       std::vector<topo::Mapping> chosen;
       for (const auto k : order) chosen.push_back(candidates[k]);
-      confirmed = oracle.judge(chosen, options_.model);
+      confirmed = oracle.judge(chosen, with_path);
     } else {
-      confirmed = oracle.judge(candidates, options_.model);
+      confirmed = oracle.judge(candidates, with_path);
     }
     evaluations += static_cast<std::int64_t>(order.size());
     std::size_t winner = order.size();

@@ -23,11 +23,14 @@ namespace mapsim::map {
 
 /// Which replay a search asks for: a network model (sim's names: "analytic", "flow", "packet"),
 /// the factor on the recorded computation (0: communication only) and how much of the workload:
-/// its first `iterations` (a generated workload run with that iteration count; 0: all of it).
+/// its first `iterations` (a generated workload run with that iteration count; 0: all of it),
+/// and whether the judgements list the critical path's transfers (which cost the replay time and
+/// memory: only where the search reads them).
 struct Fidelity {
   std::string model = "flow";
   double compute_scale = 0;
   std::int64_t iterations = 0;
+  bool critical_messages = false;
 
   friend bool operator==(const Fidelity&, const Fidelity&) = default;
 };
@@ -40,7 +43,7 @@ struct Judgement {
   /// Busy time of each network link of the machine (bytes / bandwidth carried), by LinkId.
   std::vector<std::int64_t> link_busy;
   /// The transfers on the replay's critical path, first to last, as (sender, receiver) ranks
-  /// (sim/Result.hpp, critical_messages); empty if the oracle does not follow them.
+  /// (sim/Result.hpp, critical_messages), if Fidelity::critical_messages asked for them.
   std::vector<std::pair<Rank, Rank>> critical_messages;
 };
 

@@ -22,7 +22,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
   auto config = base_;
   config.model = fidelity.model;
   config.compute_scale = fidelity.compute_scale;
-  config.critical_messages = true;
+  config.critical_messages = fidelity.critical_messages;
   sim::validate(config);
   std::vector<map::Judgement> judgements(mappings.size());
   // Each replay's error is kept and the first (by index) rethrown: the same one at any thread

@@ -391,12 +391,13 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
     (void)search(matrix, *machine, oracle,
                  {{"evaluations", "40"}, {"batch", "16"}, {"confirm", "2"}});
     // The portfolio under flow, then rounds of a screening under analytic and a confirmation
-    // under flow; 40 replays allow two rounds of at most 16 + 2.
+    // under flow; 40 replays allow two rounds of at most 16 + 2. Only the flow replays list the
+    // critical path's transfers (the moves draw from the incumbent's).
     const auto asked = oracle.fidelities();
     ASSERT_GE(asked.size(), 3U);
     EXPECT_EQ(asked.size() % 2, 1U);
     for (std::size_t k = 0; k < asked.size(); ++k) {
-      EXPECT_EQ(asked[k], (Fidelity{k % 2 == 1 ? "analytic" : "flow", 0, 0})) << k;
+      EXPECT_EQ(asked[k], (Fidelity{k % 2 == 1 ? "analytic" : "flow", 0, 0, k % 2 == 0})) << k;
     }
   }
   {
@@ -408,7 +409,7 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
                   {"compute-scale", "0.5"}});
     const auto asked = oracle.fidelities();
     ASSERT_GE(asked.size(), 2U);  // the portfolio, then rounds of one replay each
-    for (const auto& f : asked) EXPECT_EQ(f, (Fidelity{"packet", 0.5, 0}));
+    for (const auto& f : asked) EXPECT_EQ(f, (Fidelity{"packet", 0.5, 0, true}));
   }
 }
 

@@ -84,8 +84,9 @@ TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
   const auto oracle = make_oracle(*topology);
   EXPECT_EQ(&oracle.topology(), topology.get());
   const auto mappings = some_mappings(*topology);
-  for (const auto& fidelity : {map::Fidelity{"flow", 0, 0}, map::Fidelity{"analytic", 0, 0},
-                               map::Fidelity{"packet", 0, 0}, map::Fidelity{"flow", 0.5, 0}}) {
+  for (const auto& fidelity :
+       {map::Fidelity{"flow", 0, 0, true}, map::Fidelity{"analytic", 0, 0, true},
+        map::Fidelity{"packet", 0, 0, true}, map::Fidelity{"flow", 0.5, 0, true}}) {
     const auto what = fidelity.model + " x " + std::to_string(fidelity.compute_scale);
     const auto judged = oracle.judge(mappings, fidelity);
     ASSERT_EQ(judged.size(), mappings.size()) << what;
@@ -117,6 +118,15 @@ TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
     EXPECT_NE(plain.makespan, judged[0].makespan) << what;
   }
   EXPECT_EQ(oracle.replays(), static_cast<std::int64_t>(4 * mappings.size()));
+  // Without asking for the critical path's transfers: none listed, the same times.
+  const auto listed = oracle.judge(mappings, map::Fidelity{"flow", 0, 0, true});
+  const auto unlisted = oracle.judge(mappings, map::Fidelity{"flow", 0, 0, false});
+  for (std::size_t k = 0; k < mappings.size(); ++k) {
+    EXPECT_FALSE(listed[k].critical_messages.empty());
+    EXPECT_TRUE(unlisted[k].critical_messages.empty());
+    EXPECT_EQ(unlisted[k].makespan, listed[k].makespan);
+    EXPECT_EQ(unlisted[k].rank_finish, listed[k].rank_finish);
+  }
 }
 
 TEST(ReplayOracle, TheSameAtAnyThreadCountInInputOrder) {
@@ -268,7 +278,7 @@ TEST(ReplayOracle, ReplaysTheFirstIterationsOfAGeneratedWorkload) {
   const auto mapping = topo::in_order_mapping(8, *machine);
   const map::Fidelity one{"flow", 0, 1};
   const auto sliced = oracle.judge(std::span(&mapping, 1), one);
-  const auto whole = oracle.judge(std::span(&mapping, 1), map::Fidelity{"flow", 0, 0});
+  const auto whole = oracle.judge(std::span(&mapping, 1), map::Fidelity{"flow", 0, 0, false});
   const auto expected = sim::simulate(traces::generate_trace(generated(1)), *machine, mapping,
                                       with(base_config(), one));
   EXPECT_EQ(sliced[0].makespan, expected.makespan);
