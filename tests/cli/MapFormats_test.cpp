@@ -13,6 +13,7 @@
 #include "tests/support/CsvText.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
+#include "topologies/LinkClass.hpp"
 
 namespace mapsim {
 namespace {
@@ -60,7 +61,14 @@ TEST(MapFormats, CsvHasSettingsAndMetricsWithUnits) {
   EXPECT_EQ(csv_cell(r.out, 0, "bytes"), "400");
   EXPECT_EQ(csv_cell(r.out, 0, "error"), "");
   EXPECT_THAT(r.out, HasSubstr("map_seconds"));
-  EXPECT_THAT(r.out, HasSubstr("busiest_link_s"));
+  // Every link of the ring carries 100 bytes one way: the busiest link's time is 100 B over a
+  // grid link's bandwidth, the smooth sum four times 100 B times that, and the 8 messages cross
+  // one grid link each.
+  const auto grid = topo::LinkTable{}[topo::LinkClass::Grid];
+  EXPECT_NEAR(std::stod(csv_cell(r.out, 0, "busiest_link_s")), 100 / grid.bandwidth, 1e-15);
+  EXPECT_NEAR(std::stod(csv_cell(r.out, 0, "link_load_squares")), 4 * 100 * 100 / grid.bandwidth,
+              1e-12);
+  EXPECT_NEAR(std::stod(csv_cell(r.out, 0, "latency_s")), 8 * grid.latency, 1e-15);
 }
 
 TEST(MapFormats, JsonHasSettingsAndOneResultPerMapper) {
