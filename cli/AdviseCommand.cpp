@@ -3,7 +3,8 @@
 // whole run (with the recorded computation), checks the winner against in-order under `analytic`
 // and `packet`, and prints one table and a verdict: the recommended mapping and its gain, the
 // communication share of the run, whether the models agree, whether hop-bytes would have chosen
-// the same; it writes the winner's launcher file.
+// the same, and each mapping's network energy while communicating (sim/Energy.hpp); it writes
+// the winner's launcher file.
 //
 // The rule: the recommended mapping is the one with the shortest communication-only replay
 // under flow (the placement's effect, which computation would hide), if it beats in-order by
@@ -29,6 +30,7 @@
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "mappers/Metrics.hpp"
+#include "sim/Energy.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
@@ -58,6 +60,7 @@ struct Candidate {
   topo::Mapping mapping;
   std::uint64_t hop_bytes = 0;
   sim::Time comm = 0;               ///< communication only, flow
+  double comm_energy = 0;           ///< J: the network's energy over that replay
   std::optional<sim::Time> whole;   ///< whole run, flow (leading candidates)
   std::optional<double> mpi_share;  ///< mean time in MPI / makespan, whole run
 };
@@ -93,8 +96,10 @@ int run_advise(const std::vector<std::string>& args) {
       "analytic and packet models, and prints one table and a verdict: the recommended\n"
       "mapping (the shortest communication, unless no mapping beats in-order by 0.1 %), its\n"
       "gain in communication and in the whole run, the communication share of the run,\n"
-      "whether the three models agree, and whether hop-bytes would have chosen the same.\n"
-      "--out writes the recommended mapping for a launcher. TRACE is an OTF2 archive or a\n"
+      "whether the three models agree, whether hop-bytes would have chosen the same, and\n"
+      "the network energy each mapping's communication spends (links' power included; the\n"
+      "most frugal mapping named). --out writes the recommended mapping for a launcher. TRACE is "
+      "an OTF2 archive or a\n"
       "generator spec (npb:lu:A:64); its matrix counts collectives as everywhere in mapsim.");
   line.options.add_options()("trace", po::value<std::string>()->required(),
                              "OTF2 trace (anchor file or directory) or generator spec")(
@@ -207,7 +212,9 @@ int run_advise(const std::vector<std::string>& args) {
   {
     Progress progress("replaying", candidates.size(), "mappings (communication only, flow)");
     tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t k) {
-      candidates[k].comm = trace.simulate(*topology, candidates[k].mapping, comm_only).makespan;
+      const auto r = trace.simulate(*topology, candidates[k].mapping, comm_only);
+      candidates[k].comm = r.makespan;
+      candidates[k].comm_energy = sim::replay_energy(r, *topology, comm_only.links).joules();
       progress.advance();
     });
   }
@@ -218,6 +225,13 @@ int run_advise(const std::vector<std::string>& args) {
   const auto comm_ratio = [&](const Candidate& c) {
     return ratio(static_cast<double>(c.comm), static_cast<double>(in_order.comm));
   };
+  const auto energy_ratio = [&](const Candidate& c) {
+    return ratio(c.comm_energy, in_order.comm_energy);
+  };
+  // The mapping whose communication spends the least network energy (the first on ties).
+  const auto frugal = std::min_element(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& a, const Candidate& b) { return a.comm_energy < b.comm_energy; });
 
   // 3. The leading mappings and in-order, for the whole run.
   sim::SimConfig whole_run;
@@ -328,6 +342,20 @@ int run_advise(const std::vector<std::string>& args) {
         challenger.mappers.front(), checks[0].ratio, checks[1].ratio, checks[2].ratio,
         high->ratio - low->ratio);
   }
+  // What the network spends while the ranks communicate: the recommended mapping's, and the
+  // most frugal mapping's if another.
+  std::string energy_text =
+      &winner == &in_order
+          ? fmt::format("in-order spends {:.4g} J of network energy while communicating",
+                        in_order.comm_energy)
+          : fmt::format(
+                "{} spends {:.3f} of in-order's network energy while communicating "
+                "({:.4g} J vs {:.4g} J)",
+                winner.mappers.front(), energy_ratio(winner), winner.comm_energy,
+                in_order.comm_energy);
+  energy_text += &*frugal == &winner ? "; no mapping spends less"
+                                     : fmt::format("; the most frugal is {} ({:.3f} of in-order's)",
+                                                   name_of(*frugal), energy_ratio(*frugal));
   const std::string static_text =
       static_agrees ? fmt::format("hop-bytes would have chosen {} as well", name_of(*by_hop_bytes))
                     : fmt::format(
@@ -364,6 +392,9 @@ int run_advise(const std::vector<std::string>& args) {
         .add("analytic_vs_in_order", checks[0].ratio)  // the challenger's
         .add("flow_vs_in_order", checks[1].ratio)
         .add("packet_vs_in_order", checks[2].ratio)
+        .add("energy_vs_in_order", energy_ratio(winner))
+        .add("frugal", std::string(frugal->mappers.front()))
+        .add("frugal_energy_vs_in_order", energy_ratio(*frugal))
         .add("static_choice", std::string(by_hop_bytes->mappers.front()))
         .add("static_agrees", static_agrees ? "yes" : "no")
         .add("verdict", verdict)
@@ -378,7 +409,9 @@ int run_advise(const std::vector<std::string>& args) {
           .add("hop_bytes_vs_in_order",
                ratio(static_cast<double>(c.hop_bytes), static_cast<double>(in_order.hop_bytes)))
           .add("comm_ps", c.comm)
-          .add("comm_vs_in_order", comm_ratio(c));
+          .add("comm_vs_in_order", comm_ratio(c))
+          .add("comm_energy_j", c.comm_energy)
+          .add("comm_energy_vs_in_order", energy_ratio(c));
       if (c.whole) {
         row.add("whole_run_ps", *c.whole).add("whole_run_vs_in_order", whole_ratio(c));
       } else {
@@ -400,18 +433,19 @@ int run_advise(const std::vector<std::string>& args) {
              candidates.size(),
              refused.empty() ? std::string()
                              : fmt::format("; refused the machine: {}", fmt::join(refused, ", ")));
-  fmt::print(out, "\n{:<28} {:>10} {:>22} {:>22}\n", "mapping", "hop-bytes", "communication",
-             "whole run");
+  fmt::print(out, "\n{:<28} {:>10} {:>22} {:>22} {:>8}\n", "mapping", "hop-bytes", "communication",
+             "whole run", "energy");
   for (const auto& c : candidates) {
-    fmt::print(out, "{:<28} {:>10.3f} {:>10.3f} {:>11} {:>10} {:>11}\n", name_of(c),
+    fmt::print(out, "{:<28} {:>10.3f} {:>10.3f} {:>11} {:>10} {:>11} {:>8.3f}\n", name_of(c),
                ratio(static_cast<double>(c.hop_bytes), static_cast<double>(in_order.hop_bytes)),
                comm_ratio(c), seconds_text(c.comm),
                c.whole ? fmt::format("{:.3f}", whole_ratio(c)) : std::string("-"),
-               c.whole ? seconds_text(*c.whole) : std::string());
+               c.whole ? seconds_text(*c.whole) : std::string(), energy_ratio(c));
   }
   fmt::print(out,
              "(ratios to in-order; communication: replayed without the computation, flow model; "
-             "whole run: with it, for the {} fastest and in-order)\n\n",
+             "whole run: with it, for the {} fastest and in-order; energy: the network's over the "
+             "communication replay, links' power included)\n\n",
              whole_count - 1);
   fmt::print(out, "recommended    {}\n", verdict);
   fmt::print(out,
@@ -419,6 +453,7 @@ int run_advise(const std::vector<std::string>& args) {
              "alone / whole run; time in MPI, waiting included: {:.1f} %)\n",
              100 * comm_share, 100 * mpi_share);
   fmt::print(out, "models         {}\n", models_text);
+  fmt::print(out, "energy         {}\n", energy_text);
   fmt::print(out, "static metric  {}\n", static_text);
   if (!wrote.empty()) fmt::print(out, "wrote          {} ({})\n", wrote, map::name(mapping_format));
   return 0;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "mappers/LocalSearch.hpp"
 #include "mappers/ReplayMoves.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
@@ -20,9 +21,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr ParamSpec kParams[] = {
-    {"model", ParamType::Choice, "flow",
-     "the network model whose replayed makespan the search minimises", 0, 0,
-     "analytic|flow|packet"},
+    {"objective", ParamType::Choice, "time",
+     "what the search minimises of each replay: its makespan, its network's energy, or both "
+     "weighted (relative to the portfolio's first mapping)",
+     0, 0, "time|energy|time+energy"},
+    {"model", ParamType::Choice, "flow", "the network model whose replay the search minimises", 0,
+     0, "analytic|flow|packet"},
     {"screen", ParamType::Choice, "analytic",
      "the model that screens each round's candidates before the best are replayed under `model`", 0,
      0, "analytic|flow|packet"},
@@ -89,7 +93,73 @@ std::vector<Member> parse_portfolio(const std::string& text) {
   return members;
 }
 
+/// What the search minimises of a judgement (`objective=`; ReplaySearch.hpp):
+///   time         T, the makespan (compared exactly, in picoseconds)
+///   energy       E, the network's energy over the replay
+///   time+energy  (1 - w) T/T0 + w E/E0, w = kTimeEnergyWeight, with T0 and E0 the reference
+///                mapping's (the portfolio's first) under the same fidelity
+class Goal {
+ public:
+  enum class Kind : std::uint8_t { Time, Energy, TimeEnergy };
+
+  explicit Goal(const std::string& word)
+      : kind_(word == "energy"        ? Kind::Energy
+              : word == "time+energy" ? Kind::TimeEnergy
+                                      : Kind::Time) {}
+
+  [[nodiscard]] Kind kind() const { return kind_; }
+  /// Whether the cost depends on a reference judgement (set by reference()).
+  [[nodiscard]] bool relative() const { return kind_ == Kind::TimeEnergy; }
+  /// A goal measured against `reference` (time+energy's T0, E0; others ignore it).
+  [[nodiscard]] Goal reference(const Judgement& reference) const {
+    auto goal = *this;
+    goal.t0_ = std::max(1.0, static_cast<double>(reference.makespan));
+    goal.e0_ = reference.energy_joules > 0 ? reference.energy_joules : 1.0;
+    return goal;
+  }
+
+  [[nodiscard]] double cost(const Judgement& j) const {
+    switch (kind_) {
+      case Kind::Energy:
+        return j.energy_joules;
+      case Kind::TimeEnergy:
+        return (1 - kTimeEnergyWeight) * static_cast<double>(j.makespan) / t0_ +
+               kTimeEnergyWeight * j.energy_joules / e0_;
+      case Kind::Time:
+        break;
+    }
+    return static_cast<double>(j.makespan);
+  }
+  [[nodiscard]] bool less(const Judgement& a, const Judgement& b) const {
+    return kind_ == Kind::Time ? a.makespan < b.makespan : cost(a) < cost(b);
+  }
+  /// A judgement as the report shows it: the makespan, and the energy and cost if they count.
+  [[nodiscard]] std::string text(const Judgement& j) const {
+    const auto time = fmt::format("{:.6f} ms", static_cast<double>(j.makespan) * 1e-9);
+    switch (kind_) {
+      case Kind::Energy:
+        return fmt::format("{:.6g} J ({})", j.energy_joules, time);
+      case Kind::TimeEnergy:
+        return fmt::format("cost {:.6f} ({}, {:.6g} J)", cost(j), time, j.energy_joules);
+      case Kind::Time:
+        break;
+    }
+    return time;
+  }
+  /// The cost's relative change from `from` to `to`, in %.
+  [[nodiscard]] double gain(const Judgement& from, const Judgement& to) const {
+    const double c = cost(from);
+    return c > 0 ? 100.0 * (cost(to) - c) / c : 0.0;
+  }
+
+ private:
+  Kind kind_;
+  double t0_ = 1;
+  double e0_ = 1;
+};
+
 struct Options {
+  std::string objective;
   Fidelity model;
   Fidelity screen;
   std::vector<Member> portfolio;
@@ -101,13 +171,10 @@ struct Options {
   std::int64_t train = 0;
 };
 
-std::string ps_text(std::int64_t ps) {
-  return fmt::format("{:.6f} ms", static_cast<double>(ps) * 1e-9);
-}
-
 class ReplaySearch final : public Mapper {
  public:
   explicit ReplaySearch(const ParamValues& params) {
+    options_.objective = params.text("objective");
     options_.model = {params.text("model"), params.real("compute-scale")};
     options_.screen = {params.text("screen"), params.real("compute-scale")};
     options_.portfolio = parse_portfolio(params.text("portfolio"));
@@ -137,8 +204,12 @@ class ReplaySearch final : public Mapper {
 
 topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) const {
   const auto start = Clock::now();
+  const Goal objective(options_.objective);
   std::string report =
-      fmt::format("replay-search: minimising the {} makespan{}\n", options_.model.model,
+      fmt::format("replay-search: minimising the {} {}{}\n", options_.model.model,
+                  objective.kind() == Goal::Kind::Time     ? "makespan"
+                  : objective.kind() == Goal::Kind::Energy ? "network energy"
+                                                           : "time+energy cost",
                   options_.model.compute_scale == 0
                       ? " of communication only"
                       : fmt::format(" (compute x {})", options_.model.compute_scale));
@@ -171,18 +242,21 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   with_path.critical_messages = true;
   auto judged = oracle.judge(starts, with_path);
   MAPSIM_EXPECTS(judged.size() == starts.size(), "the time oracle lost judgements");
+  // time+energy weighs each replay against the portfolio's first mapping's, at that fidelity.
+  const auto goal = objective.reference(judged.front());
+  if (goal.relative()) report += fmt::format("  reference: {}\n", origins.front());
   std::size_t best = 0;
   for (std::size_t k = 0; k < starts.size(); ++k) {
-    report += fmt::format("  portfolio: {:<40} {}\n", origins[k], ps_text(judged[k].makespan));
-    if (judged[k].makespan < judged[best].makespan) best = k;
+    report += fmt::format("  portfolio: {:<40} {}\n", origins[k], goal.text(judged[k]));
+    if (goal.less(judged[k], judged[best])) best = k;
   }
   topo::Mapping incumbent = starts[best];
   Judgement measured = std::move(judged[best]);
-  const std::int64_t portfolio_best = measured.makespan;
+  const Judgement portfolio_best = measured;
   report += fmt::format("  start: {} ({}); {} distinct mappings replayed\n", origins[best],
-                        ps_text(portfolio_best), starts.size());
-  oracle.progress(fmt::format("replay-search: portfolio of {} mappings replayed, fastest {} ({})",
-                              starts.size(), origins[best], ps_text(portfolio_best)));
+                        goal.text(portfolio_best), starts.size());
+  oracle.progress(fmt::format("replay-search: portfolio of {} mappings replayed, best {} ({})",
+                              starts.size(), origins[best], goal.text(portfolio_best)));
 
   // 2. Rounds of moves.
   const replay::Traffic traffic(p.graph);
@@ -191,6 +265,13 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   std::int64_t stalled = 0;
   std::int64_t accepted = 0;
   std::uint64_t round = 0;
+  // time+energy screens against the reference's own screen replay: one replay of the budget.
+  auto screen_goal = goal;
+  if (screening && goal.relative() && options_.evaluations > 0) {
+    const std::vector<topo::Mapping> reference{starts.front()};
+    screen_goal = objective.reference(oracle.judge(reference, options_.screen).front());
+    ++evaluations;
+  }
   std::optional<replay::WeightedPairs> busy;
   std::vector<Rank> late;
   const auto refresh = [&] {
@@ -257,7 +338,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       const auto screened = oracle.judge(candidates, options_.screen);
       evaluations += static_cast<std::int64_t>(candidates.size());
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return screened[a].makespan < screened[b].makespan;
+        return screen_goal.less(screened[a], screened[b]);
       });
       order.resize(std::min(order.size(), options_.confirm));
       std::vector<topo::Mapping> chosen;
@@ -269,8 +350,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     evaluations += static_cast<std::int64_t>(order.size());
     std::size_t winner = order.size();
     for (std::size_t k = 0; k < order.size(); ++k) {
-      if (confirmed[k].makespan < measured.makespan &&
-          (winner == order.size() || confirmed[k].makespan < confirmed[winner].makespan))
+      if (goal.less(confirmed[k], measured) &&
+          (winner == order.size() || goal.less(confirmed[k], confirmed[winner])))
         winner = k;
     }
     if (winner < order.size()) {
@@ -283,21 +364,17 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       ++stalled;
     }
     ++round;
-    oracle.progress(
-        fmt::format("replay-search: round {}, {} of {} replays, best {} ({:+.2f} %)", round,
-                    evaluations, options_.evaluations, ps_text(measured.makespan),
-                    100.0 * static_cast<double>(measured.makespan - portfolio_best) /
-                        static_cast<double>(std::max<std::int64_t>(1, portfolio_best))));
+    oracle.progress(fmt::format("replay-search: round {}, {} of {} replays, best {} ({:+.2f} %)",
+                                round, evaluations, options_.evaluations, goal.text(measured),
+                                goal.gain(portfolio_best, measured)));
   }
-  report += fmt::format(
-      "  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n", round,
-      evaluations, accepted, ps_text(portfolio_best), ps_text(measured.makespan),
-      portfolio_best > 0 ? 100.0 * static_cast<double>(measured.makespan - portfolio_best) /
-                               static_cast<double>(portfolio_best)
-                         : 0.0);
+  report +=
+      fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
+                  round, evaluations, accepted, goal.text(portfolio_best), goal.text(measured),
+                  goal.gain(portfolio_best, measured));
   if (options_.train > 0) {
     // Chosen on the first iterations: the choice and every portfolio mapping on the whole
-    // workload, the fastest kept (the choice on ties).
+    // workload, the best kept (the choice on ties).
     auto whole = options_.model;
     whole.iterations = 0;
     std::vector<topo::Mapping> finalists{incumbent};
@@ -305,16 +382,19 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       if (member != incumbent) finalists.push_back(member);
     }
     const auto judged_whole = oracle.judge(finalists, whole);
+    const auto reference =
+        std::find(finalists.begin(), finalists.end(), starts.front()) - finalists.begin();
+    const auto whole_goal = objective.reference(judged_whole[static_cast<std::size_t>(reference)]);
     std::size_t fastest = 0;
     for (std::size_t k = 1; k < finalists.size(); ++k) {
-      if (judged_whole[k].makespan < judged_whole[fastest].makespan) fastest = k;
+      if (whole_goal.less(judged_whole[k], judged_whole[fastest])) fastest = k;
     }
     report +=
         fmt::format("  whole workload: the choice on {} iterations {}; {}\n", options_.train,
-                    ps_text(judged_whole[0].makespan),
-                    fastest == 0 ? std::string("kept (no portfolio mapping is faster)")
-                                 : fmt::format("a portfolio mapping is faster ({}): taken instead",
-                                               ps_text(judged_whole[fastest].makespan)));
+                    whole_goal.text(judged_whole[0]),
+                    fastest == 0 ? std::string("kept (no portfolio mapping is better)")
+                                 : fmt::format("a portfolio mapping is better ({}): taken instead",
+                                               whole_goal.text(judged_whole[fastest])));
     incumbent = std::move(finalists[fastest]);
   }
   oracle.report(report);

@@ -1,9 +1,16 @@
 #pragma once
 // replay-search: a mapper that optimises the replayed time of the workload, not a static proxy
-// for it. Cost of a mapping f: T(f) = the makespan of the replay of the trace under f, with the
+// for it. Cost of a mapping f, by `objective=`, from the replay of the trace under f with the
 // model and compute scale of `model=` and `compute-scale=` (default: flow, communication only —
-// the placement's own effect, which computation would hide). It sees the simulator only through
-// a TimeOracle (TimeOracle.hpp).
+// the placement's own effect, which computation would hide):
+//   time         T(f), the replay's makespan (the default)
+//   energy       E(f), the network's energy over the replay (sim/Energy.hpp: traffic and links'
+//                power, every link and channel)
+//   time+energy  (1 - w) T(f)/T(f0) + w E(f)/E(f0), w = kTimeEnergyWeight (0.5), f0 the
+//                portfolio's first mapping (in-order by default), judged under the same replay
+//                (the screen's costs against f0's screen replay: one replay of the budget)
+// It sees the simulator only through a TimeOracle (TimeOracle.hpp). Below, "faster" reads "of
+// lower cost" under energy and time+energy.
 //
 // 1. Portfolio: every mapper of `portfolio=` maps the workload (default: the launcher's orders
 //    in-order and round-robin, random, the curves hilbert and scan, the graph mappers greedy,

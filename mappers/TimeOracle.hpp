@@ -42,6 +42,9 @@ struct Judgement {
   std::vector<std::int64_t> rank_finish;
   /// Busy time of each network link of the machine (bytes / bandwidth carried), by LinkId.
   std::vector<std::int64_t> link_busy;
+  /// The network's energy over the replay, in joules: dynamic and static, every link and channel
+  /// of the machine (sim/Energy.hpp, with the oracle's link parameters).
+  double energy_joules = 0;
   /// The transfers on the replay's critical path, first to last, as (sender, receiver) ranks
   /// (sim/Result.hpp, critical_messages), if Fidelity::critical_messages asked for them.
   std::vector<std::pair<Rank, Rank>> critical_messages;

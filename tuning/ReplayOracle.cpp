@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include "sim/Energy.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
 
@@ -36,6 +37,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
           auto& j = judgements[k];
           j.makespan = result.makespan;
           j.rank_finish = result.rank_finish;
+          j.energy_joules = sim::replay_energy(result, topology_, config.links).joules();
           const auto links = static_cast<std::size_t>(result.link_count);
           j.link_busy.assign(
               result.resource_busy.begin(),

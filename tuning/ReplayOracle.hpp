@@ -4,8 +4,9 @@
 // MPI overheads, collective algorithms, eager threshold, calibration, seed — and the model and
 // compute scale of the fidelity the search asks for, of the whole workload or its first
 // iterations (Fidelity::iterations: only a generated workload can be cut so; the replayer throws
-// InputError for any other). A Judgement is the replay's makespan, its ranks' finish times and
-// its network links' busy times (sim::Result).
+// InputError for any other). A Judgement is the replay's makespan, its ranks' finish times, its
+// network links' busy times (sim::Result) and its network's energy (sim::replay_energy with the
+// configuration's link parameters: computed from what the replay measured, at no cost to it).
 //
 //   tuning::ReplayOracle oracle(*topology, config,
 //                               [&](const topo::Mapping& m, const sim::SimConfig& c,

@@ -1,9 +1,11 @@
 // `mapsim advise`: its table, JSON and launcher files on small real traces, checked against
-// `simulate` and `map` run separately; the verdict's rules; every bad input.
+// `simulate` and `map` run separately (times, hop-bytes, network energies); the verdict's rules;
+// every bad input.
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,14 +140,66 @@ TEST(AdviseCommand, ItsNumbersAreWhatSimulateAndMapMeasure) {
   }
 }
 
+TEST(AdviseCommand, ItsEnergiesAreWhatSimulateMeasures) {
+  const TempDir dir;
+  const auto rankfile = dir.path() / "ranks.txt";
+  const std::string machine = "haec:2x2x2";  // optical and wireless links: energies differ
+  const auto trace = kTraces / "mg.S.8";
+  const auto r = run_mapsim("advise " + sh(trace) + " --topology " + machine +
+                            " --format json --out " + sh(rankfile));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto advice = parse(r.out);
+  ASSERT_GE(advice.rows.size(), 2U);
+  // In-order's and the recommended mapping's energy: simulate's of the communication replay.
+  const auto energy_of = [&](const fs::path& mapping) {
+    const auto s = run_mapsim("simulate --trace " + sh(trace) + " --topology " + machine +
+                              (mapping.empty() ? std::string() : " --mapping " + sh(mapping)) +
+                              " --compute-scale 0 --format json");
+    EXPECT_EQ(s.exit_code, 0) << s.err;
+    return std::stod(fields_of(s.out)["energy_j"]);
+  };
+  const double in_order = std::stod(advice.rows[0]["comm_energy_j"]);
+  EXPECT_GT(in_order, 0);
+  EXPECT_NEAR(in_order, energy_of({}), 1e-9 * in_order);
+  EXPECT_DOUBLE_EQ(std::stod(advice.rows[0]["comm_energy_vs_in_order"]), 1.0);
+  const auto recommended = advice.settings["recommended"];
+  const auto row = std::find_if(advice.rows.begin(), advice.rows.end(),
+                                [&](Fields& f) { return f["mapper"] == recommended; });
+  ASSERT_NE(row, advice.rows.end());
+  const double chosen = std::stod((*row)["comm_energy_j"]);
+  EXPECT_NEAR(chosen, energy_of(rankfile), 1e-9 * chosen);
+  EXPECT_NEAR(std::stod(advice.settings["energy_vs_in_order"]), chosen / in_order, 1e-12);
+  // The most frugal: the least energy of every row (the first on ties), its ratio to in-order.
+  auto frugal = advice.rows[0];
+  std::set<std::string> energies;
+  for (auto& f : advice.rows) {
+    energies.insert(f["comm_energy_j"]);
+    EXPECT_NEAR(std::stod(f["comm_energy_vs_in_order"]), std::stod(f["comm_energy_j"]) / in_order,
+                1e-12);
+    if (std::stod(f["comm_energy_j"]) < std::stod(frugal["comm_energy_j"])) frugal = f;
+  }
+  EXPECT_GT(energies.size(), 1U);  // the mappings do differ in energy here
+  EXPECT_EQ(advice.settings["frugal"], frugal["mapper"]);
+  EXPECT_NEAR(std::stod(advice.settings["frugal_energy_vs_in_order"]),
+              std::stod(frugal["comm_energy_j"]) / in_order, 1e-12);
+
+  // The text names the same mapping.
+  const auto text = run_mapsim("advise " + sh(trace) + " --topology " + machine);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("energy         "));
+  EXPECT_THAT(text.out, ::testing::AnyOf(HasSubstr("most frugal is " + frugal["mapper"]),
+                                         HasSubstr("no mapping spends less")));
+}
+
 TEST(AdviseCommand, PrintsATableAndAVerdict) {
   const auto r = run_mapsim("advise " + sh(kTraces / "lu.S.8") +
                             " --topology torus:2x2x2 --mapper in-order,greedy,random");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const std::string& line : std::vector<std::string>{
-           "trace          ", "machine        torus:2x2x2 (8 nodes x 1 cores)",
-           "portfolio      3 mappers, 3 distinct mappings", "in-order ", "greedy ", "random ",
-           "recommended    ", "communication  ", "models         ", "static metric  "}) {
+  for (const std::string& line :
+       std::vector<std::string>{"trace          ", "machine        torus:2x2x2 (8 nodes x 1 cores)",
+                                "portfolio      3 mappers, 3 distinct mappings", "in-order ",
+                                "greedy ", "random ", "recommended    ", "communication  ",
+                                "models         ", "energy         ", "static metric  "}) {
     EXPECT_THAT(r.out, HasSubstr(line));
   }
 }

@@ -2,6 +2,12 @@
 // the search keeps the portfolio's best and improves on it, stays within its budget of replays,
 // is the same at any thread count, asks for the fidelities of its parameters, checks its
 // portfolio, skips the members that refuse the machine and only ever asks about valid mappings.
+// Its objectives, with oracles whose makespan and energy the test chooses: time, energy and
+// time+energy (relative to the portfolio's first mapping) each take their own portfolio member;
+// under energy the search never ends above the portfolio's least energy, and with train= keeps
+// the finalist of least energy on the whole workload; time+energy screens against one more
+// replay of the reference (within the budget), reports it, and is the same at any thread count;
+// an unknown objective is rejected.
 // The real oracle over the simulator: tests/tuning/ReplayOracle_test.cpp.
 
 #include "mappers/ReplaySearch.hpp"
@@ -9,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -533,6 +540,11 @@ TEST(ReplaySearch, RejectsUnknownKeysAndBadValues) {
   EXPECT_THAT(construction_error({{"stall", "0"}}), HasSubstr("stall"));
   EXPECT_THAT(construction_error({{"compute-scale", "-1"}}), HasSubstr("compute-scale"));
   EXPECT_THAT(construction_error({{"time-limit", "-2"}}), HasSubstr("time-limit"));
+  EXPECT_THAT(construction_error({{"objective", "bogus"}}),
+              AllOf(HasSubstr("objective"), HasSubstr("'bogus'")));
+  EXPECT_THAT(construction_error({{"objective", "Time"}}), HasSubstr("'Time'"));
+  for (const auto* objective : {"time", "energy", "time+energy"})
+    EXPECT_EQ(construction_error({{"objective", objective}}), "(no error)") << objective;
   EXPECT_THAT(construction_error({{"evaluation", "3"}}),
               AllOf(HasSubstr("mapper 'replay-search'"), HasSubstr("unknown parameter")));
 }
@@ -610,6 +622,379 @@ TEST(ReplaySearch, StaysInTheAllocation) {
   const auto mapping = search(matrix, *machine, oracle, {{"evaluations", "120"}});
   EXPECT_NO_THROW(topo::validate(mapping, *machine));
   EXPECT_EQ(oracle.invalid(), 0);
+}
+
+/// What a ScoredOracle charges one mapping: its makespan (ps) and its network's energy (J).
+struct Score {
+  std::int64_t makespan = 0;
+  double joules = 0;
+};
+
+/// A test's costs of a mapping under a fidelity, given the mapping's hop-bytes judgement; nothing
+/// for a mapping the test did not expect to be asked about.
+using Scorer = std::function<std::optional<Score>(const topo::Mapping&, const Fidelity&,
+                                                  const Judgement& hop_bytes)>;
+
+/// A TimeOracle whose judgement of a mapping is hop_bytes_judgement's (the ranks' and links'
+/// times the moves draw on) with the makespan and energy a Scorer gives it. Records every call
+/// (its fidelity and mappings) and counts the mappings that are invalid or that the scorer did
+/// not expect.
+class ScoredOracle final : public TimeOracle {
+ public:
+  struct Call {
+    Fidelity fidelity;
+    std::vector<topo::Mapping> mappings;
+  };
+
+  ScoredOracle(const topo::Topology& topology, const traces::CommMatrix& matrix, Scorer score)
+      : topology_(topology), matrix_(matrix), score_(std::move(score)) {}
+
+  [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
+
+  [[nodiscard]] std::vector<Judgement> judge(std::span<const topo::Mapping> mappings,
+                                             const Fidelity& fidelity) const override {
+    {
+      const std::lock_guard lock(mutex_);
+      calls_.push_back({fidelity, {mappings.begin(), mappings.end()}});
+    }
+    std::vector<Judgement> judgements(mappings.size());
+    tbb::parallel_for(std::size_t{0}, mappings.size(), [&](std::size_t k) {
+      const auto& m = mappings[k];
+      try {
+        if (m.rank_count() != matrix_.rank_count()) throw InputError("rank count");
+        topo::validate(m, topology_);
+      } catch (const InputError&) {
+        invalid_.fetch_add(1);
+        return;
+      }
+      auto j = hop_bytes_judgement(matrix_, topology_, m);
+      const auto score = score_(m, fidelity, j);
+      if (!score) {
+        invalid_.fetch_add(1);
+        return;
+      }
+      j.makespan = score->makespan;
+      j.energy_joules = score->joules;
+      judgements[k] = std::move(j);
+    });
+    return judgements;
+  }
+
+  void report(std::string_view text) const override {
+    const std::lock_guard lock(mutex_);
+    reported_ += text;
+  }
+
+  [[nodiscard]] std::vector<Call> calls() const {
+    const std::lock_guard lock(mutex_);
+    return calls_;
+  }
+  [[nodiscard]] std::int64_t judged() const {
+    std::int64_t n = 0;
+    for (const auto& call : calls()) n += static_cast<std::int64_t>(call.mappings.size());
+    return n;
+  }
+  [[nodiscard]] std::int64_t invalid() const { return invalid_.load(); }
+  [[nodiscard]] std::string reported() const {
+    const std::lock_guard lock(mutex_);
+    return reported_;
+  }
+
+ private:
+  const topo::Topology& topology_;
+  const traces::CommMatrix& matrix_;
+  Scorer score_;
+  mutable std::atomic<std::int64_t> invalid_{0};
+  mutable std::mutex mutex_;
+  mutable std::vector<Call> calls_;
+  mutable std::string reported_;
+};
+
+/// A stand-in for the network's energy that is not the fake's makespan (hop-bytes): the sum of
+/// the squares of the links' busy times (traffic spread over many links costs less), x 1e-15.
+double spread_energy(const Judgement& hop_bytes) {
+  double sum = 0;
+  for (const auto busy : hop_bytes.link_busy) sum += static_cast<double>(busy) * busy;
+  return sum * 1e-15;
+}
+
+/// Makespan hop-bytes, energy spread_energy: for every mapping, under every fidelity.
+std::optional<Score> hop_bytes_and_spread(const topo::Mapping&, const Fidelity&,
+                                          const Judgement& hop_bytes) {
+  return Score{hop_bytes.makespan, spread_energy(hop_bytes)};
+}
+
+/// The (makespan, energy) each of five portfolio members gets, in units of 1 us and 1 uJ (far
+/// apart: only costs relative to a reference weigh them alike):
+///   first  (10, 10)   X (6, 16)   Y (9, 8)   Z (12, 7)   W (40, 10)
+/// time takes X, energy Z. time+energy against the first: 0.5 T/10 + 0.5 E/10 is 1.0, 1.1,
+/// 0.85, 0.95 and 2.5: Y. With W first, against W: 0.5 T/40 + 0.5 E/10 is 0.625 (the old first),
+/// 0.875, 0.5125, 0.5 and 1.0: Z. (The sum T + E would take X; costs against the least T and
+/// least E would take Y with W first as well.)
+struct ScriptedPortfolio {
+  std::vector<Member> members;  // first, X, Y, Z, W
+  std::vector<topo::Mapping> mappings;
+  std::vector<Score> scores;
+
+  /// The scripted score of a portfolio mapping; nothing for any other.
+  [[nodiscard]] Scorer scorer() const {
+    return
+        [this](const topo::Mapping& m, const Fidelity&, const Judgement&) -> std::optional<Score> {
+          for (std::size_t k = 0; k < mappings.size(); ++k) {
+            if (mappings[k] == m) return scores[k];
+          }
+          return std::nullopt;
+        };
+  }
+  /// The portfolio parameter listing the members in `order` (indices into members).
+  [[nodiscard]] std::string portfolio(const std::vector<std::size_t>& order) const {
+    std::string text;
+    for (const auto k : order) text += (text.empty() ? "" : ",") + members[k].label;
+    return text;
+  }
+};
+
+constexpr std::int64_t kUsPs = 1'000'000;
+constexpr double kUj = 1e-6;
+
+ScriptedPortfolio scripted_portfolio(const traces::CommMatrix& matrix,
+                                     const topo::Topology& topology, Seed seed) {
+  ScriptedPortfolio p;
+  p.members = parse_members("in-order,random,hilbert,greedy,scan");
+  const auto own = member_mappings(p.members, matrix, topology, seed);
+  for (std::size_t k = 0; k < own.size(); ++k) {
+    if (!own[k]) {
+      ADD_FAILURE() << p.members[k].label << " refused " << topology.spec();
+      return p;
+    }
+    for (const auto& other : p.mappings)
+      EXPECT_NE(*own[k], other) << p.members[k].label << " maps as an earlier member";
+    p.mappings.push_back(*own[k]);
+  }
+  p.scores = {{10 * kUsPs, 10 * kUj},
+              {6 * kUsPs, 16 * kUj},
+              {9 * kUsPs, 8 * kUj},
+              {12 * kUsPs, 7 * kUj},
+              {40 * kUsPs, 10 * kUj}};
+  return p;
+}
+
+// Without improvement each objective takes the portfolio member of least cost, and each a
+// different one (ScriptedPortfolio); time+energy weighs against the portfolio's first mapping,
+// whichever it is, and names it in the report.
+TEST(ReplaySearch, EachObjectiveTakesItsOwnPortfolioMember) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::stencil_2d(4, 4, true);
+  const auto p = scripted_portfolio(matrix, *machine, 5);
+  ASSERT_EQ(p.mappings.size(), 5U);
+  const auto run = [&](const char* objective, const std::vector<std::size_t>& order,
+                       std::string* report = nullptr) {
+    const ScoredOracle oracle(*machine, matrix, p.scorer());
+    auto mapping = search(
+        matrix, *machine, oracle,
+        {{"objective", objective}, {"portfolio", p.portfolio(order)}, {"evaluations", "0"}}, 5);
+    EXPECT_EQ(oracle.invalid(), 0) << objective;
+    EXPECT_EQ(oracle.calls().size(), 1U) << objective;  // the portfolio only
+    if (report) *report = oracle.reported();
+    return mapping;
+  };
+  const std::vector<std::size_t> in_order_first{0, 1, 2, 3, 4};
+  std::string time_report;
+  std::string energy_report;
+  std::string both_report;
+  EXPECT_EQ(run("time", in_order_first, &time_report), p.mappings[1]);         // X
+  EXPECT_EQ(run("energy", in_order_first, &energy_report), p.mappings[3]);     // Z
+  EXPECT_EQ(run("time+energy", in_order_first, &both_report), p.mappings[2]);  // Y
+  // Against W, the first: Z. Time and energy do not depend on the order.
+  const std::vector<std::size_t> w_first{4, 0, 1, 2, 3};
+  std::string w_report;
+  EXPECT_EQ(run("time+energy", w_first, &w_report), p.mappings[3]);
+  EXPECT_EQ(run("time", w_first), p.mappings[1]);
+  EXPECT_EQ(run("energy", w_first), p.mappings[3]);
+
+  EXPECT_THAT(time_report, ::testing::StartsWith("replay-search: minimising the flow makespan"));
+  EXPECT_THAT(time_report, AllOf(Not(HasSubstr("reference:")), Not(HasSubstr(" J"))));
+  EXPECT_THAT(time_report, HasSubstr("start: " + p.members[1].label + " (0.006000 ms)"));
+  EXPECT_THAT(energy_report,
+              ::testing::StartsWith("replay-search: minimising the flow network energy"));
+  EXPECT_THAT(energy_report, Not(HasSubstr("reference:")));
+  EXPECT_THAT(energy_report, HasSubstr(" J ("));
+  EXPECT_THAT(energy_report,
+              HasSubstr("start: " + p.members[3].label + " (7e-06 J (0.012000 ms))"));
+  EXPECT_THAT(both_report,
+              ::testing::StartsWith("replay-search: minimising the flow time+energy cost"));
+  EXPECT_THAT(both_report, HasSubstr("  reference: in-order\n"));
+  EXPECT_THAT(both_report, HasSubstr("start: " + p.members[2].label +
+                                     " (cost 0.850000 (0.009000 ms, 8e-06 J))"));
+  EXPECT_THAT(both_report, HasSubstr("cost 1.000000 (0.010000 ms, 1e-05 J)"));  // the first
+  EXPECT_THAT(w_report, HasSubstr("  reference: " + p.members[4].label + "\n"));
+  EXPECT_THAT(w_report, HasSubstr("start: " + p.members[3].label + " (cost 0.500000"));
+}
+
+// objective=energy accepts only moves that lower the energy: on every machine the result's energy
+// (spread_energy, not the makespan's hop-bytes) is no more than any portfolio member's, and on
+// some it is less.
+TEST(ReplaySearch, UnderEnergyNeverAboveThePortfoliosLeastEnergy) {
+  const auto members = parse_members(default_portfolio());
+  int improved = 0;
+  for (const auto& instance : instances()) {
+    SCOPED_TRACE(instance.machine);
+    const auto machine = topo::make_topology(instance.machine);
+    const ScoredOracle oracle(*machine, instance.matrix, hop_bytes_and_spread);
+    const auto mapping = search(instance.matrix, *machine, oracle,
+                                {{"objective", "energy"}, {"evaluations", "60"}}, 3);
+    EXPECT_EQ(oracle.invalid(), 0);
+    EXPECT_GT(oracle.judged(), 20);  // it did search
+    const auto energy = [&](const topo::Mapping& m) {
+      return spread_energy(hop_bytes_judgement(instance.matrix, *machine, m));
+    };
+    const auto found = energy(mapping);
+    const auto own = member_mappings(members, instance.matrix, *machine, 3);
+    std::optional<double> least;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      if (!own[k]) continue;
+      const auto e = energy(*own[k]);
+      EXPECT_LE(found, e) << members[k].label;
+      least = least ? std::min(*least, e) : e;
+    }
+    ASSERT_TRUE(least.has_value());
+    if (found < *least) ++improved;
+  }
+  EXPECT_GT(improved, 0);
+}
+
+// time+energy with screening replays the reference (the portfolio's first mapping) once more,
+// under the screen, counted in the budget: 18 replays leave 17 for rounds of 16 + 2, so none is
+// made; 19 allow one. Other objectives, or no screening, or no budget, make no such replay.
+TEST(ReplaySearch, TimeAndEnergyScreensAgainstTheReferencesScreenReplay) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 8);
+  const ParamList round{{"portfolio", "random,in-order,greedy"}, {"batch", "16"}, {"confirm", "2"}};
+  const auto with = [&](ParamList extra) {
+    auto params = round;
+    params.insert(params.end(), extra.begin(), extra.end());
+    return params;
+  };
+  const Fidelity portfolio{"flow", 0, 0, true};
+  const Fidelity screen{"analytic", 0, 0, false};
+  {
+    const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
+    (void)search(matrix, *machine, oracle,
+                 with({{"objective", "time+energy"}, {"evaluations", "18"}}));
+    const auto calls = oracle.calls();
+    ASSERT_EQ(calls.size(), 2U);
+    EXPECT_EQ(calls[0].fidelity, portfolio);
+    EXPECT_EQ(calls[0].mappings.size(), 3U);
+    EXPECT_EQ(calls[1].fidelity, screen);
+    ASSERT_EQ(calls[1].mappings.size(), 1U);
+    EXPECT_EQ(calls[1].mappings[0], make_mapper("random")->map(matrix, *machine, 0));
+    EXPECT_THAT(oracle.reported(), HasSubstr("improvement: 0 rounds, 1 replays"));
+  }
+  {
+    const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
+    (void)search(matrix, *machine, oracle,
+                 with({{"objective", "time+energy"}, {"evaluations", "19"}}));
+    const auto calls = oracle.calls();
+    ASSERT_EQ(calls.size(), 4U);  // portfolio, reference, screen, confirmation
+    EXPECT_EQ(calls[1].fidelity, screen);
+    EXPECT_EQ(calls[1].mappings.size(), 1U);
+    EXPECT_EQ(calls[2].fidelity, screen);
+    EXPECT_EQ(calls[3].fidelity, portfolio);
+    EXPECT_LE(oracle.judged(), 3 + 19);
+    EXPECT_EQ(oracle.invalid(), 0);
+  }
+  {
+    // energy: one round of 16 + 2 within 18.
+    const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
+    (void)search(matrix, *machine, oracle, with({{"objective", "energy"}, {"evaluations", "18"}}));
+    const auto calls = oracle.calls();
+    ASSERT_EQ(calls.size(), 3U);
+    EXPECT_EQ(calls[1].fidelity, screen);
+    EXPECT_GT(calls[1].mappings.size(), 1U);
+  }
+  {
+    // No screening: rounds of 16 confirmations, no extra replay.
+    const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
+    (void)search(matrix, *machine, oracle,
+                 with({{"objective", "time+energy"}, {"evaluations", "16"}, {"screen", "flow"}}));
+    const auto calls = oracle.calls();
+    ASSERT_EQ(calls.size(), 2U);
+    EXPECT_EQ(calls[1].fidelity, portfolio);
+  }
+  {
+    const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
+    (void)search(matrix, *machine, oracle,
+                 with({{"objective", "time+energy"}, {"evaluations", "0"}}));
+    EXPECT_EQ(oracle.calls().size(), 1U);
+  }
+}
+
+TEST(ReplaySearch, TimeAndEnergyTheSameAtAnyThreadCount) {
+  for (const auto& instance : instances()) {
+    SCOPED_TRACE(instance.machine);
+    const auto machine = topo::make_topology(instance.machine);
+    const ParamList params{{"objective", "time+energy"}, {"evaluations", "80"}};
+    topo::Mapping one;
+    std::string one_report;
+    {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+      const ScoredOracle oracle(*machine, instance.matrix, hop_bytes_and_spread);
+      one = search(instance.matrix, *machine, oracle, params, 11);
+      one_report = oracle.reported();
+    }
+    topo::Mapping two;
+    {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+      const ScoredOracle oracle(*machine, instance.matrix, hop_bytes_and_spread);
+      two = search(instance.matrix, *machine, oracle, params, 11);
+      EXPECT_EQ(oracle.invalid(), 0);
+    }
+    EXPECT_EQ(one, two);
+    EXPECT_NO_THROW(topo::validate(one, *machine));
+    EXPECT_THAT(one_report, HasSubstr("reference: in-order"));
+  }
+}
+
+// train=1 under energy: the slice's energy is spread_energy, the whole workload's is least for
+// in-order's mapping and its makespan least for random's. The finalists are replayed whole and
+// the one of least energy kept: in-order's (under time: random's).
+TEST(ReplaySearch, UnderEnergyKeepsTheFinalistOfLeastEnergyOnTheWhole) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  const auto in_order = make_mapper("in-order")->map(matrix, *machine, 0);
+  const auto random = make_mapper("random")->map(matrix, *machine, 0);
+  ASSERT_NE(in_order, random);
+  const Scorer score = [&](const topo::Mapping& m, const Fidelity& fidelity,
+                           const Judgement& hop_bytes) -> std::optional<Score> {
+    const auto e = spread_energy(hop_bytes);
+    if (fidelity.iterations > 0) return Score{hop_bytes.makespan, e};
+    return Score{m == random ? 1 : 1000 + hop_bytes.makespan, m == in_order ? 1e-9 : 1 + e};
+  };
+  const ParamList params{{"train", "1"},
+                         {"evaluations", "40"},
+                         {"portfolio", "random,in-order,best:objective=energy"}};
+  const auto with = [&](const char* objective) {
+    auto p = params;
+    p.emplace_back("objective", objective);
+    return p;
+  };
+  const ScoredOracle oracle(*machine, matrix, score);
+  EXPECT_EQ(search(matrix, *machine, oracle, with("energy")), in_order);
+  EXPECT_EQ(oracle.invalid(), 0);
+  const auto calls = oracle.calls();
+  ASSERT_GE(calls.size(), 2U);
+  for (std::size_t k = 0; k + 1 < calls.size(); ++k) EXPECT_EQ(calls[k].fidelity.iterations, 1);
+  EXPECT_EQ(calls.back().fidelity.iterations, 0);
+  const auto& finalists = calls.back().mappings;
+  EXPECT_NE(std::find(finalists.begin(), finalists.end(), in_order), finalists.end());
+  EXPECT_NE(std::find(finalists.begin(), finalists.end(), random), finalists.end());
+  // The slice's choice was not in-order's: the whole workload overruled it.
+  EXPECT_NE(finalists.front(), in_order);
+  EXPECT_THAT(oracle.reported(), AllOf(HasSubstr("a portfolio mapping is better (1e-09 J ("),
+                                       HasSubstr("): taken instead")));
+  // The same search under time keeps random's.
+  const ScoredOracle timed(*machine, matrix, score);
+  EXPECT_EQ(search(matrix, *machine, timed, with("time")), random);
 }
 
 }  // namespace

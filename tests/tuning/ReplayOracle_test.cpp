@@ -1,11 +1,13 @@
 // tuning::ReplayOracle: its judgements are the simulator's replays under the caller's
 // configuration with the fidelity's model and compute scale (the critical path's transfers
-// included), the same at any thread count and in input order; a replay's error names the
-// candidate; and replay-search with it finds a mapping no slower under flow than any of its
-// portfolio's.
+// included), their energy sim::replay_energy's with the caller's link parameters (with idle 0 W,
+// busy 1 W and no per-bit term: the links' busy time), the same at any thread count and in
+// input order; a replay's error names the candidate; and replay-search with it finds a mapping
+// no slower under flow than any of its portfolio's.
 
 #include "tuning/ReplayOracle.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,7 +18,9 @@
 
 #include "mappers/Mapper.hpp"
 #include "mappers/ReplaySearch.hpp"
+#include "sim/Energy.hpp"
 #include "support/Error.hpp"
+#include "topologies/LinkClass.hpp"
 #include "topologies/TopologySpec.hpp"
 #include "traces/EventStreams.hpp"
 #include "traces/TraceMatrix.hpp"
@@ -283,6 +287,66 @@ TEST(ReplayOracle, ReplaysTheFirstIterationsOfAGeneratedWorkload) {
                                       with(base_config(), one));
   EXPECT_EQ(sliced[0].makespan, expected.makespan);
   EXPECT_LT(sliced[0].makespan, whole[0].makespan);  // one iteration of two
+}
+
+// Each judgement's energy is sim::replay_energy of the same replay, under the caller's link
+// parameters (the default energy table here), for mappings of different energies.
+TEST(ReplayOracle, JudgementsCarryTheReplaysEnergy) {
+  const auto topology = topo::make_topology("torus:2x2:cores=2");
+  const auto oracle = make_oracle(*topology);
+  const auto mappings = some_mappings(*topology);
+  const std::vector<topo::Mapping> two{mappings[0], mappings[1]};
+  ASSERT_NE(two[0], two[1]);
+  for (const auto& fidelity : {map::Fidelity{"flow", 0, 0, true}, map::Fidelity{"analytic", 0.5}}) {
+    const auto what = fidelity.model + " x " + std::to_string(fidelity.compute_scale);
+    const auto judged = oracle.judge(two, fidelity);
+    ASSERT_EQ(judged.size(), 2U) << what;
+    const auto config = with(base_config(), fidelity);
+    for (std::size_t k = 0; k < two.size(); ++k) {
+      const auto result = sim::simulate(cg_trace(), *topology, two[k], config);
+      const auto expected = sim::replay_energy(result, *topology, config.links).joules();
+      EXPECT_GT(judged[k].energy_joules, 0) << what << ", mapping " << k;
+      EXPECT_DOUBLE_EQ(judged[k].energy_joules, expected) << what << ", mapping " << k;
+    }
+    EXPECT_NE(judged[0].energy_joules, judged[1].energy_joules) << what;
+  }
+}
+
+// With idle 0 W, busy 1 W and no energy per bit on every class, a replay's energy is the busy
+// time of its resources: the judgement's link busy times plus the nodes' channels' (CG's
+// transpose exchange sends some ranks' data to themselves, through their node's channel). At
+// 1 GB/s on the grid links and the channels alike, each is exact in picoseconds: 1 byte, 1 ns.
+TEST(ReplayOracle, UnitBusyPowerMakesTheEnergyTheBusyTime) {
+  const auto topology = topo::make_topology("torus:2x2x2");
+  for (topo::LinkId l = 0; l < topology->link_count(); ++l)
+    ASSERT_EQ(topology->link(l).link_class, topo::LinkClass::Grid) << l;
+  auto config = base_config();
+  config.links = config.links.with(topo::LinkClass::IntraNode,
+                                   {1e9, config.links[topo::LinkClass::IntraNode].latency});
+  for (const auto& info : topo::link_classes())
+    config.links = config.links.with_energy(info.id, {0, 0, 1});
+  const auto oracle = make_oracle(*topology, config);
+  const auto mappings = some_mappings(*topology);
+  const auto judged = oracle.judge(mappings, map::Fidelity{"flow", 0});
+  ASSERT_EQ(judged.size(), mappings.size());
+  for (std::size_t k = 0; k < mappings.size(); ++k) {
+    SCOPED_TRACE("mapping " + std::to_string(k));
+    const auto result =
+        sim::simulate(cg_trace(), *topology, mappings[k], with(config, {"flow", 0}));
+    std::int64_t links = 0;
+    for (const auto busy : judged[k].link_busy) links += busy;
+    std::int64_t channels = 0;
+    for (auto r = static_cast<std::size_t>(result.link_count); r < result.resource_busy.size(); ++r)
+      channels += result.resource_busy[r];
+    std::int64_t bytes = 0;
+    for (const auto b : result.resource_bytes) bytes += b;
+    ASSERT_GT(links, 0);
+    EXPECT_GT(channels, 0);                     // the self-sends
+    EXPECT_EQ(links + channels, 1000 * bytes);  // 1000 ps a byte everywhere
+    const auto busy = static_cast<double>(links + channels) * 1e-12;
+    EXPECT_GT(judged[k].energy_joules, 0);
+    EXPECT_NEAR(judged[k].energy_joules, busy, busy * 1e-12);
+  }
 }
 
 }  // namespace
