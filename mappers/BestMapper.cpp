@@ -153,6 +153,7 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
     const auto in_order = make_mapper("in-order")->map(matrix, topology, seed);
     hybrid = hybrid_reference(graph, topology, in_order.nodes(),
                               options.goal == SearchGoal::TimeEnergy ? &*distance : nullptr);
+    hybrid.energy_weight = options.energy_weight;
   }
   const SearchSpace space(graph, topology, 8, 8, distance ? &*distance : nullptr, hybrid);
   std::optional<traces::CommMatrix> sparse;
@@ -260,8 +261,10 @@ constexpr ParamSpec kBestParams[] = {
      "(the traffic energy: bytes x energy per bit of the route's links); latency (messages x "
      "the route's latency); hybrid (a weighted sum of congestion, congestion-smooth and hop-bytes, "
      "each relative to in-order's); time+energy (hybrid's time proxy and the traffic energy, "
-     "each relative to in-order's, in the fixed weighting of docs/models.md)",
+     "each relative to in-order's, weighted by energy-weight)",
      0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency|hybrid|time+energy"},
+    {"energy-weight", ParamType::Real, "0.5",
+     "objective=time+energy: the traffic energy's weight w, the time proxy's 1 - w", 0, 1},
     {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
     {"work", ParamType::Integer, "50000",
      "local-search budget in work units per rank (neighbour terms evaluated), shared by the "
@@ -278,7 +281,8 @@ class Best final : public Mapper {
   explicit Best(const ParamValues& params)
       : options_{parse_search_goal(params.text("objective")),
                  static_cast<int>(params.integer("chains")),
-                 static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit")} {}
+                 static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit"),
+                 params.real("energy-weight")} {}
 
  protected:
   topo::Mapping compute(const Problem& p) const override {

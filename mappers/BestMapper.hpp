@@ -45,6 +45,8 @@ struct BestOptions {
   int chains = 2;
   std::uint64_t work_per_rank = 50000;
   double time_limit = 0;  ///< seconds for the local search; 0: the work budget
+  /// time+energy's w, the traffic energy's weight (LocalSearch.hpp)
+  double energy_weight = kTimeEnergyWeight;
 };
 
 struct BestStart {

@@ -87,8 +87,8 @@ std::uint64_t hybrid_cost(const HybridReference& reference, std::uint64_t max_ti
              kHybridSmooth * ratio(static_cast<double>(smooth), reference.smooth) +
              kHybridHopBytes * ratio(static_cast<double>(hop_bytes), reference.hop_bytes);
   if (energy) {
-    h = (1 - kTimeEnergyWeight) * h +
-        kTimeEnergyWeight * ratio(static_cast<double>(*energy), reference.energy);
+    h = (1 - reference.energy_weight) * h +
+        reference.energy_weight * ratio(static_cast<double>(*energy), reference.energy);
   }
   // 1e12 units for a mapping as good as the reference; capped below 2^63.
   return static_cast<std::uint64_t>(std::llround(std::min(h * 1e12, 9e18)));

@@ -35,8 +35,9 @@
 //                                              static-vs-simulated.yaml (docs/results/
 //                                              objectives.md: a grid of steps of 0.05 over the
 //                                              four sums, latency included, which got weight 0)
-//   time+energy  (G, 0)                        G = (1 - w) H + w E / R_energy, w =
-//                                              kTimeEnergyWeight (0.5): hybrid's time proxy and
+//   time+energy  (G, 0)                        G = (1 - w) H + w E / R_energy, w in [0, 1]
+//                                              (`best`'s energy-weight, by default
+//                                              kTimeEnergyWeight, 0.5): hybrid's time proxy and
 //                                              the traffic energy (as energy's E, relative to
 //                                              the reference's), in units of 1e-12
 // Moves: rank i exchanges places with the rank on a core of a target node, or moves to an idle
@@ -105,7 +106,8 @@ SearchGoal parse_search_goal(std::string_view word);
 inline constexpr double kHybridCongestion = 0.70;
 inline constexpr double kHybridSmooth = 0.20;
 inline constexpr double kHybridHopBytes = 0.10;
-/// The weight of the traffic energy in objective=time+energy (above); hybrid's H gets the rest.
+/// The default weight of the energy in objective=time+energy (above, and replay-search's); the
+/// time gets the rest.
 inline constexpr double kTimeEnergyWeight = 0.5;
 
 /// The sums of the reference mapping that objective=hybrid (and time+energy) divides by.
@@ -114,6 +116,7 @@ struct HybridReference {
   double smooth = 0;     ///< sum_l T_l L_l (LinkLoadTracker::smooth)
   double hop_bytes = 0;  ///< HB
   double energy = 0;     ///< the traffic energy E (RouteDistance.hpp), time+energy only
+  double energy_weight = kTimeEnergyWeight;  ///< time+energy's w
 };
 
 /// Above this average degree a matrix is dense: the local search on meshes and tori switches to

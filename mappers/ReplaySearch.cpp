@@ -25,6 +25,8 @@ constexpr ParamSpec kParams[] = {
      "what the search minimises of each replay: its makespan, its network's energy, or both "
      "weighted (relative to the portfolio's first mapping)",
      0, 0, "time|energy|time+energy"},
+    {"energy-weight", ParamType::Real, "0.5",
+     "objective=time+energy: the energy's weight w, the time's 1 - w", 0, 1},
     {"model", ParamType::Choice, "flow", "the network model whose replay the search minimises", 0,
      0, "analytic|flow|packet"},
     {"screen", ParamType::Choice, "analytic",
@@ -96,16 +98,17 @@ std::vector<Member> parse_portfolio(const std::string& text) {
 /// What the search minimises of a judgement (`objective=`; ReplaySearch.hpp):
 ///   time         T, the makespan (compared exactly, in picoseconds)
 ///   energy       E, the network's energy over the replay
-///   time+energy  (1 - w) T/T0 + w E/E0, w = kTimeEnergyWeight, with T0 and E0 the reference
+///   time+energy  (1 - w) T/T0 + w E/E0, w = energy-weight, with T0 and E0 the reference
 ///                mapping's (the portfolio's first) under the same fidelity
 class Goal {
  public:
   enum class Kind : std::uint8_t { Time, Energy, TimeEnergy };
 
-  explicit Goal(const std::string& word)
+  Goal(const std::string& word, double energy_weight)
       : kind_(word == "energy"        ? Kind::Energy
               : word == "time+energy" ? Kind::TimeEnergy
-                                      : Kind::Time) {}
+                                      : Kind::Time),
+        w_(energy_weight) {}
 
   [[nodiscard]] Kind kind() const { return kind_; }
   /// Whether the cost depends on a reference judgement (set by reference()).
@@ -123,8 +126,7 @@ class Goal {
       case Kind::Energy:
         return j.energy_joules;
       case Kind::TimeEnergy:
-        return (1 - kTimeEnergyWeight) * static_cast<double>(j.makespan) / t0_ +
-               kTimeEnergyWeight * j.energy_joules / e0_;
+        return (1 - w_) * static_cast<double>(j.makespan) / t0_ + w_ * j.energy_joules / e0_;
       case Kind::Time:
         break;
     }
@@ -154,12 +156,14 @@ class Goal {
 
  private:
   Kind kind_;
+  double w_;
   double t0_ = 1;
   double e0_ = 1;
 };
 
 struct Options {
   std::string objective;
+  double energy_weight = 0;
   Fidelity model;
   Fidelity screen;
   std::vector<Member> portfolio;
@@ -175,6 +179,7 @@ class ReplaySearch final : public Mapper {
  public:
   explicit ReplaySearch(const ParamValues& params) {
     options_.objective = params.text("objective");
+    options_.energy_weight = params.real("energy-weight");
     options_.model = {params.text("model"), params.real("compute-scale")};
     options_.screen = {params.text("screen"), params.real("compute-scale")};
     options_.portfolio = parse_portfolio(params.text("portfolio"));
@@ -204,7 +209,7 @@ class ReplaySearch final : public Mapper {
 
 topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) const {
   const auto start = Clock::now();
-  const Goal objective(options_.objective);
+  const Goal objective(options_.objective, options_.energy_weight);
   std::string report =
       fmt::format("replay-search: minimising the {} {}{}\n", options_.model.model,
                   objective.kind() == Goal::Kind::Time     ? "makespan"

@@ -6,7 +6,7 @@
 //   time         T(f), the replay's makespan (the default)
 //   energy       E(f), the network's energy over the replay (sim/Energy.hpp: traffic and links'
 //                power, every link and channel)
-//   time+energy  (1 - w) T(f)/T(f0) + w E(f)/E(f0), w = kTimeEnergyWeight (0.5), f0 the
+//   time+energy  (1 - w) T(f)/T(f0) + w E(f)/E(f0), w = energy-weight (0.5), f0 the
 //                portfolio's first mapping (in-order by default), judged under the same replay
 //                (the screen's costs against f0's screen replay: one replay of the budget)
 // It sees the simulator only through a TimeOracle (TimeOracle.hpp). Below, "faster" reads "of

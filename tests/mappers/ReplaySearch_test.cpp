@@ -27,6 +27,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include "mappers/LocalSearch.hpp"
 #include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
 #include "tests/mappers/TestMatrices.hpp"
@@ -543,6 +544,8 @@ TEST(ReplaySearch, RejectsUnknownKeysAndBadValues) {
   EXPECT_THAT(construction_error({{"objective", "bogus"}}),
               AllOf(HasSubstr("objective"), HasSubstr("'bogus'")));
   EXPECT_THAT(construction_error({{"objective", "Time"}}), HasSubstr("'Time'"));
+  EXPECT_THAT(construction_error({{"energy-weight", "1.5"}}), HasSubstr("energy-weight"));
+  EXPECT_THAT(construction_error({{"energy-weight", "-0.1"}}), HasSubstr("energy-weight"));
   for (const auto* objective : {"time", "energy", "time+energy"})
     EXPECT_EQ(construction_error({{"objective", objective}}), "(no error)") << objective;
   EXPECT_THAT(construction_error({{"evaluation", "3"}}),
@@ -829,6 +832,35 @@ TEST(ReplaySearch, EachObjectiveTakesItsOwnPortfolioMember) {
   EXPECT_THAT(both_report, HasSubstr("cost 1.000000 (0.010000 ms, 1e-05 J)"));  // the first
   EXPECT_THAT(w_report, HasSubstr("  reference: " + p.members[4].label + "\n"));
   EXPECT_THAT(w_report, HasSubstr("start: " + p.members[3].label + " (cost 0.500000"));
+}
+
+// energy-weight w moves time+energy's choice: against the first (10, 10), the cost
+// (1 - w) T/10 + w E/10 takes X (6, 16) at w = 0 and 0.25, Y (9, 8) at 0.6 (0.84 against Z's
+// 0.90 and X's 1.20), Z (12, 7) at 0.8 (0.80 against Y's 0.82) and 1.
+TEST(ReplaySearch, TheEnergyWeightMovesTimeAndEnergysChoice) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::stencil_2d(4, 4, true);
+  const auto p = scripted_portfolio(matrix, *machine, 5);
+  ASSERT_EQ(p.mappings.size(), 5U);
+  for (const auto& [weight, chosen] : std::vector<std::pair<std::string, std::size_t>>{
+           {"0", 1}, {"0.25", 1}, {"0.6", 2}, {"0.8", 3}, {"1", 3}}) {
+    SCOPED_TRACE(weight);
+    const ScoredOracle oracle(*machine, matrix, p.scorer());
+    const auto mapping = search(matrix, *machine, oracle,
+                                {{"objective", "time+energy"},
+                                 {"energy-weight", weight},
+                                 {"portfolio", p.portfolio({0, 1, 2, 3, 4})},
+                                 {"evaluations", "0"}},
+                                5);
+    EXPECT_EQ(mapping, p.mappings[chosen]);
+    EXPECT_EQ(oracle.invalid(), 0);
+  }
+  // The default: kTimeEnergyWeight, as best's.
+  const auto params = replay_search_params();
+  const auto spec = std::find_if(params.begin(), params.end(),
+                                 [](const ParamSpec& s) { return s.key == "energy-weight"; });
+  ASSERT_NE(spec, params.end());
+  EXPECT_EQ(std::stod(std::string(spec->default_value)), kTimeEnergyWeight);
 }
 
 // objective=energy accepts only moves that lower the energy: on every machine the result's energy
