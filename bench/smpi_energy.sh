@@ -13,16 +13,16 @@
 # printed; SMPI's total is its "Total energy over all links". Printed per row: both energies,
 # their ratio, both simulated times and their ratio (the idle power of every link over the
 # makespan dominates, so the energy follows the time), and mapsim's energy recomputed with
-# SMPI's makespan (a comparison of the busy parts alone). SMPI adds a 16-byte envelope to every
-# message (bench/smpi_compare.sh): a few per cent more busy time on small-message traces.
+# SMPI's makespan (a comparison of the busy parts alone). SMPI sends every message with a 16-byte
+# envelope; mapsim replays with `--envelope 16` to send the same bytes.
 #
-# Near latency 0 both simulators' times are ill-conditioned: ties between events decide how the
-# ranks fall into step. mapsim's flow replay of bt.S.9 takes 115 us at latency 0 and 181 us at
-# 1 ps (its ranks stay in lockstep at 0), SMPI's 184 and 186 us; SMPI's sp.S.4 takes 125 us at 0
-# and 233 us at 1 ps, mapsim's 125 at both. LATENCY_NS=0.001 runs the comparison at 1 ps.
+# Without the envelope the two replays part near latency 0, where a few bytes more or less
+# decide whether the ranks fall into lockstep: mapsim's bt.S.9 took 115 us against SMPI's 184,
+# SMPI's sp.S.4 233 us at 1 ps against mapsim's 125; with it both give SMPI's times to the ns.
+# ENVELOPE=0 shows that; LATENCY_NS=0.001 runs at 1 ps per link.
 #
-#   [LATENCY_NS=NS] bench/smpi_energy.sh [BUILD_DIR] [TRACES_DIR]
-#       (defaults: latency 0, build/release, tests/data/npb)
+#   [LATENCY_NS=NS] [ENVELOPE=BYTES] bench/smpi_energy.sh [BUILD_DIR] [TRACES_DIR]
+#       (defaults: latency 0, envelope 16, build/release, tests/data/npb)
 #
 # Installs SimGrid (libsimgrid-dev) with apt-get if smpirun is missing.
 set -euo pipefail
@@ -67,7 +67,8 @@ for c in "${cases[@]}"; do
     "$mapsim" -q export "$anchor" --format simgrid-ti --out "$work/ti" --no-compute \
       --topology "$spec" --mapping "$work/map" "${machine[@]}" >"$work/export.out"
     "$mapsim" -q simulate --trace "$anchor" --topology "$spec" --mapping "$work/map" \
-      --compute-scale 0 "${machine[@]}" --format json >"$work/mapsim.json"
+      --compute-scale 0 "${machine[@]}" --envelope "${ENVELOPE:-16}" --format json \
+      >"$work/mapsim.json"
     smpirun=$(grep '^smpirun ' "$work/export.out")
     eval "$smpirun" >"$work/smpi.log" 2>&1 ||
       { grep -v "^  ->" "$work/smpi.log" | head -20 >&2; exit 1; }

@@ -75,8 +75,8 @@ int run_export(const std::vector<std::string>& args) {
       "host on line r; in order unless --mapping or --mapper), and the smpirun command line that\n"
       "replays the trace as `simulate --model flow` does: SMPI uncalibrated, mapsim's eager\n"
       "protocol (--eager-threshold), fine time precision, the bandwidth sharing re-solved in\n"
-      "full at every change (SMPI's lazy update departs from it). One difference stays: SMPI\n"
-      "adds a 16-byte envelope to every message, which mapsim does not model.");
+      "full at every change (SMPI's lazy update departs from it). SMPI adds a 16-byte envelope\n"
+      "to every message: `simulate --envelope 16` sends the same bytes.");
   line.options.add_options()("trace", po::value<std::string>()->required(),
                              "OTF2 trace (anchor file or directory)")(
       "format", po::value<std::string>()->required(), "output format: simgrid-ti")(

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/Error.hpp"
 #include "support/Log.hpp"
 
 namespace mapsim::cli {
@@ -24,7 +25,10 @@ void add_replay_cost_options(po::options_description& options) {
       "flow and analytic: size-dependent factor on a message's route latency (smpi/lat-factor; "
       "default 1)")("reverse-traffic",
                     "flow: every flow also loads the route back with 5 % of its rate, as "
-                    "SimGrid's network/crosstraffic");
+                    "SimGrid's network/crosstraffic")(
+      "envelope", po::value<std::int64_t>()->value_name("BYTES"),
+      "bytes every message carries on the wire beyond its payload (MPI's envelope; SMPI sends "
+      "16; default 0)");
 }
 
 sim::Calibration replay_costs(const po::variables_map& vm) {
@@ -40,6 +44,13 @@ sim::Calibration replay_costs(const po::variables_map& vm) {
     costs.latency_factor =
         sim::SizeFactors::parse(vm["lat-factor"].as<std::string>(), "--lat-factor");
   if (vm.count("reverse-traffic") != 0) costs.reverse_traffic = true;
+  if (vm.count("envelope") != 0) {
+    costs.envelope = vm["envelope"].as<std::int64_t>();
+    if (costs.envelope < 0 || costs.envelope > sim::kMaxEnvelope) {
+      throw InputError(
+          fmt::format("--envelope {}: bytes from 0 to {}", costs.envelope, sim::kMaxEnvelope));
+    }
+  }
   return costs;
 }
 
@@ -58,8 +69,10 @@ void check_replay_costs(const po::variables_map& vm, std::string_view model) {
   if (vm.count("calibration") != 0 && model != "flow") {
     log::info("--calibration under the {} model: {}", model,
               model == "analytic"
-                  ? "its size factors and overheads apply, not its reverse traffic or weight-S"
-                  : "only its overheads apply (the packet model takes no flow-level correction)");
+                  ? "its size factors, overheads and envelope apply, not its reverse traffic or "
+                    "weight-S"
+                  : "only its overheads and envelope apply (the packet model takes no flow-level "
+                    "correction)");
   }
 }
 

@@ -100,7 +100,7 @@ void write_links_csv(std::ostream& out, const std::vector<Replay>& replays,
 }
 
 /// The network model's corrections that are not the identity (size factors, reverse traffic,
-/// weight-S; sim/SizeFactors.hpp), "" if none.
+/// weight-S, the envelope; sim/SizeFactors.hpp, sim/NetworkModel.hpp), "" if none.
 std::string corrections(const sim::ModelOptions& o) {
   std::vector<std::string> items;
   if (!o.bandwidth_factor.identity())
@@ -109,6 +109,7 @@ std::string corrections(const sim::ModelOptions& o) {
     items.push_back(fmt::format("lat-factor {}", o.latency_factor.to_string()));
   if (o.reverse_traffic) items.emplace_back("reverse traffic");
   if (o.weight_s != 0) items.push_back(fmt::format("weight-S {:g} B", o.weight_s));
+  if (o.envelope != 0) items.push_back(fmt::format("envelope {} B", o.envelope));
   return fmt::format("{}", fmt::join(items, "; "));
 }
 
@@ -233,6 +234,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
       .add("lat_factor", config.model_options.latency_factor.to_string())
       .add("reverse_traffic", config.model_options.reverse_traffic)
       .add("weight_s_bytes", config.model_options.weight_s)
+      .add("envelope_bytes", config.model_options.envelope)
       .add("whole_run", !config.init_to_finalize);
   if (packet) {
     s.add("packet_size_bytes", config.model_options.packet_bytes)

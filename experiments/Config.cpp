@@ -448,6 +448,7 @@ SweepConfig parse_config(std::string_view text, std::string_view file,
     if (!given("lat-factor")) model.options.latency_factor = calibrated.latency_factor;
     if (!given("reverse-traffic")) model.options.reverse_traffic = calibrated.reverse_traffic;
     model.options.weight_s = calibrated.weight_s;
+    model.options.envelope = calibrated.envelope;
   }
   const sim::SimConfig defaults;
   if (config.eager_thresholds.empty()) config.eager_thresholds.push_back(defaults.eager_threshold);

@@ -212,6 +212,8 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     if (model.options.reverse_traffic) parts.setting += "reverse-traffic: true\n";
     if (model.options.weight_s != 0)
       parts.setting += fmt::format("weight-s: {}\n", format_number(model.options.weight_s));
+    if (model.options.envelope != 0)
+      parts.setting += fmt::format("envelope: {}\n", model.options.envelope);
     parts.setting +=
         fmt::format("eager-threshold: {}\ncompute-scale: {}\nwhole-run: {}\n", run.eager_threshold,
                     format_number(run.compute_scale), sweep.config.whole_run);
@@ -250,6 +252,8 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
       if (options.reverse_traffic) parts.mapping += "search-reverse-traffic: true\n";
       if (options.weight_s != 0)
         parts.mapping += fmt::format("search-weight-s: {}\n", format_number(options.weight_s));
+      if (options.envelope != 0)
+        parts.mapping += fmt::format("search-envelope: {}\n", options.envelope);
     }
   }
   return parts;

@@ -43,7 +43,9 @@ namespace mapsim::exp {
 ///      bytes: other mappings on machines whose links differ in bandwidth (HAEC Box, Tianhe-3,
 ///      tapered trees, dragonflies); replay-search's portfolio adds best under
 ///      congestion-smooth and latency.
-inline constexpr std::int64_t kResultsVersion = 2;
+///   3  the HAEC Box's wireless links idle at 0 W, not 1 W (docs/models.md, "Energy"): other
+///      replayed energies and average powers on the Box.
+inline constexpr std::int64_t kResultsVersion = 3;
 
 struct Run {
   std::size_t workload = 0;  ///< indices into the config's axes

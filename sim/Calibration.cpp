@@ -14,8 +14,8 @@
 namespace mapsim::sim {
 namespace {
 
-constexpr std::array<std::string_view, 5> kKeys{"overheads", "bw-factor", "lat-factor",
-                                                "reverse-traffic", "weight-s"};
+constexpr std::array<std::string_view, 6> kKeys{"overheads",       "bw-factor", "lat-factor",
+                                                "reverse-traffic", "weight-s",  "envelope"};
 
 }  // namespace
 
@@ -33,6 +33,7 @@ Calibration calibration_preset(std::string_view name, std::string_view where) {
         "the smpi calibration");
     smpi.reverse_traffic = true;
     smpi.weight_s = 8775;
+    smpi.envelope = kSmpiEnvelope;
     return smpi;
   }
   throw InputError(fmt::format(
@@ -84,8 +85,10 @@ Calibration parse_calibration(std::string_view text, std::string_view source) {
             fmt::format("{}: reverse-traffic is true or false, not '{}'", where, value));
       }
       calibration.reverse_traffic = value == "true";
-    } else {
+    } else if (key == "weight-s") {
       calibration.weight_s = parse_real(value, what, 0, 1e12);
+    } else {
+      calibration.envelope = parse_integer(value, what, 0, kMaxEnvelope);
     }
   }
   return calibration;
@@ -106,12 +109,14 @@ Calibration load_calibration(const std::string& spec, std::string_view where) {
 std::string to_text(const Calibration& c) {
   return fmt::format(
       "# mapsim calibration (docs/models.md, \"Calibration\")\n"
-      "overheads: {}\nbw-factor: {}\nlat-factor: {}\nreverse-traffic: {}\nweight-s: {}\n",
+      "overheads: {}\nbw-factor: {}\nlat-factor: {}\nreverse-traffic: {}\nweight-s: {}\n"
+      "envelope: {}\n",
       to_string(c.overheads), c.bandwidth_factor.to_string(), c.latency_factor.to_string(),
-      c.reverse_traffic, c.weight_s);
+      c.reverse_traffic, c.weight_s, c.envelope);
 }
 
 void apply(const Calibration& calibration, std::string_view model, ModelOptions& options) {
+  options.envelope = calibration.envelope;
   if (model == "flow" || model == "analytic") {
     options.bandwidth_factor = calibration.bandwidth_factor;
     options.latency_factor = calibration.latency_factor;

@@ -53,7 +53,18 @@ struct ModelOptions {
   /// flow: SimGrid's network/weight-S, bytes: a flow's max-min penalty is its route latency plus
   /// weight_s / bw_l for each link l of the route (0: the latency alone).
   double weight_s = 0;
+  /// every model: bytes each message's data carries beyond its payload — MPI's envelope (tag,
+  /// source, communicator); SMPI sends 16 — so a message of n bytes crosses its route as n +
+  /// envelope bytes (its size factors looked up there, as SMPI's network model sees the comm's
+  /// size), while the eager threshold, the overheads and the matrix see its n bytes; the
+  /// rendezvous protocol's control transfers carry none (0: the payload alone).
+  std::int64_t envelope = 0;
 };
+
+/// The largest envelope (ModelOptions::envelope), and SMPI's: it sends every message's payload
+/// plus 16 bytes (smpi_request.cpp, "MPI envelope size (tag+dest+communicator)").
+inline constexpr std::int64_t kMaxEnvelope = std::int64_t{1} << 20;
+inline constexpr std::int64_t kSmpiEnvelope = 16;
 
 /// The share of a flow's rate its reverse traffic takes on the route back (SimGrid's 0.05).
 inline constexpr double kReverseShare = 0.05;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -421,7 +422,7 @@ void Replay::start_transfer(std::uint32_t m, int phase, Time delay) {
   transfer.dst = mapping_->node(back ? message.src : message.dst);
   transfer.src_socket = socket(back ? message.dst : message.src);
   transfer.dst_socket = socket(back ? message.src : message.dst);
-  transfer.bytes = phase == kData ? message.bytes : 0;
+  transfer.bytes = phase == kData ? wire_bytes(message) : 0;
   transfer.delay = delay;
   const Time start = add_time(engine_.now(), delay);
   if (phase == kData) message.injected = start;
@@ -438,8 +439,9 @@ void Replay::delivered(std::uint32_t transfer) {
   const bool back = phase == kClearToSend;
   const Rank from = back ? message.dst : message.src;
   const Rank to = back ? message.src : message.dst;
-  const Time free = add_transfer(message.path, engine_.now() - message.path.total(), from, to,
-                                 phase == kData ? message.bytes : 0);
+  const Time free =
+      add_transfer(message.path, engine_.now() - message.path.total(), from, to,
+                   phase == kData ? message.bytes : 0, phase == kData ? wire_bytes(message) : 0);
   switch (phase) {
     case kData: {
       message.arrived = true;
@@ -505,9 +507,20 @@ void Replay::complete_receive(std::uint32_t request, const Message& message) {
   complete(request);
 }
 
-Time Replay::add_transfer(CriticalPath& path, Time took, Rank from, Rank to, std::int64_t bytes) {
-  const auto [latency, free] =
-      model_->free_times(mapping_->node(from), mapping_->node(to), bytes, socket(from), socket(to));
+std::int64_t Replay::wire_bytes(const Message& message) const {
+  std::int64_t bytes = 0;
+  if (__builtin_add_overflow(message.bytes, config_.model_options.envelope, &bytes)) [[unlikely]] {
+    throw InputError(fmt::format("a message of {} bytes and its {}-byte envelope pass {} bytes",
+                                 message.bytes, config_.model_options.envelope,
+                                 std::numeric_limits<std::int64_t>::max()));
+  }
+  return bytes;
+}
+
+Time Replay::add_transfer(CriticalPath& path, Time took, Rank from, Rank to, std::int64_t bytes,
+                          std::int64_t wire_bytes) {
+  const auto [latency, free] = model_->free_times(mapping_->node(from), mapping_->node(to),
+                                                  wire_bytes, socket(from), socket(to));
   // Size factors may make a transfer faster than its unfactored parts: the parts never exceed
   // what it took, so that they add up.
   const Time lat = std::clamp<Time>(latency, 0, std::max<Time>(took, 0));

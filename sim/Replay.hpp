@@ -215,9 +215,13 @@ class Replay {
   static const CriticalPath& later(const CriticalPath& a, const CriticalPath& b) {
     return b.total() > a.total() ? b : a;
   }
-  /// Adds a transfer that took `took` from a to b (bytes, sockets) to `path`, split into latency,
-  /// bandwidth and contention; returns its contention-free time.
-  Time add_transfer(CriticalPath& path, Time took, Rank from, Rank to, std::int64_t bytes);
+  /// Adds a transfer that took `took` from a to b (sockets; `bytes` of payload, `wire_bytes` on
+  /// the wire: the payload and its envelope) to `path`, split into latency, bandwidth and
+  /// contention; returns its contention-free time.
+  Time add_transfer(CriticalPath& path, Time took, Rank from, Rank to, std::int64_t bytes,
+                    std::int64_t wire_bytes);
+  /// A message's data on the wire: its payload and the envelope (ModelOptions::envelope).
+  [[nodiscard]] std::int64_t wire_bytes(const Message& message) const;
 
   // Collectives (CollectiveReplay.cpp).
   void start_collective(Rank rank, const traces::Event& event, std::uint64_t index,

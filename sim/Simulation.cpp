@@ -30,6 +30,11 @@ void validate(const SimConfig& config) {
         "packet size {} bytes is out of range [1, {}] (--packet-size, a model's packet-size)",
         config.model_options.packet_bytes, kMaxPacketBytes));
   }
+  if (config.model_options.envelope < 0 || config.model_options.envelope > kMaxEnvelope) {
+    throw InputError(fmt::format(
+        "envelope {} bytes is out of range [0, {}] (--envelope, a calibration's envelope)",
+        config.model_options.envelope, kMaxEnvelope));
+  }
 }
 
 Result simulate(const traces::Trace& trace, const topo::Topology& topology,

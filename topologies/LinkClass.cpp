@@ -134,16 +134,19 @@ LinkEnergy default_energy(LinkClass link_class) {
   // busy. Electrical links of current HPC networks (200 Gb/s SerDes with a switch hop): about
   // 5 pJ/bit, 3 W idle to 4 W busy per direction; optical ones (longer, with E/O conversion):
   // 10 pJ/bit, 4 to 5 W. HAEC Box: short on-board optical links, 2 pJ/bit, 0.5 to 1 W; its
-  // wireless links between boards, 20 pJ/bit, 1 to 2 W (wireless transceivers spend more per
-  // bit). Tianhe-3's cross link is on the package: 1 pJ/bit, 0.2 to 0.5 W. A node's channels
-  // (shared memory) spend the memory's energy per bit copied, read and written (about 20 pJ/bit
-  // within a socket, 30 across the sockets' interconnect), and no power of their own: the
-  // node's idle power is the node's, not the network's.
+  // wireless links between boards, 20 pJ/bit (wireless transceivers spend more per bit), 0 W
+  // idle and 2 W busy: a node reaches every node of the adjacent boards by steering one
+  // transceiver's beam, so a "link" is a pair the beam may join, not a device that idles (the
+  // 16x16x16 Box has 1,966,080 of them; at 1 W each their idle power alone would be 2 MW).
+  // Tianhe-3's cross link is on the package: 1 pJ/bit, 0.2 to 0.5 W. A node's channels (shared
+  // memory) spend the memory's energy per bit copied, read and written (about 20 pJ/bit within a
+  // socket, 30 across the sockets' interconnect), and no power of their own: the node's idle power
+  // is the node's, not the network's.
   switch (link_class) {
     case LinkClass::HaecOptical:
       return {2, 0.5, 1};
     case LinkClass::HaecWireless:
-      return {20, 1, 2};
+      return {20, 0, 2};
     case LinkClass::Th3Cross:
       return {1, 0.2, 0.5};
     case LinkClass::IntraNode:

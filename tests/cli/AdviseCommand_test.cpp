@@ -244,6 +244,7 @@ TEST(AdviseCommand, RefusesBadInputClearly) {
       {"advise " + lu + " --topology torus:2x2", "8 ranks do not fit on torus:2x2"},
       {"advise " + lu + " --topology torus:2x2x2 --mapping-format xml", "xml"},
       {"advise " + lu + " --topology torus:2x2x2 --seed -1", "--seed"},
+      {"advise " + lu + " --topology torus:2x2x2 --envelope 2000000", "--envelope"},
       {"advise /nonexistent/trace --topology torus:2x2x2", "/nonexistent/trace"},
       {"advise " + lu, "--topology"},
   };

@@ -97,7 +97,7 @@ TEST(ListCommand, LinkClassesShowTheirEnergy) {
   const auto r = run_mapsim("list link-classes");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("--link-energy CLASS:PJ:IDLE_W:BUSY_W"));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("haec-wireless +12.5 GB/s +50 ns +20 pJ/bit +1-2 W"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("haec-wireless +12.5 GB/s +50 ns +20 pJ/bit +0-2 W"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("inter-socket +12 GB/s +400 ns +30 pJ/bit +0-0 W"));
 }
 
@@ -321,7 +321,7 @@ TEST(SimulateCommand, CalibrationPresetsAndFiles) {
   const auto packet = run_mapsim(fmt::format(
       "simulate --trace {} --topology torus:4x2 --model packet --calibration smpi", kLu));
   EXPECT_EQ(packet.exit_code, 0) << packet.err;
-  EXPECT_THAT(packet.err, HasSubstr("only its overheads apply"));
+  EXPECT_THAT(packet.err, HasSubstr("only its overheads and envelope apply"));
   const auto bad = dir.write("bad.cal", "lat-factor: 2\nlat-factor: 3\n");
   for (const auto& [extra, expected] : std::vector<std::pair<std::string, std::string>>{
            {"--calibration tuned", "cannot read calibration file 'tuned'"},
@@ -331,6 +331,63 @@ TEST(SimulateCommand, CalibrationPresetsAndFiles) {
     EXPECT_EQ(r.exit_code, 1) << extra;
     EXPECT_THAT(r.err, HasSubstr(expected)) << extra;
   }
+}
+
+// --envelope: MPI's envelope on every message, in the text report's corrections and the JSON
+// settings (0 without it); more bytes on the wire make lu.S.8 take longer under every model, while
+// the messages counted keep their payload; a calibration's envelope is the option's; bad values are
+// named.
+TEST(SimulateCommand, EnvelopeOption) {
+  testing::TempDir dir;
+  const auto base = "simulate --trace " + kLu + " --topology torus:2x2x2";
+  const auto text = run_mapsim(base + " --envelope 16");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("corrections      envelope 16 B\n"));
+  EXPECT_THAT(text.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
+  const auto json = [&](const std::string& extra) {
+    auto r = run_mapsim(base + " --format json " + extra);
+    EXPECT_EQ(r.exit_code, 0) << extra << r.err;
+    return r;
+  };
+  const auto value = [](const testing::RunResult& r, const char* key) {
+    const auto values = testing::json_values(r.out, key);
+    EXPECT_EQ(values.size(), 1U) << key << r.out;
+    return values.empty() ? std::string("(none)") : values.front();
+  };
+  const auto makespan = [&](const testing::RunResult& r) {
+    return std::stod(value(r, "makespan_ps"));
+  };
+  for (const std::string model : {"flow", "analytic", "packet"}) {
+    SCOPED_TRACE(model);
+    const auto plain = json("--model " + model);
+    const auto sixteen = json("--model " + model + " --envelope 16");
+    EXPECT_EQ(value(plain, "envelope_bytes"), "0");
+    EXPECT_EQ(value(sixteen, "envelope_bytes"), "16");
+    EXPECT_GT(makespan(sixteen), makespan(plain));
+    EXPECT_EQ(value(json("--model " + model + " --envelope 0"), "makespan_ps"),
+              value(plain, "makespan_ps"));
+  }
+  // A calibration file's envelope is the option's; the option overrides smpi's 16 B.
+  const auto file = dir.write("e.cal", "envelope: 16\n");
+  const auto option = json("--envelope 16");
+  const auto from_file = json("--calibration " + file.string());
+  EXPECT_EQ(value(from_file, "envelope_bytes"), "16");
+  EXPECT_EQ(value(from_file, "makespan_ps"), value(option, "makespan_ps"));
+  EXPECT_EQ(value(json("--calibration smpi"), "envelope_bytes"), "16");
+  EXPECT_EQ(value(json("--calibration smpi --envelope 0"), "envelope_bytes"), "0");
+  for (const auto& [extra, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--envelope -3", "--envelope -3: bytes from 0 to 1048576"},
+           {"--envelope 2000000", "--envelope 2000000: bytes from 0 to 1048576"},
+           {"--envelope x", "'--envelope' is invalid"}}) {
+    const auto r = run_mapsim(base + " " + extra);
+    EXPECT_NE(r.exit_code, 0) << extra;
+    EXPECT_THAT(r.err, HasSubstr(expected)) << extra;
+    EXPECT_TRUE(r.out.empty()) << extra << r.out;
+  }
+  const auto bad = dir.write("bad.cal", "envelope: 2000000\n");
+  const auto r = run_mapsim(base + " --calibration " + bad.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr(bad.string() + ":1 (envelope): 2000000 is too large"));
 }
 
 TEST(SimulateCommand, UnknownModelFails) {

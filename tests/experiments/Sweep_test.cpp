@@ -1,5 +1,6 @@
 // Sweep expansion: counts for cross, zip, exclude and where, runs without replay, names, the
-// stability of run, mapping and context keys, shards and configuration rows.
+// stability of run, mapping and context keys (a calibration's envelope in them only when not 0),
+// shards and configuration rows.
 
 #include "experiments/Sweep.hpp"
 
@@ -579,7 +580,7 @@ TEST(SweepKeys, KeysAreDigestsOfTheCanonicalConfiguration) {
   ASSERT_EQ(single.runs.size(), 1U);
   const auto config = canonical_config(single, single.runs[0]);
   for (const auto* line :
-       {"results-version: 2\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
+       {"results-version: 3\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
         "params: imbalance=0,runs=4,strategy=quality\n", "seed: 0\n", "model: packet\n",
         "packet-size: 4096\n", "eager-threshold: 65536\n", "compute-scale: 1\n", "repeat: 0\n"}) {
     EXPECT_THAT(config, HasSubstr(line));
@@ -748,17 +749,21 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
 // The key of kSingle as mapsim computed it before collective algorithms could be chosen (issue 24,
 // item 4; `mapsim run --dry-run` of main at the time): MPICH's algorithms, the default, given or
 // not, leave every existing key as it was.
-// The key of kSingle under results version 2; under version 1 it was 2fcea9977694..., and the
-// configuration text differs by the version line only.
-constexpr const char* kSingleKey = "40b931c43991";
+// The key of kSingle under results version 3; under version 2 it was 40b931c43991..., under
+// version 1 2fcea9977694..., and the configuration text differs by the version line only.
+constexpr const char* kSingleKey = "095a096e7d8f";
 
 TEST(SweepKeys, OnlyTheResultsVersionChangedTheKeys) {
   const auto single = expand_text(kSingle);
-  auto text = canonical_config(single, single.runs[0]);
-  const auto at = text.find("results-version: 2\n");
+  const auto text = canonical_config(single, single.runs[0]);
+  const auto at = text.find("results-version: 3\n");
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, 18, "results-version: 1");
-  EXPECT_THAT(sha256(text), StartsWith("2fcea9977694"));
+  for (const auto& [version, key] : {std::pair{"results-version: 2", "40b931c43991"},
+                                     std::pair{"results-version: 1", "2fcea9977694"}}) {
+    auto earlier = text;
+    earlier.replace(at, 18, version);
+    EXPECT_THAT(sha256(earlier), StartsWith(key)) << version;
+  }
 }
 
 TEST(SweepKeys, DefaultCollectivesKeepTheKeysOfEarlierVersions) {
@@ -868,12 +873,19 @@ TEST(SweepKeys, CalibrationFillsWhatTheConfigDoesNotGive) {
   const auto canonical = canonical_config(smpi, smpi.runs[0]);
   EXPECT_THAT(canonical, HasSubstr("bw-factor: 0:0.812084;257:0.338112;"));
   EXPECT_THAT(canonical, HasSubstr("lat-factor: 0:2.01467;"));
-  EXPECT_THAT(canonical, HasSubstr("reverse-traffic: true\nweight-s: 8775\n"));
+  EXPECT_THAT(canonical, HasSubstr("reverse-traffic: true\nweight-s: 8775\nenvelope: 16\n"));
   EXPECT_THAT(canonical, Not(HasSubstr("overheads")));
   EXPECT_THAT(canonical, Not(HasSubstr("smpi")));
-  // none is no calibration; the packet model takes nothing of smpi's (no overheads in it).
+  // none is no calibration; the packet model takes only smpi's envelope (no overheads in it).
   EXPECT_EQ(only_run(flow + "mpi: {calibration: none}\n").key, only_run(flow).key);
-  EXPECT_EQ(only_run(plus("mpi: {calibration: smpi}")).key, only_run(kSingle).key);
+  const auto packet = expand_text(plus("mpi: {calibration: smpi}"));
+  const auto packet_canonical = canonical_config(packet, packet.runs[0]);
+  const auto bare = expand_text(kSingle);
+  auto without_envelope = packet_canonical;
+  const auto at = without_envelope.find("envelope: 16\n");
+  ASSERT_NE(at, std::string::npos) << packet_canonical;
+  without_envelope.erase(at, std::string("envelope: 16\n").size());
+  EXPECT_EQ(without_envelope, canonical_config(bare, bare.runs[0]));
   // An entry's own option and mpi.overheads win.
   const auto own =
       expand_text(changed("models: [packet]", "models: [{name: flow, reverse-traffic: false}]") +
@@ -906,6 +918,59 @@ TEST(SweepKeys, CalibrationFillsWhatTheConfigDoesNotGive) {
     EXPECT_THAT(e.what(), HasSubstr("bad.cal:2: unknown key 'speed'"));
     EXPECT_THAT(e.what(), HasSubstr("mpi.calibration"));
   }
+}
+
+// A calibration's envelope is a model option of every replaying model: in the run key as
+// "envelope: N" when not 0 (so envelope 0 keeps the key of no calibration), in a replay-search
+// mapping's key as "search-envelope: N"; a static run, which replays nothing, keeps its key.
+TEST(SweepKeys, CalibrationEnvelopeIsInTheKeyWhenNotZero) {
+  const mapsim::testing::TempDir dir;
+  (void)dir.write("e16.cal", "envelope: 16\n");
+  (void)dir.write("e0.cal", "envelope: 0\n");
+  (void)dir.write("e4096.cal", "# bigger\nenvelope: 4096\n");
+  const auto in_dir = [&](const std::string& text) {
+    return expand_text(text, {}, dir.path(), (dir.path() / "sweep.yaml").string());
+  };
+  const auto flow = changed("models: [packet]", "models: [flow]");
+  for (const auto& text : {flow, kSingle}) {
+    SCOPED_TRACE(text);
+    const auto bare = in_dir(text);
+    const auto sixteen = in_dir(text + "mpi: {calibration: e16.cal}\n");
+    const auto zero = in_dir(text + "mpi: {calibration: e0.cal}\n");
+    ASSERT_EQ(sixteen.runs.size(), 1U);
+    const auto canonical = canonical_config(sixteen, sixteen.runs[0]);
+    EXPECT_THAT(canonical, HasSubstr("\nenvelope: 16\n"));
+    EXPECT_THAT(canonical, Not(HasSubstr("e16.cal")));
+    EXPECT_EQ(sixteen.model(sixteen.runs[0]).options.envelope, 16);
+    EXPECT_NE(sixteen.runs[0].key, bare.runs[0].key);
+    EXPECT_NE(sixteen.runs[0].context_key, bare.runs[0].context_key);
+    // The key holds the value: another envelope is another run.
+    const auto bigger = in_dir(text + "mpi: {calibration: e4096.cal}\n");
+    EXPECT_THAT(canonical_config(bigger, bigger.runs[0]), HasSubstr("\nenvelope: 4096\n"));
+    EXPECT_NE(bigger.runs[0].key, sixteen.runs[0].key);
+    // Envelope 0: no line, the key of no calibration.
+    EXPECT_THAT(canonical_config(zero, zero.runs[0]), Not(HasSubstr("envelope")));
+    EXPECT_EQ(canonical_config(zero, zero.runs[0]), canonical_config(bare, bare.runs[0]));
+    EXPECT_EQ(zero.runs[0].key, bare.runs[0].key);
+    EXPECT_EQ(zero.runs[0].mapping_key, bare.runs[0].mapping_key);
+    EXPECT_EQ(zero.runs[0].context_key, bare.runs[0].context_key);
+  }
+  // replay-search searches with the envelope: its mapping key holds it; in-order's does not.
+  const auto search = changed("mappers: [scotch]", "mappers: [replay-search]");
+  const auto searched = in_dir(search + "mpi: {calibration: e16.cal}\n");
+  EXPECT_THAT(canonical_config(searched, searched.runs[0]), HasSubstr("search-envelope: 16\n"));
+  EXPECT_NE(searched.runs[0].mapping_key, in_dir(search).runs[0].mapping_key);
+  EXPECT_EQ(in_dir(search + "mpi: {calibration: e0.cal}\n").runs[0].mapping_key,
+            in_dir(search).runs[0].mapping_key);
+  const auto ordered = changed("mappers: [scotch]", "mappers: [in-order]");
+  const auto in_order = in_dir(ordered + "mpi: {calibration: e16.cal}\n");
+  EXPECT_THAT(canonical_config(in_order, in_order.runs[0]), Not(HasSubstr("search-envelope")));
+  EXPECT_EQ(in_order.runs[0].mapping_key, in_dir(ordered).runs[0].mapping_key);
+  // A static run replays nothing: the envelope is no part of its key.
+  const auto static_text = changed("models: [packet]", "models: [static]");
+  const auto static_run = in_dir(static_text + "mpi: {calibration: e16.cal}\n");
+  EXPECT_THAT(canonical_config(static_run, static_run.runs[0]), Not(HasSubstr("envelope")));
+  EXPECT_EQ(static_run.runs[0].key, in_dir(static_text).runs[0].key);
 }
 
 TEST(SweepKeys, BadCollectivesAreNamedAtTheirLine) {

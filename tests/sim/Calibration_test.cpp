@@ -1,5 +1,8 @@
 // Calibrations (sim/Calibration.hpp): the presets, the file format with every error, the text
-// round trip, what each model takes of one, and weight-S in the flow model solved by hand.
+// round trip, what each model takes of one, and weight-S in the flow model solved by hand. The
+// envelope key: parsed (0 to kMaxEnvelope bytes), its bad values and repeats named at their line,
+// smpi's 16 bytes, kept by the text round trip, and applied to every model (a lone message then
+// takes its bytes on the wire under each).
 
 #include "sim/Calibration.hpp"
 
@@ -116,6 +119,67 @@ TEST(Calibration, EachModelTakesWhatItModels) {
   EXPECT_TRUE(packet.bandwidth_factor.identity());
   EXPECT_TRUE(packet.latency_factor.identity());
   EXPECT_FALSE(packet.reverse_traffic);
+  // The envelope under every model, packet included.
+  EXPECT_EQ(flow.envelope, 16);
+  EXPECT_EQ(analytic.envelope, 16);
+  EXPECT_EQ(packet.envelope, 16);
+}
+
+TEST(Calibration, EnvelopeIsParsedAndWrittenBack) {
+  auto expected = sim::Calibration{};
+  expected.envelope = 16;
+  EXPECT_EQ(sim::parse_calibration("envelope: 16\n", "my.cal"), expected);
+  EXPECT_EQ(sim::parse_calibration("  envelope :0   # none\n", "my.cal"), sim::Calibration{});
+  EXPECT_EQ(sim::parse_calibration("envelope: 1048576\n", "my.cal").envelope, sim::kMaxEnvelope);
+  EXPECT_EQ(sim::calibration_preset("smpi", "--calibration").envelope, sim::kSmpiEnvelope);
+  EXPECT_EQ(sim::kSmpiEnvelope, 16);
+  // to_text writes it, 0 included, and reads it back with the other parts.
+  EXPECT_THAT(sim::to_text({}), HasSubstr("\nenvelope: 0\n"));
+  auto c = sim::parse_calibration("lat-factor: 2\nenvelope: 4096\nweight-s: 100\n", "my.cal");
+  EXPECT_EQ(c.envelope, 4096);
+  EXPECT_EQ(c.weight_s, 100);
+  EXPECT_THAT(sim::to_text(c), HasSubstr("\nenvelope: 4096\n"));
+  EXPECT_EQ(sim::parse_calibration(sim::to_text(c), "again.cal"), c);
+  EXPECT_EQ(sim::parse_calibration(sim::to_text(expected), "again.cal").envelope, 16);
+}
+
+TEST(Calibration, BadEnvelopesAreNamedAtTheirLine) {
+  EXPECT_THAT(error_of("envelope: -1\n"),
+              AllOf(HasSubstr("my.cal:1"), HasSubstr("envelope"), HasSubstr("-1"),
+                    HasSubstr("out of range [0, 1048576]")));
+  EXPECT_THAT(
+      error_of("# comment\nenvelope: x\n"),
+      AllOf(HasSubstr("my.cal:2"), HasSubstr("envelope"), HasSubstr("'x' is not an integer")));
+  EXPECT_THAT(error_of("envelope: 16.5\n"),
+              AllOf(HasSubstr("my.cal:1"), HasSubstr("'16.5' is not an integer")));
+  EXPECT_THAT(error_of("weight-s: 1\n\nenvelope: 2000000\n"),
+              AllOf(HasSubstr("my.cal:3"), HasSubstr("envelope"),
+                    HasSubstr("2000000 is too large (limit 1048576)")));
+  EXPECT_THAT(error_of("envelope: 16\nenvelope: 16\n"),
+              AllOf(HasSubstr("my.cal:2"), HasSubstr("'envelope' is given twice")));
+  EXPECT_THAT(error_of("envelope:\n"), AllOf(HasSubstr("my.cal:1"), HasSubstr("missing")));
+  // An unknown key lists it among the keys.
+  EXPECT_THAT(error_of("envelop: 16\n"),
+              AllOf(HasSubstr("unknown key 'envelop'"), HasSubstr("weight-s, envelope")));
+}
+
+// Every model takes the envelope: a lone 1000-byte message between neighbours (100 ns, 1 GB/s)
+// then takes 100 ns + (1000 + 16) B / 1 GB/s under each, packet included (one packet).
+TEST(Calibration, EveryModelTakesTheEnvelope) {
+  const auto sixteen = sim::parse_calibration("envelope: 16\n", "my.cal");
+  TraceBuilder b(2);
+  b.send(0, 1, 1000).recv(1, 0, 1000);
+  for (const auto& model : kModels) {
+    SCOPED_TRACE(model);
+    auto config = round_config(model);
+    sim::apply(sixteen, model, config.model_options);
+    EXPECT_EQ(config.model_options.envelope, 16);
+    EXPECT_EQ(run(b.trace(), "torus:4x4x4", {0, 1}, config).makespan, 1116 * kNs);
+    // Without it: 100 + 1000 ns.
+    sim::apply(sim::Calibration{}, model, config.model_options);
+    EXPECT_EQ(config.model_options.envelope, 0);
+    EXPECT_EQ(run(b.trace(), "torus:4x4x4", {0, 1}, config).makespan, 1100 * kNs);
+  }
 }
 
 // weight-S by hand on fattree:2;2,2;1,2;1,1 (hosts 0, 1 under leaf 0, 2, 3 under leaf 1):

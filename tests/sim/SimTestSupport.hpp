@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/Simulation.hpp"
+#include "support/Error.hpp"
 #include "topologies/TopologySpec.hpp"
 
 namespace mapsim::testing {
@@ -30,5 +31,16 @@ inline sim::Result run(const traces::Trace& trace, const std::string& spec,
 }
 
 inline const std::vector<std::string> kModels{"analytic", "flow", "packet"};
+
+/// The message of the InputError `f` throws, or "no error".
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
 
 }  // namespace mapsim::testing

@@ -23,16 +23,6 @@ using sim::Time;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 std::string replay_error(const traces::Trace& trace, const sim::SimConfig& config) {
   return error_of([&] {
     std::vector<topo::NodeId> nodes(trace.ranks.size());
