@@ -57,7 +57,10 @@
 # SMPI calibrated the same, mapsim with the calibration FILE (e.g. fitted by `mapsim calibrate`
 # to what SMPI measured: bench/calibration_loop.sh).
 #
-#   bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS]
+# ENVELOPE=16 has mapsim send SMPI's envelope too (`simulate --envelope 16`): then "as exported"
+# is the like-for-like column.
+#
+#   [ENVELOPE=BYTES] bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS]
 #                         [--calibrated | --calibration FILE] [BUILD_DIR] [TRACES_DIR]
 #       (defaults: both, the rank-sized tori, build/release, tests/data/npb; run from the
 #       repository root; SMPI runs one at a time)
@@ -149,7 +152,7 @@ replay() {
   local out=$work/mapsim.out
   /usr/bin/time -f "%M" -o "$work/mapsim.rss" "$mapsim" -q simulate --trace "$anchor" \
     --topology "$spec" --mapping "$map" --model flow "${links[@]}" "${scale[@]}" \
-    "${calibration[@]}" >"$out"
+    "${calibration[@]}" ${ENVELOPE:+--envelope "$ENVELOPE"} >"$out"
   local m_rss m_sim m_replay s_rss s_sim s_replay
   m_rss=$(tail -1 "$work/mapsim.rss")
   m_sim=$(grep '^makespan' "$out" | to_seconds)
