@@ -234,6 +234,12 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
         fmt::format("search-links: {}\nsearch-eager-threshold: {}\nsearch-whole-run: {}\n",
                     links_line(*sweep.machines[run.machine], machine.links),
                     run.search_eager_threshold, sweep.config.whole_run);
+    // The links' energy parameters when not the defaults: a search under objective=energy
+    // weighs its replays by them.
+    if (const auto energy = link_energy_line(*sweep.machines[run.machine], machine.links);
+        !energy.empty()) {
+      parts.mapping += fmt::format("search-link-energy: {}\n", energy);
+    }
     const auto overheads =
         sim::to_string(sweep.config.overheads, sweep.machines[run.machine]->sockets_per_node() > 1);
     if (overheads != "none") parts.mapping += fmt::format("search-overheads: {}\n", overheads);

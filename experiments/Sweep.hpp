@@ -44,7 +44,8 @@ namespace mapsim::exp {
 ///      tapered trees, dragonflies); replay-search's portfolio adds best under
 ///      congestion-smooth and latency.
 ///   3  the HAEC Box's wireless links idle at 0 W, not 1 W (docs/models.md, "Energy"): other
-///      replayed energies and average powers on the Box.
+///      replayed energies and average powers on the Box; best and replay-search gained
+///      parameters (energy-weight, replay-search's objective), which every key of theirs lists.
 inline constexpr std::int64_t kResultsVersion = 3;
 
 struct Run {

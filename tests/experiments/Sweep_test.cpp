@@ -973,6 +973,34 @@ TEST(SweepKeys, CalibrationEnvelopeIsInTheKeyWhenNotZero) {
   EXPECT_EQ(static_run.runs[0].key, in_dir(static_text).runs[0].key);
 }
 
+// A machine's link energies other than the defaults enter the mapping key of a replaying mapper
+// (replay-search under objective=energy weighs its replays by them: a mapping found under one
+// set of energies is not reused under another), not a static mapper's.
+TEST(SweepKeys, LinkEnergiesEnterTheMappingKeyOfAReplayingMapper) {
+  const std::string sleeping =
+      "machines:\n  - topology: torus:4x4\n    links:\n"
+      "      grid: {pj-per-bit: 5, idle-w: 0, busy-w: 4}\n";
+  const auto with = [&](const std::string& mapper, bool sleep) {
+    auto text = changed("mappers: [scotch]", "mappers: [" + mapper + "]");
+    if (sleep) {
+      const auto at = text.find("machines: [torus:4x4]\n");
+      text.replace(at, std::string("machines: [torus:4x4]\n").size(), sleeping);
+    }
+    return expand_text(text);
+  };
+  const auto searched = with("replay-search", true);
+  EXPECT_THAT(canonical_config(searched, searched.runs[0]),
+              HasSubstr("search-link-energy: grid:5:0:4\n"));
+  EXPECT_NE(searched.runs[0].mapping_key, with("replay-search", false).runs[0].mapping_key);
+  EXPECT_THAT(canonical_config(with("replay-search", false), with("replay-search", false).runs[0]),
+              Not(HasSubstr("search-link-energy")));
+  // A static mapper's mapping does not depend on the links' power: the same mapping key.
+  const auto scotch = with("scotch", true);
+  EXPECT_THAT(canonical_config(scotch, scotch.runs[0]), Not(HasSubstr("search-link-energy")));
+  EXPECT_EQ(scotch.runs[0].mapping_key, with("scotch", false).runs[0].mapping_key);
+  EXPECT_NE(scotch.runs[0].key, with("scotch", false).runs[0].key);  // its energies differ
+}
+
 TEST(SweepKeys, BadCollectivesAreNamedAtTheirLine) {
   try {
     (void)expand_text(plus("mpi: {collectives: \"ompi,alltoall=brook\"}"));
