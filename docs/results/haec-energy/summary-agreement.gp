@@ -1,7 +1,7 @@
 # mapsim report: Do the static metrics order the mappers as the simulation does? Mean rho
 # Redraws summary-agreement.svg and summary-agreement.png: gnuplot summary-agreement.gp (in this directory).
 reset
-set terminal svg size 1712,720 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 2216,720 dynamic enhanced font 'Helvetica,12'
 set output 'summary-agreement.svg'
 set termoption noenhanced
 set key below horizontal
@@ -45,7 +45,7 @@ plot 'summary-agreement.dat' using 2:xtic(1) title 'hop-bytes', \
   '' using 7 title 'latency-s'
 unset output
 reset
-set terminal pngcairo size 1712,720
+set terminal pngcairo size 2216,720
 set output 'summary-agreement.png'
 set termoption noenhanced
 set key below horizontal
