@@ -98,9 +98,9 @@ int run_advise(const std::vector<std::string>& args) {
       "gain in communication and in the whole run, the communication share of the run,\n"
       "whether the three models agree, whether hop-bytes would have chosen the same, and\n"
       "the network energy each mapping's communication spends (links' power included; the\n"
-      "most frugal mapping named). --out writes the recommended mapping for a launcher. TRACE is "
-      "an OTF2 archive or a\n"
-      "generator spec (npb:lu:A:64); its matrix counts collectives as everywhere in mapsim.");
+      "most frugal mapping named). --out writes the recommended mapping for a launcher.\n"
+      "TRACE is an OTF2 archive or a generator spec (npb:lu:A:64); its matrix counts\n"
+      "collectives as everywhere in mapsim.");
   line.options.add_options()("trace", po::value<std::string>()->required(),
                              "OTF2 trace (anchor file or directory) or generator spec")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
