@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace mapsim::sim {
@@ -36,12 +37,11 @@ void FlowModel::start(const Transfer& transfer) {
   flow.route = route;
   // In bytes of link capacity: a bandwidth factor f moves f bytes per byte the links carry.
   const double factor = bandwidth_factor(transfer.bytes);
-  flow.remaining = factor == 1.0 ? static_cast<double>(transfer.bytes)
-                                 : static_cast<double>(transfer.bytes) / factor;
+  flow.bytes = factor == 1.0 ? static_cast<double>(transfer.bytes)
+                             : static_cast<double>(transfer.bytes) / factor;
   flow.weight = 1.0 / penalty(route);
   flow.order = started_++;
   flow.transfer = transfer.id;
-  flow.mark = epoch_;
   flow.src = transfer.src;
   flow.dst = transfer.dst;
   engine_->schedule(add_time(engine_->now(), latency), kFlowJoins, id);
@@ -59,28 +59,114 @@ double FlowModel::penalty(const Route& route) const {
 
 void FlowModel::join(std::uint32_t id) {
   Flow& flow = flows_[id];
-  flow.updated = engine_->now();
-  if (places_.size() < (id + 1) * route_block_) {
-    places_.resize((id + 1) * route_block_);
-    entry_links_.resize((id + 1) * route_block_);
-    entry_shares_.resize((id + 1) * route_block_, 1.0);
+  joining_.clear();
+  const auto route = network_->resources(flow.route);
+  joining_.assign(route.begin(), route.end());
+  const auto forward = static_cast<std::uint32_t>(joining_.size());
+  if (reverse_ && flow.src != flow.dst) {
+    const auto back = network_->resources(network_->route(flow.dst, flow.src));
+    joining_.insert(joining_.end(), back.begin(), back.end());
   }
-  std::uint32_t k = 0;
-  const auto load = [&](ResourceId r, double share) {
-    auto& list = links_[static_cast<std::size_t>(r)].flows;
-    entry_links_[id * route_block_ + k] = r;
-    entry_shares_[id * route_block_ + k] = share;
+  const std::uint32_t b = bundle_for(joining_, forward, flow.weight);
+  Bundle& bundle = bundles_[b];
+  advance(bundle, engine_->now());
+  flow.bytes += bundle.progress;  // from here on, the progress at which it drains
+  flow.bundle = b;
+  bundle.flows.push_back(id);
+  std::push_heap(bundle.flows.begin(), bundle.flows.end(),
+                 [this](std::uint32_t x, std::uint32_t y) { return drains_later(x, y); });
+  ++bundle.count;
+  for (const auto r : links_of(b)) ++links_[static_cast<std::size_t>(r)].streaming;
+  touch(b);
+}
+
+std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> links, std::uint32_t forward,
+                                    double weight) {
+  // FNV-1a over the links, the split between route and route back, and the weight's bits.
+  std::uint64_t key = 14695981039346656037ull;
+  const auto mix = [&key](std::uint64_t v) {
+    key ^= v;
+    key *= 1099511628211ull;
+  };
+  for (const auto r : links) mix(static_cast<std::uint64_t>(r));
+  mix(forward);
+  std::uint64_t bits = 0;
+  static_assert(sizeof bits == sizeof weight);
+  std::memcpy(&bits, &weight, sizeof bits);
+  mix(bits);
+  const auto found = by_key_.find(key);
+  if (found != by_key_.end()) {
+    const Bundle& b = bundles_[found->second];
+    const auto have = links_of(found->second);
+    if (b.forward == forward && b.weight == weight &&
+        std::equal(have.begin(), have.end(), links.begin(), links.end())) {
+      return found->second;
+    }
+  }
+  std::uint32_t id = 0;
+  if (free_bundles_.empty()) {
+    id = static_cast<std::uint32_t>(bundles_.size());
+    bundles_.emplace_back();
+    places_.resize(bundles_.size() * route_block_);
+    entry_links_.resize(bundles_.size() * route_block_);
+  } else {
+    id = free_bundles_.back();
+    free_bundles_.pop_back();
+  }
+  Bundle& bundle = bundles_[id];
+  bundle.progress = 0;
+  bundle.rate = 0;
+  bundle.weight = weight;
+  bundle.updated = engine_->now();
+  bundle.drain = 0;
+  bundle.key = key;
+  bundle.count = 0;
+  bundle.mark = epoch_;
+  bundle.heap = kNotQueued;
+  bundle.links = static_cast<std::uint32_t>(links.size());
+  bundle.forward = forward;
+  bundle.fixed = false;
+  bundle.mapped = found == by_key_.end();  // a rare hash collision: an unlisted bundle
+  if (bundle.mapped) by_key_.emplace(key, id);
+  for (std::uint32_t k = 0; k < links.size(); ++k) {
+    auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
+    entry_links_[id * route_block_ + k] = links[k];
     places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
     list.push_back(Entry{id, k});
-    ++k;
-  };
-  for (const auto r : network_->resources(flow.route)) load(r, 1.0);
-  if (reverse_ && flow.src != flow.dst) {
-    for (const auto r : network_->resources(network_->route(flow.dst, flow.src)))
-      load(r, kReverseShare);
   }
-  flow.links = k;
-  touch(id);
+  return id;
+}
+
+void FlowModel::dissolve(std::uint32_t id) {
+  Bundle& bundle = bundles_[id];
+  const auto resources = links_of(id);
+  for (std::size_t k = 0; k < resources.size(); ++k) {
+    // Off the link's list in O(1): the last entry takes its place, and its place is updated.
+    auto& list = links_[static_cast<std::size_t>(resources[k])].bundles;
+    const std::uint32_t at = places_[id * route_block_ + k];
+    MAPSIM_EXPECTS(at < list.size() && list[at].bundle == id,
+                   "an emptied bundle was not on its link");
+    const Entry moved = list.back();
+    list[at] = moved;
+    list.pop_back();
+    if (at < list.size()) places_[moved.bundle * route_block_ + moved.k] = at;
+  }
+  if (bundle.mapped) by_key_.erase(bundle.key);
+  bundle.links = 0;
+  free_bundles_.push_back(id);
+}
+
+void FlowModel::advance(Bundle& bundle, Time now) const {
+  if (bundle.rate > 0 && now > bundle.updated) {
+    bundle.progress += bundle.rate * to_seconds(now - bundle.updated);
+  }
+  bundle.updated = now;
+}
+
+Time FlowModel::first_drain(const Bundle& bundle) const {
+  // Rounded to the nearest ps, so that a lone flow takes exactly transfer_time(n, bw).
+  const double left = std::max(0.0, flows_[bundle.flows.front()].bytes - bundle.progress);
+  return add_time(bundle.updated, transfer_time(left, bundle.rate));
 }
 
 void FlowModel::handle(const QueuedEvent& event) {
@@ -100,8 +186,8 @@ void FlowModel::handle(const QueuedEvent& event) {
   arm();
 }
 
-void FlowModel::touch(std::uint32_t flow) {
-  for (const auto r : links_of(flow)) {
+void FlowModel::touch(std::uint32_t bundle) {
+  for (const auto r : links_of(bundle)) {
     auto& link = links_[static_cast<std::size_t>(r)];
     if (!link.dirty) {
       link.dirty = true;
@@ -116,25 +202,33 @@ void FlowModel::touch(std::uint32_t flow) {
 
 void FlowModel::drain_due() {
   const Time now = engine_->now();
-  while (!drains_.empty() && flows_[drains_.front()].drain <= now) {
-    const std::uint32_t id = drains_.front();
-    heap_erase(id);
-    const Route route = flows_[id].route;
-    engine_->schedule(now, kDelivery, flows_[id].transfer);
-    const auto resources = links_of(id);
-    for (std::size_t k = 0; k < resources.size(); ++k) {
-      // Off the link's list in O(1): the last entry takes its place, and its place is updated.
-      auto& list = links_[static_cast<std::size_t>(resources[k])].flows;
-      const std::uint32_t at = places_[id * route_block_ + k];
-      MAPSIM_EXPECTS(at < list.size() && list[at].flow == id, "a drained flow was not on its link");
-      const Entry moved = list.back();
-      list[at] = moved;
-      list.pop_back();
-      if (at < list.size()) places_[moved.flow * route_block_ + moved.k] = at;
+  const auto later = [this](std::uint32_t x, std::uint32_t y) { return drains_later(x, y); };
+  // The flows due now, bundle by bundle; delivered below in the order they started.
+  due_.clear();
+  while (!drains_.empty() && bundles_[drains_.front()].drain <= now) {
+    const std::uint32_t b = drains_.front();
+    Bundle& bundle = bundles_[b];
+    std::pop_heap(bundle.flows.begin(), bundle.flows.end(), later);
+    due_.push_back(bundle.flows.back());
+    bundle.flows.pop_back();
+    if (bundle.flows.empty()) {
+      heap_erase(b);
+    } else {
+      bundle.drain = first_drain(bundle);
+      heap_set(b);
     }
-    touch(id);
+  }
+  std::sort(due_.begin(), due_.end(),
+            [this](std::uint32_t x, std::uint32_t y) { return flows_[x].order < flows_[y].order; });
+  for (const auto id : due_) {
+    const Flow& flow = flows_[id];
+    const std::uint32_t b = flow.bundle;
+    engine_->schedule(now, kDelivery, flow.transfer);
+    for (const auto r : links_of(b)) --links_[static_cast<std::size_t>(r)].streaming;
+    touch(b);
+    if (--bundles_[b].count == 0) dissolve(b);
+    network_->release(flow.route);
     flows_.release(id);
-    network_->release(route);
   }
 }
 
@@ -143,7 +237,7 @@ void FlowModel::resolve() {
   const Time now = engine_->now();
   stack_.clear();
   component_links_.clear();
-  component_flows_.clear();
+  component_bundles_.clear();
   for (const auto r : dirty_) {
     auto& link = links_[static_cast<std::size_t>(r)];
     link.dirty = false;
@@ -153,24 +247,24 @@ void FlowModel::resolve() {
     }
   }
   dirty_.clear();
-  // The connected components of the dirty links in the flow/link sharing graph; each link is
-  // reset for the solve as it is reached (its weights summed over its flows in list order).
+  // The connected components of the dirty links in the bundle/link sharing graph; each link is
+  // reset for the solve as it is reached (its weights summed over its bundles in list order).
   while (!stack_.empty()) {
     const ResourceId r = stack_.back();
     stack_.pop_back();
     component_links_.push_back(r);
     auto& link = links_[static_cast<std::size_t>(r)];
     link.residual = network_->bandwidth(r);
-    link.unfixed = static_cast<std::uint32_t>(link.flows.size());
+    link.unfixed = static_cast<std::uint32_t>(link.bundles.size());
     double weights = 0;
-    for (const auto [f, k] : link.flows) {
-      Flow& flow = flows_[f];
-      weights += reverse_ ? share_of(f, k) * flow.weight : flow.weight;
-      if (flow.mark == epoch_) continue;
-      flow.mark = epoch_;
-      flow.fixed = false;
-      component_flows_.push_back(f);
-      for (const auto r2 : links_of(f)) {
+    for (const auto [b, k] : link.bundles) {
+      Bundle& bundle = bundles_[b];
+      weights += share_of(b, k) * bundle.weight * bundle.count;
+      if (bundle.mark == epoch_) continue;
+      bundle.mark = epoch_;
+      bundle.fixed = false;
+      component_bundles_.push_back(b);
+      for (const auto r2 : links_of(b)) {
         auto& link2 = links_[static_cast<std::size_t>(r2)];
         if (link2.mark != epoch_) {
           link2.mark = epoch_;
@@ -180,50 +274,85 @@ void FlowModel::resolve() {
     }
     link.weights = weights;
   }
-  // Progressive filling: each round saturates the link with the smallest share per weight.
-  std::size_t unfixed_flows = component_flows_.size();
-  while (unfixed_flows > 0) {
+  // Progressive filling: each round saturates the link with the smallest share per weight (the
+  // first in component order among equal ones). Large components find it in a heap of
+  // (share, component index), refreshed for the links each round changes; small ones by a scan.
+  // Both choose the same link.
+  const bool by_heap = component_links_.size() > kScanLinks;
+  candidates_.clear();
+  if (by_heap) {
+    for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
+      auto& link = links_[static_cast<std::size_t>(component_links_[i])];
+      link.index = i;
+      link.round = 0;
+      if (link.unfixed > 0) candidates_.push_back(Candidate{share_of(link), i, ++link.version});
+    }
+    std::make_heap(candidates_.begin(), candidates_.end(), Candidate::later);
+  }
+  std::uint32_t round = 0;
+  std::size_t unfixed_bundles = component_bundles_.size();
+  while (unfixed_bundles > 0) {
+    ++round;
     ResourceId bottleneck = -1;
     double share = std::numeric_limits<double>::infinity();
-    for (const auto r : component_links_) {
-      const auto& link = links_[static_cast<std::size_t>(r)];
-      if (link.unfixed == 0) continue;
-      const double s = link.residual / link.weights;
-      if (s < share) {
-        share = s;
+    if (by_heap) {
+      while (!candidates_.empty()) {
+        std::pop_heap(candidates_.begin(), candidates_.end(), Candidate::later);
+        const Candidate c = candidates_.back();
+        candidates_.pop_back();
+        const ResourceId r = component_links_[c.index];
+        const auto& link = links_[static_cast<std::size_t>(r)];
+        if (c.version != link.version || link.unfixed == 0) continue;        // superseded
+        if (!(c.share < std::numeric_limits<double>::infinity())) continue;  // as the scan
+        share = c.share;
         bottleneck = r;
+        break;
+      }
+    } else {
+      for (const auto r : component_links_) {
+        const auto& link = links_[static_cast<std::size_t>(r)];
+        if (link.unfixed == 0) continue;
+        const double s = share_of(link);
+        if (s < share) {
+          share = s;
+          bottleneck = r;
+        }
       }
     }
     MAPSIM_EXPECTS(bottleneck >= 0, "unfixed flows but no link carries them");
     // Rounding may leave a link a hair below zero; never let a flow stall at rate 0.
     const double least = network_->bandwidth(bottleneck) * 1e-12;
-    for (const auto [f, k] : links_[static_cast<std::size_t>(bottleneck)].flows) {
-      Flow& flow = flows_[f];
-      if (flow.fixed) continue;
-      flow.fixed = true;
-      --unfixed_flows;
-      const double rate = std::max(share * flow.weight, least);
-      const auto loaded = links_of(f);
+    changed_.clear();
+    for (const auto [b, k] : links_[static_cast<std::size_t>(bottleneck)].bundles) {
+      Bundle& bundle = bundles_[b];
+      if (bundle.fixed) continue;
+      bundle.fixed = true;
+      --unfixed_bundles;
+      const double rate = std::max(share * bundle.weight, least);
+      const auto loaded = links_of(b);
       for (std::uint32_t j = 0; j < loaded.size(); ++j) {
         auto& link = links_[static_cast<std::size_t>(loaded[j])];
-        if (reverse_) {
-          const double c = share_of(f, j);
-          link.residual -= c * rate;
-          link.weights -= c * flow.weight;
-        } else {
-          link.residual -= rate;
-          link.weights -= flow.weight;
-        }
+        const double c = share_of(b, j) * bundle.count;
+        link.residual -= c * rate;
+        link.weights -= c * bundle.weight;
         --link.unfixed;
+        if (by_heap && link.round != round) {
+          link.round = round;
+          changed_.push_back(loaded[j]);
+        }
       }
-      if (flow.rate == rate && flow.heap != kNotQueued) continue;  // drain time unchanged
-      // Bytes moved at the old rate, then the drain time at the new one (rounded to the nearest
-      // ps, so that a lone flow takes exactly transfer_time(n, bw)).
-      flow.remaining = std::max(0.0, flow.remaining - flow.rate * to_seconds(now - flow.updated));
-      flow.updated = now;
-      flow.rate = rate;
-      flow.drain = add_time(now, transfer_time(flow.remaining, rate));
-      heap_set(f);
+      if (bundle.rate != rate) {
+        advance(bundle, now);  // the bytes moved at the old rate
+        bundle.rate = rate;
+      }
+      bundle.drain = first_drain(bundle);
+      heap_set(b);
+    }
+    for (const auto r : changed_) {
+      auto& link = links_[static_cast<std::size_t>(r)];
+      if (link.unfixed == 0) continue;
+      candidates_.push_back(Candidate{share_of(link), link.index, ++link.version});
+      std::push_heap(candidates_.begin(), candidates_.end(), Candidate::later);
     }
   }
   arm();
@@ -231,22 +360,29 @@ void FlowModel::resolve() {
 
 void FlowModel::arm() {
   if (drains_.empty()) return;
-  const Time next = flows_[drains_.front()].drain;
+  const Time next = bundles_[drains_.front()].drain;
   if (armed_ && armed_at_ <= next) return;  // fires no later than needed; re-arms if early
   armed_seq_ = engine_->schedule(next, kFlowDrained, 0);
   armed_at_ = next;
   armed_ = true;
 }
 
-bool FlowModel::before(std::uint32_t a, std::uint32_t b) const {
+bool FlowModel::drains_later(std::uint32_t a, std::uint32_t b) const {
   const Flow& fa = flows_[a];
   const Flow& fb = flows_[b];
-  return fa.drain < fb.drain || (fa.drain == fb.drain && fa.order < fb.order);
+  return fa.bytes > fb.bytes || (fa.bytes == fb.bytes && fa.order > fb.order);
+}
+
+bool FlowModel::before(std::uint32_t a, std::uint32_t b) const {
+  const Bundle& ba = bundles_[a];
+  const Bundle& bb = bundles_[b];
+  return ba.drain < bb.drain ||
+         (ba.drain == bb.drain && flows_[ba.flows.front()].order < flows_[bb.flows.front()].order);
 }
 
 void FlowModel::heap_place(std::size_t i, std::uint32_t flow) {
   drains_[i] = flow;
-  flows_[flow].heap = static_cast<std::uint32_t>(i);
+  bundles_[flow].heap = static_cast<std::uint32_t>(i);
 }
 
 void FlowModel::sift_up(std::size_t i) {
@@ -275,7 +411,7 @@ void FlowModel::sift_down(std::size_t i) {
 }
 
 void FlowModel::heap_set(std::uint32_t flow) {
-  auto& pos = flows_[flow].heap;
+  auto& pos = bundles_[flow].heap;
   if (pos == kNotQueued) {
     drains_.push_back(flow);
     pos = static_cast<std::uint32_t>(drains_.size() - 1);
@@ -284,18 +420,18 @@ void FlowModel::heap_set(std::uint32_t flow) {
   }
   const std::size_t i = pos;
   sift_up(i);
-  sift_down(flows_[flow].heap);
+  sift_down(bundles_[flow].heap);
 }
 
 void FlowModel::heap_erase(std::uint32_t flow) {
-  const std::size_t i = flows_[flow].heap;
-  flows_[flow].heap = kNotQueued;
+  const std::size_t i = bundles_[flow].heap;
+  bundles_[flow].heap = kNotQueued;
   const std::uint32_t last = drains_.back();
   drains_.pop_back();
   if (i == drains_.size()) return;
   heap_place(i, last);
   sift_up(i);
-  sift_down(flows_[last].heap);
+  sift_down(bundles_[last].heap);
 }
 
 }  // namespace mapsim::sim

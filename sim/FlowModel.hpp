@@ -24,20 +24,31 @@
 // uncalibrated replay in the communication-bound regime; README, "Which network model".
 //
 // How the solver stays cheap under contention (each step keeps the allocation above exact):
+// - Flows of one route stream as one bundle. Flows with the same links (and shares) and the same
+//   weight get the same rate in every max-min allocation, so the solver allocates per bundle: a
+//   bundle of k flows weighs k w_f on each of its links and takes k r_f from them. A bundle
+//   keeps its progress P(t) = integral r_f dt since it formed; a flow of n bytes joining at
+//   P(t_j) drains when P reaches P(t_j) + n. A re-solve thus touches each bundle, not each flow
+//   (a rank that posts hundreds of sends to one neighbour, as LU's pipelined planes do with the
+//   computation left out, is one bundle on its links, not hundreds of flows).
 // - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
 //   re-solve event at the same picosecond, queued behind every event already due then, solves
 //   once for all of them (max-min fairness has a unique allocation, so batching changes nothing
 //   but the work; a flow's zero-length wait for it moves no bytes).
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
-//   flow/link sharing graph; the re-solve covers the components of the dirty links, every other
-//   flow keeps its rate and its drain time.
-// - Solving touches each flow once per link of its route: the component search resets each link
-//   as it reaches it, and a drained flow leaves its links' lists in O(1) (each flow knows its
-//   place in them).
-// - Drain times are kept in the model's own indexed heap, not as engine events: a rate change
-//   updates the flow's entry (its remaining bytes advanced at the old rate), and the engine holds
-//   one event, at the earliest drain. Flows that drain at the same picosecond are delivered by
-//   that one event, in the order they started.
+//   bundle/link sharing graph; the re-solve covers the components of the dirty links, every
+//   other bundle keeps its rate and its drain time.
+// - Each round of progressive filling finds its bottleneck by a scan of the component's links,
+//   or, in components of more than kScanLinks links (Valiant routes spread a job over most of a
+//   dragonfly), in a heap of the links' shares refreshed for the links the round changed: the
+//   same link either way (the smallest share, the first in component order among equal ones).
+// - Solving touches each bundle once per link of its route: the component search resets each
+//   link as it reaches it, and a bundle that empties leaves its links' lists in O(1) (each
+//   bundle knows its place in them).
+// - Drain times are kept in the model's own indexed heap of bundles (each bundle holds its flows
+//   in a heap of their drain points), not as engine events: a rate change updates the bundle's
+//   entry, and the engine holds one event, at the earliest drain. Flows that drain at the same
+//   picosecond are delivered by that one event, in the order they started.
 // Zero-byte transfers take the route latency and no bandwidth.
 //
 // Options (ModelOptions): size factors (sim/SizeFactors.hpp) scale a transfer's latency in flight
@@ -52,9 +63,12 @@
 //
 // Engine events: per flow one join (the end of its latency) and one drain (shared with
 // simultaneous drains), at most one re-solve per instant, and one extra wake-up when a re-solve
-// slows the earliest-draining flow down.
+// slows the earliest-draining bundle down.
 
+#include <cmath>
+#include <limits>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/NetworkModel.hpp"
@@ -71,86 +85,137 @@ class FlowModel final : public NetworkModel {
   [[nodiscard]] bool takes_delay() const override { return true; }
   /// UGAL's load: the flows streaming on the link now.
   [[nodiscard]] double link_load(ResourceId link) const override {
-    return static_cast<double>(links_[static_cast<std::size_t>(link)].flows.size());
+    return static_cast<double>(links_[static_cast<std::size_t>(link)].streaming);
   }
 
  private:
   static constexpr std::uint32_t kNotQueued = UINT32_MAX;
+  static constexpr std::uint32_t kNoBundle = UINT32_MAX;
+  /// One transfer between its start and its drain.
   struct Flow {
     Route route;
-    double remaining = 0;  // bytes, as of `updated`
-    double rate = 0;       // bytes per second; 0 until the first re-solve after joining
-    double weight = 0;     // 1 / route latency (ps)
-    Time updated = 0;
-    Time drain = 0;           // when `remaining` reaches 0 at `rate`
+    double bytes = 0;  // of link capacity, until it joins; then the bundle progress it drains at
+    double weight = 0;
     std::uint64_t order = 0;  // start order: the tie-breaker of equal drain times
     std::uint32_t transfer = 0;
+    std::uint32_t bundle = kNoBundle;
+    topo::NodeId src = 0;
+    topo::NodeId dst = 0;
+  };
+  /// The streaming flows of one route and weight: they share one rate r (per flow).
+  struct Bundle {
+    double progress = 0;  // bytes each flow streamed since the bundle formed, as of `updated`
+    double rate = 0;      // per flow, bytes per second; 0 until the first re-solve
+    double weight = 0;    // per flow: 1 / penalty (ps)
+    Time updated = 0;
+    Time drain = 0;  // when its first flow drains at `rate`
+    std::uint64_t key = 0;
+    std::uint32_t count = 0;          // flows
     std::uint32_t mark = 0;           // component search epoch
     std::uint32_t heap = kNotQueued;  // position in drains_
     std::uint32_t links = 0;          // entries: the route's links, then the route back's
-    topo::NodeId src = 0;
-    topo::NodeId dst = 0;
+    std::uint32_t forward = 0;        // of them, the route's
     bool fixed = false;
+    bool mapped = false;               // reachable from by_key_
+    std::vector<std::uint32_t> flows;  // a heap of (drain point, order)
   };
-  // A flow on a link: its id and the index of the link among the flow's entries.
+  // A bundle on a link: its id and the index of the link among the bundle's entries.
   struct Entry {
-    std::uint32_t flow;
+    std::uint32_t bundle;
     std::uint32_t k;
   };
   struct Link {
-    std::vector<Entry> flows;
+    std::vector<Entry> bundles;
     double residual = 0;
-    double weights = 0;  // of the unfixed flows
+    double weights = 0;  // of the unfixed bundles
     std::uint32_t unfixed = 0;
     std::uint32_t mark = 0;
-    bool dirty = false;  // in dirty_
+    std::uint32_t streaming = 0;  // flows
+    std::uint32_t index = 0;      // in component_links_ (heap solve)
+    std::uint32_t version = 0;    // of its latest candidate (heap solve)
+    std::uint32_t round = 0;      // the last round that changed it (heap solve)
+    bool dirty = false;           // in dirty_
   };
+  /// A link's share per weight when it was last changed, for the heap solve.
+  struct Candidate {
+    double share;
+    std::uint32_t index;
+    std::uint32_t version;
+    /// The heap's order: the smallest share first, then the first link in component order.
+    static bool later(const Candidate& a, const Candidate& b) {
+      return a.share > b.share || (a.share == b.share && a.index > b.index);
+    }
+  };
+  /// Components of more links than this find their bottlenecks in a heap, not by a scan.
+  static constexpr std::size_t kScanLinks = 32;
+  /// A link's share per unit of weight: residual / weights of its unfixed bundles (NaN read as
+  /// no bottleneck, as the scan's comparison reads it).
+  [[nodiscard]] static double share_of(const Link& link) {
+    const double s = link.residual / link.weights;
+    return std::isnan(s) ? std::numeric_limits<double>::infinity() : s;
+  }
 
-  /// The flow's latency has passed: it starts loading its links.
+  /// The flow's latency has passed: it joins the bundle of its route and starts loading links.
   void join(std::uint32_t flow);
-  /// Marks the flow's links for the next re-solve and makes sure one is queued now.
-  void touch(std::uint32_t flow);
-  /// The links flow `id` loads (valid from its join until it drains).
+  /// The bundle of these links and weight, made if there is none.
+  std::uint32_t bundle_for(std::span<const ResourceId> links, std::uint32_t forward, double weight);
+  /// Marks the bundle's links for the next re-solve and makes sure one is queued now.
+  void touch(std::uint32_t bundle);
+  /// The links bundle `id` loads.
   [[nodiscard]] std::span<const ResourceId> links_of(std::uint32_t id) const {
-    return {entry_links_.data() + id * route_block_, flows_[id].links};
+    return {entry_links_.data() + id * route_block_, bundles_[id].links};
   }
-  /// c_fl of the flow's k-th link (1 without reverse traffic).
+  /// c_fl of the bundle's k-th link (1 without reverse traffic).
   [[nodiscard]] double share_of(std::uint32_t id, std::uint32_t k) const {
-    return entry_shares_[id * route_block_ + k];
+    return k < bundles_[id].forward ? 1.0 : kReverseShare;
   }
+  /// Brings the bundle's progress to now at its current rate.
+  void advance(Bundle& bundle, Time now) const;
+  /// When the bundle's first flow drains at its current rate.
+  [[nodiscard]] Time first_drain(const Bundle& bundle) const;
   void resolve();
   void drain_due();
+  /// Takes an emptied bundle off its links and frees it.
+  void dissolve(std::uint32_t bundle);
   /// Makes the engine's single drain event fire at the earliest drain time.
   void arm();
 
-  // The indexed min-heap of drain times, ordered by (drain, order).
+  // A bundle's flows: a min-heap of (drain point, order).
+  [[nodiscard]] bool drains_later(std::uint32_t a, std::uint32_t b) const;
+  // The indexed min-heap of bundles' drain times, ordered by (drain, first flow's order).
   [[nodiscard]] bool before(std::uint32_t a, std::uint32_t b) const;
-  void heap_set(std::uint32_t flow);  // insert, or move after its drain changed
-  void heap_erase(std::uint32_t flow);
+  void heap_set(std::uint32_t bundle);  // insert, or move after its drain changed
+  void heap_erase(std::uint32_t bundle);
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
-  void heap_place(std::size_t i, std::uint32_t flow);
+  void heap_place(std::size_t i, std::uint32_t bundle);
 
   SlotPool<Flow> flows_;
+  std::vector<Bundle> bundles_;  // slots; free ones in free_bundles_ (their flow heaps kept)
+  std::vector<std::uint32_t> free_bundles_;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_key_;
   std::vector<Link> links_;
   std::vector<std::uint32_t> drains_;
   std::uint64_t started_ = 0;
   std::uint32_t epoch_ = 0;
-  std::vector<ResourceId> dirty_;  // links whose flows changed since the last re-solve
+  std::vector<ResourceId> dirty_;  // links whose bundles changed since the last re-solve
   bool resolve_queued_ = false;
   std::uint64_t armed_seq_ = 0;  // the engine's drain event, if armed_
   Time armed_at_ = 0;
   bool armed_ = false;
-  // Scratch of the component search, kept to avoid allocating per re-solve.
+  // Scratch kept to avoid allocating per re-solve or join.
   std::vector<ResourceId> stack_;
   std::vector<ResourceId> component_links_;
-  std::vector<std::uint32_t> component_flows_;
-  // Per flow, route_block_ entries from id * route_block_: the links it loads (its route's, then
-  // with reverse traffic the route back's), their shares c_fl (reverse traffic only), and where
-  // the flow sits in each link's list (drains remove flows in O(1)).
+  std::vector<std::uint32_t> component_bundles_;
+  std::vector<ResourceId> joining_;
+  std::vector<ResourceId> changed_;
+  std::vector<Candidate> candidates_;
+  std::vector<std::uint32_t> due_;
+  // Per bundle, route_block_ entries from id * route_block_: the links it loads (its route's,
+  // then with reverse traffic the route back's) and where the bundle sits in each link's list
+  // (an emptied bundle leaves in O(1)).
   std::size_t route_block_ = 1;
   std::vector<ResourceId> entry_links_;
-  std::vector<double> entry_shares_;
   std::vector<std::uint32_t> places_;
   bool reverse_ = false;
   double weight_s_ = 0;
