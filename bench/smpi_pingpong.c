@@ -1,5 +1,6 @@
 // An OSU-style ping-pong for bench/calibration_loop.sh: rank 0 and rank 1 bounce a message of
-// each size 0, 1, 2, 4, ... 4 MiB, four times, and rank 0 prints the one-way time (half the
+// each size 0, 1, 2, ... up to 4 MiB in steps of about 1/8 (117 sizes: osu_latency's powers of
+// two miss protocol switches between them, as IMB -msglen does not), four times, and rank 0 prints the one-way time (half the
 // round trip) in osu_latency's layout (to 0.1 ns: OSU prints 10 ns, too coarse for the smallest
 // messages of a simulated machine). Built with smpicc and run under SMPI as "the machine".
 #include <mpi.h>
@@ -12,7 +13,7 @@ int main(int argc, char** argv) {
   const long max = 1L << 22;
   char* buf = malloc(max);
   if (rank == 0) printf("# OSU MPI Latency Test v7.3\n# Size          Latency (us)\n");
-  for (long n = 0; n <= max; n = n ? n * 2 : 1) {
+  for (long n = 0; n <= max; n = n ? (n * 9 + 7) / 8 : 1) {
     const int iters = 4;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();

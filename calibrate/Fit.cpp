@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
 
 namespace mapsim::calib {
@@ -56,8 +57,13 @@ double median(std::vector<double> values) {
 }  // namespace
 
 Fit fit_calibration(const std::vector<Series>& series, double route_latency, double route_bandwidth,
-                    sim::Channel channel, Intercept intercept) {
+                    sim::Channel channel, Intercept intercept, std::int64_t envelope) {
+  if (envelope < 0 || envelope > sim::kMaxEnvelope) {
+    throw InputError(
+        fmt::format("--envelope {} is outside 0 to {} bytes", envelope, sim::kMaxEnvelope));
+  }
   Fit fit;
+  fit.calibration.envelope = envelope;
   fit.channel = channel;
   fit.route_latency = route_latency;
   fit.route_bandwidth = route_bandwidth;
@@ -102,7 +108,9 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
     fit.segments.push_back(whole);
     return fit;
   }
-  const auto& p = times->points;
+  // The one-way times by the bytes each message carries on the wire: payload + envelope.
+  std::vector<Point> p = times->points;
+  for (auto& point : p) point.bytes += envelope;
   const auto n = p.size();
   fit.one_way_points = n;
   if (n < static_cast<std::size_t>(kMinSegmentPoints)) {
@@ -152,8 +160,8 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
     const auto [i, j] = runs[k];
     const Line line = fit_line(p, i, j);
     Segment s;
-    s.first = p[i].bytes;
-    s.last = p[j].bytes;
+    s.first = p[i].bytes - envelope;
+    s.last = p[j].bytes - envelope;
     s.intercept = line.a;
     s.per_byte = line.b;
     s.latency_factor = std::max(kMinFactor, (line.a - 2 * overhead) / route_latency);
@@ -164,14 +172,14 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
     } else {
       s.bandwidth_factor = line.b > 0 ? std::max(kMinFactor, 1 / (line.b * route_bandwidth)) : 1.0;
     }
-    const std::int64_t above = k == 0 ? 0 : fit.segments.back().last;
+    const std::int64_t above = k == 0 ? 0 : fit.segments.back().last + envelope;
     lat_steps += fmt::format("{}{}:{:.6g}", lat_steps.empty() ? "" : ";", above, s.latency_factor);
     bw_steps += fmt::format("{}{}:{:.6g}", bw_steps.empty() ? "" : ";", above, s.bandwidth_factor);
     fit.segments.push_back(s);
   }
   fit.calibration.latency_factor = sim::SizeFactors::parse(lat_steps, "calibrate");
   fit.calibration.bandwidth_factor = sim::SizeFactors::parse(bw_steps, "calibrate");
-  for (const auto& point : p) {
+  for (const auto& point : times->points) {
     const double t = std::max(point.value, 1e-15);
     const double error = std::abs(modelled_time(fit, point.bytes) / t - 1);
     if (error > fit.max_relative_error) {
@@ -187,8 +195,9 @@ double modelled_time(const Fit& fit, std::int64_t bytes) {
   const double overheads = static_cast<double>(c.overheads.send(fit.channel, bytes) +
                                                c.overheads.receive(fit.channel, bytes)) *
                            1e-12;
-  return overheads + fit.route_latency * c.latency_factor(bytes) +
-         static_cast<double>(bytes) / (fit.route_bandwidth * c.bandwidth_factor(bytes));
+  const std::int64_t wire = bytes + c.envelope;
+  return overheads + fit.route_latency * c.latency_factor(wire) +
+         static_cast<double>(wire) / (fit.route_bandwidth * c.bandwidth_factor(wire));
 }
 
 }  // namespace mapsim::calib

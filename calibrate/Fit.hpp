@@ -2,10 +2,14 @@
 // Fitting a calibration (sim/Calibration.hpp) to what benchmarks measured between two nodes of a
 // machine, so that mapsim's replay of a lone message takes the time the benchmark measured:
 //
-//   T(n) = o_s + o_r + L * lat_factor(n) + n / (W * bw_factor(n))
+//   T(n) = o_s + o_r + L * lat_factor(m) + m / (W * bw_factor(m)),   m = n + E
 //
-// L and W: the route latency and bottleneck bandwidth mapsim gives the two nodes (the machine's
-// link classes). The fit:
+// n the payload, E the MPI library's envelope (bytes every message carries beyond its payload;
+// 0 unless given: a ping-pong cannot tell it from latency, but it decides whether an empty
+// message pays the small messages' factors and shares bandwidth, as SMPI's 16 bytes do),
+// L and W the route latency and bottleneck bandwidth mapsim gives the two nodes (the machine's
+// link classes). The fit is over the wire sizes m, and the calibration it writes carries E
+// (`envelope:`), so that the replay looks the factors up where the fit found them:
 // 1. Segments. The one-way times (osu_latency, IMB PingPong) are cut into at most kMaxSegments
 //    runs of consecutive sizes — the protocol switches, found from the data — each run fitted by
 //    a line a_k + b_k n minimising the squared relative error. The cuts minimise the total
@@ -24,8 +28,8 @@
 //    kBandwidthBound times max(a_k, L): a stream of small messages measures the message rate,
 //    and IMB's Mbytes/sec includes the latency), the median of B(n) / W over them. In SimGrid's
 //    notation a step "S:F" applies above S: segment k >= 1 starts above the last size of segment k
-//    - 1, segment 0 above size 0; a zero-byte message keeps factor 1 (its time is the intercept:
-//    o_s + o_r + L).
+//    - 1, segment 0 above size 0 (sizes on the wire); without an envelope a zero-byte message
+//    keeps factor 1 (its time is the intercept: o_s + o_r + L).
 // Without a one-way time series, the bandwidth series alone give one bandwidth factor for every
 // size > 0 (the median over the bandwidth-bound sizes, n / B(n) >= kBandwidthBound * L) and no
 // overheads.
@@ -38,14 +42,15 @@
 
 namespace mapsim::calib {
 
-inline constexpr int kMaxSegments = 6;
+/// Enough for SimGrid's SMPI default factors (nine steps, two pairs of them nearly equal).
+inline constexpr int kMaxSegments = 10;
 inline constexpr int kMinSegmentPoints = 3;
 inline constexpr double kSegmentPenalty = 1e-3;
 inline constexpr double kMinFactor = 0.01;
 inline constexpr double kBandwidthBound = 10;
 
 struct Segment {
-  std::int64_t first = 0;  ///< smallest size of the segment
+  std::int64_t first = 0;  ///< smallest payload of the segment
   std::int64_t last = 0;   ///< largest
   double intercept = 0;    ///< a_k, seconds
   double per_byte = 0;     ///< b_k, seconds per byte
@@ -71,10 +76,12 @@ struct Fit {
 /// Where a segment's intercept beyond the route latency goes (see above).
 enum class Intercept : std::uint8_t { Overheads, Latency };
 
+/// `envelope`: E above, 0 to sim::kMaxEnvelope (InputError otherwise).
 Fit fit_calibration(const std::vector<Series>& series, double route_latency, double route_bandwidth,
-                    sim::Channel channel, Intercept intercept = Intercept::Overheads);
+                    sim::Channel channel, Intercept intercept = Intercept::Overheads,
+                    std::int64_t envelope = 0);
 
-/// T(n) of the fit's calibration for the two nodes, seconds.
+/// T(n) of the fit's calibration for the two nodes and a payload of n bytes, seconds.
 double modelled_time(const Fit& fit, std::int64_t bytes);
 
 }  // namespace mapsim::calib

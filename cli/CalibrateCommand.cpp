@@ -61,7 +61,7 @@ int run_calibrate(const std::vector<std::string>& args) {
   CommandLine line(
       "calibrate",
       "FILE... --topology SPEC [--nodes A,B] [--link CLASS:GBPS:NS]... [--intercept "
-      "overheads|latency] [--out FILE] [--chart DIR]",
+      "overheads|latency] [--envelope BYTES] [--out FILE] [--chart DIR]",
       "Fits a calibration to what MPI micro-benchmarks measured between two nodes of a machine,\n"
       "as they print it: osu_latency, osu_bw, osu_bibw, osu_mbw_mr (OSU) and PingPong,\n"
       "PingPing, Sendrecv (IMB). A FILE that is an OTF2 trace (a directory holding traces.otf2,\n"
@@ -88,6 +88,10 @@ int run_calibrate(const std::vector<std::string>& args) {
       "what the smallest messages take beyond the route's latency: overheads (CPU time on the "
       "ranks, as real MPI libraries spend it) or latency (latency factors only, as SimGrid's "
       "SMPI models it)")(
+      "envelope", po::value<std::int64_t>()->default_value(0),
+      "bytes the MPI library sends with every message beyond its payload (SMPI: 16); the fit "
+      "is over payload + envelope and the calibration carries it, so that empty messages pay "
+      "the small messages' factors as they did on the machine (a ping-pong cannot measure it)")(
       "chart", po::value<std::string>(),
       "write a gnuplot chart of measured against modelled time to DIR (calibration.gp, "
       "calibration.dat; gnuplot calibration.gp draws calibration.svg)");
@@ -142,9 +146,11 @@ int run_calibrate(const std::vector<std::string>& args) {
     throw InputError(
         fmt::format("--intercept: '{}' is neither overheads nor latency", intercept_name));
   }
+  const auto envelope = options["envelope"].as<std::int64_t>();
   const auto fit = calib::fit_calibration(
       series, latency, route.bandwidth, channel,
-      intercept_name == "latency" ? calib::Intercept::Latency : calib::Intercept::Overheads);
+      intercept_name == "latency" ? calib::Intercept::Latency : calib::Intercept::Overheads,
+      envelope);
 
   std::FILE* report =
       options.count("out") != 0 && options["out"].as<std::string>() == "-" ? stderr : stdout;
@@ -178,7 +184,15 @@ int run_calibrate(const std::vector<std::string>& args) {
         report,
         "fit            largest error {:.2f} % of the measured one-way time, at {} bytes{}\n",
         100 * fit.max_relative_error, fit.worst_bytes,
-        fit.worst_bytes == 0 ? " (zero-byte messages keep factor 1, as in SimGrid)" : "");
+        fit.worst_bytes == 0 && envelope == 0
+            ? " (zero-byte messages keep factor 1, as in SimGrid; --envelope gives them a size)"
+            : "");
+    if (envelope > 0) {
+      fmt::print(report,
+                 "envelope       {} bytes with every message: segments and factors over payload "
+                 "+ {}\n",
+                 envelope, envelope);
+    }
   } else {
     fmt::print(report,
                "fit            bandwidth only (no one-way times: osu_latency, IMB PingPong): "

@@ -263,7 +263,17 @@ TEST(CalibrateCommand, InterceptLatencyPutsTheSmallMessageTimeInTheLatencyFactor
   EXPECT_THAT(z.out, HasSubstr("benchmark      IMB PingPong"));
   EXPECT_THAT(z.out, Not(HasSubstr("IMB PingPing")));
   EXPECT_THAT(z.out, HasSubstr("largest error 44.44 % of the measured one-way time, at 0 bytes "
-                               "(zero-byte messages keep factor 1, as in SimGrid)"));
+                               "(zero-byte messages keep factor 1, as in SimGrid; --envelope "
+                               "gives them a size)"));
+  // With an envelope the zero-byte message is 16 bytes on the wire and pays segment 1's factors:
+  // the error at 0 bytes is gone, and the calibration carries the envelope for the replay.
+  const auto e = run_mapsim("calibrate " + pingpong.string() + kMachine +
+                            " --intercept latency --envelope 16 --out -");
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_LT(number_after(e.err, "largest error "), 2 * 0.28);
+  EXPECT_THAT(e.err, HasSubstr("envelope       16 bytes with every message"));
+  EXPECT_EQ(value_of(e.out, "envelope"), "16");
+  EXPECT_EQ(sim::parse_calibration(e.out, "stdout").envelope, 16);
   // With overheads (the default) the zero-byte time is o_s + L + o_r: no such error.
   const auto o = run_mapsim("calibrate " + pingpong.string() + kMachine);
   ASSERT_EQ(o.exit_code, 0) << o.err;
@@ -330,6 +340,14 @@ TEST(CalibrateCommandErrors, UnknownIntercept) {
   const auto r = run_mapsim("calibrate " + kLatency + kMachine + " --intercept cpu");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("--intercept: 'cpu'"));
+}
+
+TEST(CalibrateCommandErrors, EnvelopeOutOfRange) {
+  for (const std::string bad : {"-1", "1048577"}) {
+    const auto r = run_mapsim("calibrate " + kLatency + kMachine + " --envelope " + bad);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_THAT(r.err, HasSubstr("--envelope " + bad + " is outside 0 to 1048576 bytes"));
+  }
 }
 
 TEST(CalibrateCommandErrors, MissingFile) {

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "FitModel.hpp"
+#include "sim/NetworkModel.hpp"
 #include "support/Error.hpp"
 
 namespace mapsim::testing {
@@ -335,6 +336,80 @@ TEST(Fit, ModelledTimeIsTheCalibratedLoneMessage) {
 
 // ---------------------------------------------------------------------------------------------
 // Nothing to fit
+
+// ---------------------------------------------------------------------------------------------
+// An MPI library that sends an envelope of E bytes with every message
+
+/// The machine of KnownModel, but every message of n bytes crosses it as n + 16 bytes: its
+/// protocol steps, and the zero-byte message, are by the size on the wire.
+double wire_time(const KnownModel& model, std::int64_t payload) {
+  return model.time(payload + 16);
+}
+
+/// osu_latency of that machine on `sizes`, as printed.
+Series osu_latency_with_envelope(const KnownModel& model) {
+  Series s = osu_latency(model);
+  for (auto& p : s.points) p.value = as_printed(wire_time(model, p.bytes));
+  return s;
+}
+
+TEST(FitEnvelope, FitsOverTheWireSizesAndWritesTheEnvelope) {
+  const KnownModel model;
+  const auto measured = osu_latency_with_envelope(model);
+  const auto f = calib::fit_calibration({measured}, model.latency, model.bandwidth,
+                                        sim::Channel::Network, calib::Intercept::Overheads, 16);
+  EXPECT_EQ(f.calibration.envelope, 16);
+  // Payloads 0 .. 8 KiB are wire sizes 16 .. 8208, under the 16 KiB step; 16 KiB (16400 on the
+  // wire) is past it. The segments report payloads; the steps are wire sizes: segment 2 applies
+  // above 8 KiB + 16.
+  ASSERT_EQ(f.segments.size(), 3U);
+  EXPECT_EQ(f.segments[0].first, 0);
+  EXPECT_EQ(f.segments[0].last, 8192);
+  EXPECT_EQ(f.segments[1].first, 16384);
+  EXPECT_EQ(f.segments[1].last, 131072);
+  EXPECT_EQ(f.segments[2].first, 262144);
+  const auto& c = f.calibration;
+  EXPECT_EQ(c.latency_factor(8208), c.latency_factor(16));
+  EXPECT_NE(c.latency_factor(8209), c.latency_factor(8208));
+  for (std::size_t k = 0; k < 3; ++k) {
+    expect_within_percent(f.segments[k].latency_factor, model.protocols[k].latency_factor,
+                          "segment " + std::to_string(k));
+    expect_within_percent(f.segments[k].bandwidth_factor, model.protocols[k].bandwidth_factor,
+                          "segment " + std::to_string(k));
+  }
+  // Every size, the empty message included, is modelled as measured.
+  for (const auto& p : measured.points) {
+    expect_within_percent(calib::modelled_time(f, p.bytes), p.value,
+                          std::to_string(p.bytes) + " bytes");
+  }
+  EXPECT_LT(f.max_relative_error, kRelative);
+}
+
+TEST(FitEnvelope, WithoutItTheEmptyMessageIsMisread) {
+  // SimGrid-style latency intercept: the empty message keeps factor 1 without an envelope and is
+  // modelled as L = 1 us where 1.8 us (plus 16 bytes) were measured; with the envelope it pays
+  // segment 1's factors, as it did on the machine.
+  const KnownModel model;
+  const auto measured = osu_latency_with_envelope(model);
+  const auto bare = calib::fit_calibration({measured}, model.latency, model.bandwidth,
+                                           sim::Channel::Network, calib::Intercept::Latency);
+  EXPECT_EQ(bare.worst_bytes, 0);
+  EXPECT_GT(bare.max_relative_error, 0.4);
+  const auto with = calib::fit_calibration({measured}, model.latency, model.bandwidth,
+                                           sim::Channel::Network, calib::Intercept::Latency, 16);
+  EXPECT_LT(with.max_relative_error, kRelative);
+  expect_within_percent(calib::modelled_time(with, 0), wire_time(model, 0), "0 bytes");
+}
+
+TEST(FitErrors, EnvelopeOutOfRange) {
+  const KnownModel model;
+  for (const std::int64_t bad : {std::int64_t{-1}, sim::kMaxEnvelope + 1}) {
+    EXPECT_THROW(calib::fit_calibration({osu_latency(model)}, model.latency, model.bandwidth,
+                                        sim::Channel::Network, calib::Intercept::Overheads, bad),
+                 InputError)
+        << bad;
+  }
+}
 
 TEST(FitErrors, TooFewSizes) {
   const KnownModel model;
