@@ -14,13 +14,15 @@ constexpr std::uint32_t kFlowJoins = kModelEvents + 2;
 
 }  // namespace
 
-FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& options)
+FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& options,
+                     std::size_t scan_links)
     : NetworkModel(engine, network, options),
       links_(static_cast<std::size_t>(network.resource_count())),
       route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links())) *
                    (options.reverse_traffic ? 2 : 1)),
       reverse_(options.reverse_traffic),
-      weight_s_(options.weight_s) {}
+      weight_s_(options.weight_s),
+      scan_links_(scan_links) {}
 
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
@@ -76,6 +78,10 @@ void FlowModel::join(std::uint32_t id) {
   std::push_heap(bundle.flows.begin(), bundle.flows.end(),
                  [this](std::uint32_t x, std::uint32_t y) { return drains_later(x, y); });
   ++bundle.count;
+  if (bundle.heap != kNotQueued) {  // streaming: the newcomer may drain first
+    bundle.drain = first_drain(bundle);
+    heap_set(b);
+  }
   for (const auto r : links_of(b)) ++links_[static_cast<std::size_t>(r)].streaming;
   touch(b);
 }
@@ -278,7 +284,7 @@ void FlowModel::resolve() {
   // first in component order among equal ones). Large components find it in a heap of
   // (share, component index), refreshed for the links each round changes; small ones by a scan.
   // Both choose the same link.
-  const bool by_heap = component_links_.size() > kScanLinks;
+  const bool by_heap = component_links_.size() > scan_links_;
   candidates_.clear();
   if (by_heap) {
     for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
@@ -341,10 +347,9 @@ void FlowModel::resolve() {
           changed_.push_back(loaded[j]);
         }
       }
-      if (bundle.rate != rate) {
-        advance(bundle, now);  // the bytes moved at the old rate
-        bundle.rate = rate;
-      }
+      if (bundle.rate == rate && bundle.heap != kNotQueued) continue;  // drain time unchanged
+      advance(bundle, now);  // the bytes moved at the old rate
+      bundle.rate = rate;
       bundle.drain = first_drain(bundle);
       heap_set(b);
     }

@@ -78,7 +78,13 @@ namespace mapsim::sim {
 
 class FlowModel final : public NetworkModel {
  public:
-  FlowModel(Engine& engine, Network& network, const ModelOptions& options = {});
+  /// Components of more links than this find their bottlenecks in a heap, not by a scan (the
+  /// same links either way: the scan is faster below it).
+  static constexpr std::size_t kScanLinks = 256;
+
+  /// `scan_links`: kScanLinks, or (tests) 0 for the heap always, SIZE_MAX for the scan always.
+  FlowModel(Engine& engine, Network& network, const ModelOptions& options = {},
+            std::size_t scan_links = kScanLinks);
 
   void start(const Transfer& transfer) override;
   void handle(const QueuedEvent& event) override;
@@ -146,8 +152,6 @@ class FlowModel final : public NetworkModel {
       return a.share > b.share || (a.share == b.share && a.index > b.index);
     }
   };
-  /// Components of more links than this find their bottlenecks in a heap, not by a scan.
-  static constexpr std::size_t kScanLinks = 32;
   /// A link's share per unit of weight: residual / weights of its unfixed bundles (NaN read as
   /// no bottleneck, as the scan's comparison reads it).
   [[nodiscard]] static double share_of(const Link& link) {
@@ -219,6 +223,7 @@ class FlowModel final : public NetworkModel {
   std::vector<std::uint32_t> places_;
   bool reverse_ = false;
   double weight_s_ = 0;
+  std::size_t scan_links_ = kScanLinks;
   /// A flow's max-min penalty (1 / weight), ps: route latency (at least 1) + weight_s / bw_l.
   [[nodiscard]] double penalty(const Route& route) const;
 };

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <random>
 #include <span>
 #include <string>
@@ -25,6 +26,7 @@
 #include "SimTestSupport.hpp"
 #include "TraceBuilder.hpp"
 #include "sim/Engine.hpp"
+#include "sim/FlowModel.hpp"
 #include "sim/Network.hpp"
 #include "sim/NetworkModel.hpp"
 
@@ -64,11 +66,14 @@ struct Delivery {
 
 /// Starts transfer i (its id) at xs[i].start, in index order among equal starts, and returns the
 /// deliveries in the order the engine ran them. Precondition: starts are non-decreasing.
+/// `scan_links`: the flow model's bottleneck search (FlowModel's constructor), by default as
+/// make_network_model builds it.
 std::vector<Delivery> run_flow_model(const topo::Topology& topology, const topo::LinkTable& links,
-                                     std::span<const Xfer> xs, const sim::ModelOptions& options) {
+                                     std::span<const Xfer> xs, const sim::ModelOptions& options,
+                                     std::size_t scan_links = sim::FlowModel::kScanLinks) {
   sim::Engine engine;
   sim::Network network(topology, links);
-  const auto model = sim::make_network_model("flow", engine, network, options);
+  const auto model = std::make_unique<sim::FlowModel>(engine, network, options, scan_links);
   for (std::size_t i = 0; i < xs.size(); ++i)
     engine.schedule(xs[i].start, sim::kInject, static_cast<std::uint32_t>(i));
   std::vector<Delivery> deliveries;
@@ -284,9 +289,11 @@ std::string describe(const Xfer& x) {
 
 /// Every transfer delivered once, at the reference's time; equal times in start order.
 void expect_matches_reference(const Instance& instance, const sim::ModelOptions& options,
-                              const std::string& label) {
+                              const std::string& label,
+                              std::size_t scan_links = sim::FlowModel::kScanLinks) {
   const auto topology = topo::make_topology(instance.spec);
-  const auto deliveries = run_flow_model(*topology, instance.links, instance.transfers, options);
+  const auto deliveries =
+      run_flow_model(*topology, instance.links, instance.transfers, options, scan_links);
   const auto expected =
       reference_delivery_ps(*topology, instance.links, instance.transfers, options);
   const std::size_t n = instance.transfers.size();
@@ -344,12 +351,14 @@ const std::vector<Machine> kMachines{{"torus:4x4", torus_links},
 
 constexpr std::uint64_t kSeeds = 20;
 
-void check_random_instances(const sim::ModelOptions& options, const std::string& variant) {
+void check_random_instances(const sim::ModelOptions& options, const std::string& variant,
+                            std::size_t scan_links = sim::FlowModel::kScanLinks) {
   for (const auto& machine : kMachines) {
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
       const auto instance = random_instance(machine.spec, machine.links(), seed);
       expect_matches_reference(instance, options,
-                               fmt::format("{}, {}, seed {}", machine.spec, variant, seed));
+                               fmt::format("{}, {}, seed {}", machine.spec, variant, seed),
+                               scan_links);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -548,6 +557,29 @@ TEST(FlowBundles, MatchesPerFlowReferenceWithWeightS) {
   sim::ModelOptions options;
   options.weight_s = 2000;  // bytes: 2 us per 1 GB/s link on top of the latency
   check_random_instances(options, "weight_s");
+}
+
+// The bottleneck search by heap (every component, here) against the reference, and against the
+// scan: the same deliveries to the picosecond, as both choose the same links.
+TEST(FlowBundles, HeapAndScanFindTheSameBottlenecks) {
+  sim::ModelOptions reverse;
+  reverse.reverse_traffic = true;
+  check_random_instances({}, "heap", 0);
+  check_random_instances(reverse, "heap, reverse traffic", 0);
+  for (const auto& machine : kMachines) {
+    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+      const auto instance = random_instance(machine.spec, machine.links(), seed);
+      const auto topology = topo::make_topology(instance.spec);
+      const auto heap = run_flow_model(*topology, instance.links, instance.transfers, {}, 0);
+      const auto scan = run_flow_model(*topology, instance.links, instance.transfers, {},
+                                       std::numeric_limits<std::size_t>::max());
+      ASSERT_EQ(heap.size(), scan.size()) << machine.spec << ", seed " << seed;
+      for (std::size_t k = 0; k < heap.size(); ++k) {
+        EXPECT_EQ(heap[k].id, scan[k].id) << machine.spec << ", seed " << seed << ", #" << k;
+        EXPECT_EQ(heap[k].at, scan[k].at) << machine.spec << ", seed " << seed << ", #" << k;
+      }
+    }
+  }
 }
 
 TEST(FlowBundles, SameInstanceSameDeliveries) {
