@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -50,8 +51,14 @@ std::vector<std::int32_t> ordered_crossover(std::span<const std::int32_t> donor,
   return child;
 }
 
-GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology,
-                          const GeneticOptions& options, Seed seed, std::span<const NodeId> first) {
+namespace {
+
+/// The algorithm under `score` (a MappingCost of a mapping; thread-safe) and `fitness` (of a
+/// MappingCost: bigger is fitter).
+template <typename Score, typename Fitness>
+GeneticResult breed(const CommGraph& graph, const topo::Topology& topology,
+                    const GeneticOptions& options, Seed seed, std::span<const NodeId> first,
+                    const Score& score, const Fitness& fitness) {
   const Rank n = graph.rank_count();
   const int cores = topology.cores_per_node();
   const std::size_t slots =
@@ -59,7 +66,6 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   const auto size = static_cast<std::size_t>(options.population);
   MAPSIM_EXPECTS(size >= 1 && slots >= static_cast<std::size_t>(n), "genetic: bad sizes");
 
-  const ObjectiveInputs inputs(options.objective, graph, topology);
   struct Scratch {
     std::vector<NodeId> nodes;
     std::vector<char> mark;
@@ -70,8 +76,7 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   auto evaluate = [&](const Chromosome& c, Scratch& s) {
     for (Rank r = 0; r < n; ++r)
       s.nodes[static_cast<std::size_t>(r)] = c[static_cast<std::size_t>(r)] / cores;
-    return objective_cost_serial(options.objective, inputs.graph(), topology, s.nodes,
-                                 inputs.distance());
+    return score(std::span<const NodeId>(s.nodes));
   };
   // Stream of individual k of generation g (g = 0: the initial population).
   auto stream = [&](std::uint64_t g, std::uint64_t k) {
@@ -79,7 +84,7 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
   };
 
   std::vector<Chromosome> population(size);
-  std::vector<std::int64_t> cost(size);
+  std::vector<MappingCost> cost(size);
   tbb::parallel_for(std::size_t{0}, size, [&](std::size_t k) {
     auto& c = population[k];
     c.resize(slots);
@@ -112,19 +117,17 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
     if (cost[k] < cost[best_at]) best_at = k;
   }
   Chromosome best = population[best_at];
-  result.best_cost = cost[best_at];
-  result.initial_cost = result.best_cost;
+  MappingCost best_cost = cost[best_at];
+  result.initial_cost = best_cost.first;
 
   std::vector<Chromosome> next(size);
-  std::vector<std::int64_t> next_cost(size);
+  std::vector<MappingCost> next_cost(size);
   std::vector<double> wheel(size);
   for (int g = 1; g <= options.generations; ++g) {
     // Roulette wheel: cumulative fitness in population order.
     double total = 0;
     for (std::size_t k = 0; k < size; ++k) {
-      total += options.objective == Objective::Cardinality
-                   ? static_cast<double>(-cost[k])
-                   : 1.0 / (static_cast<double>(cost[k]) + 1.0);
+      total += fitness(cost[k]);
       wheel[k] = total;
     }
     auto select = [&](Random& random) -> const Chromosome& {
@@ -156,17 +159,45 @@ GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology
     std::swap(population, next);
     std::swap(cost, next_cost);
     for (std::size_t k = 0; k < size; ++k) {
-      if (cost[k] < result.best_cost) {
-        result.best_cost = cost[k];
+      if (cost[k] < best_cost) {
+        best_cost = cost[k];
         best = population[k];
       }
     }
-    result.history.push_back(result.best_cost);
+    result.history.push_back(best_cost.first);
   }
+  result.best_cost = best_cost.first;
+  result.best_second = best_cost.second;
   result.best.resize(static_cast<std::size_t>(n));
   for (Rank r = 0; r < n; ++r)
     result.best[static_cast<std::size_t>(r)] = best[static_cast<std::size_t>(r)] / cores;
   return result;
+}
+
+}  // namespace
+
+GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology,
+                          const GeneticOptions& options, Seed seed, std::span<const NodeId> first) {
+  const ObjectiveInputs inputs(options.objective, graph, topology);
+  const bool cardinality = options.objective == Objective::Cardinality;
+  return breed(
+      graph, topology, options, seed, first,
+      [&](std::span<const NodeId> nodes) {
+        return MappingCost{objective_cost_serial(options.objective, inputs.graph(), topology, nodes,
+                                                 inputs.distance()),
+                           0};
+      },
+      [cardinality](const MappingCost& c) {
+        return cardinality ? static_cast<double>(-c.first)
+                           : 1.0 / (static_cast<double>(c.first) + 1.0);
+      });
+}
+
+GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology,
+                          const GeneticOptions& options, const MappingScorer& scorer, Seed seed,
+                          std::span<const NodeId> first) {
+  return breed(graph, topology, options, seed, first, scorer,
+               [&scorer](const MappingCost& c) { return scorer.fitness(c); });
 }
 
 namespace {
@@ -174,8 +205,10 @@ namespace {
 constexpr ParamSpec kGeneticParams[] = {
     {"objective", ParamType::Choice, "cardinality",
      "fitness: Bokhari's cardinality (as in the thesis), 1 / (hop-bytes + 1), 1 / (traffic "
-     "energy + 1) or 1 / (messages x route latency + 1)",
-     0, 0, "cardinality|hop-bytes|energy|latency"},
+     "energy + 1), 1 / (messages x route latency + 1), or 1 / (c + 1) of best's link "
+     "objectives: the busiest link's time (congestion), the sum of link loads squared over "
+     "bandwidths (congestion-smooth) or their hybrid (hybrid)",
+     0, 0, "cardinality|hop-bytes|energy|latency|congestion|congestion-smooth|hybrid"},
     {"population", ParamType::Integer, "100", "chromosomes per generation", 2, 65536},
     {"generations", ParamType::Integer, "10", "generations bred after the initial one", 0, 1000000},
     {"mutation", ParamType::Real, "0.5", "probability that a child gets one swap mutation", 0, 1},
@@ -188,20 +221,26 @@ constexpr ParamSpec kGeneticParams[] = {
 class Genetic final : public Mapper {
  public:
   explicit Genetic(const ParamValues& params)
-      : options_{parse_objective(params.text("objective")),
+      : options_{MappingScorer::links(params.text("objective"))
+                     ? Objective::HopBytes
+                     : parse_objective(params.text("objective")),
                  static_cast<int>(params.integer("population")),
                  static_cast<int>(params.integer("generations")), params.real("mutation")},
+        objective_(params.text("objective")),
         with_sweep_(params.text("initial") == "sweep") {}
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
     topo::Mapping first;
     if (with_sweep_) first = sweep_or_in_order(p.matrix, p.topology, p.seed);
-    return topo::Mapping(run_genetic(p.graph, p.topology, options_, p.seed, first.nodes()).best);
+    const MappingScorer scorer(objective_, p.graph, p.topology, reference(objective_, p));
+    return topo::Mapping(
+        run_genetic(p.graph, p.topology, options_, scorer, p.seed, first.nodes()).best);
   }
 
  private:
   GeneticOptions options_;
+  std::string objective_;
   bool with_sweep_;
 };
 

@@ -14,7 +14,9 @@
 // thesis's penalty for idle processors is never needed. Mutation exchanges two random genes.
 //
 // Fitness: the cardinality |M| (as in the thesis; if every |M| is 0 the wheel is uniform), or
-// 1 / (hop-bytes + 1) with objective=hop-bytes (likewise energy and latency). Population 100 and 10
+// 1 / (hop-bytes + 1) with objective=hop-bytes (likewise energy and latency), or 1 / (c + 1) of
+// best's link objectives congestion, congestion-smooth and hybrid (MappingScore.hpp; the best
+// chromosome is the least by the whole pair). Population 100 and 10
 // generations by default, as in the thesis. Generations replace each other whole (Algorithm 3 keeps
 // no elite); the best chromosome ever evaluated is returned, so the result is never worse than the
 // best of the initial population. The thesis does not give a mutation rate: each child is mutated
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "mappers/CommGraph.hpp"
+#include "mappers/MappingScore.hpp"
 #include "mappers/Random.hpp"
 #include "mappers/SearchObjective.hpp"
 #include "topologies/Topology.hpp"
@@ -53,12 +56,18 @@ struct GeneticResult {
   std::int64_t best_cost = 0;  ///< its cost (SearchObjective.hpp: -|M|, hop-bytes, energy, latency)
   std::int64_t initial_cost = 0;      ///< the best cost of the initial population
   std::vector<std::int64_t> history;  ///< best cost so far after each generation
+  Uint128 best_second = 0;            ///< the link objectives' second sum (MappingScore.hpp)
 };
 
 /// Runs the algorithm. If `first` is not empty it is the first chromosome of the initial
 /// population (the others are random); it must be a valid mapping.
 GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology,
                           const GeneticOptions& options, Seed seed,
+                          std::span<const topo::NodeId> first = {});
+/// The same under any objective word of MappingScore.hpp (options.objective unused); the costs
+/// in the result are MappingCost::first.
+GeneticResult run_genetic(const CommGraph& graph, const topo::Topology& topology,
+                          const GeneticOptions& options, const MappingScorer& scorer, Seed seed,
                           std::span<const topo::NodeId> first = {});
 
 }  // namespace mapsim::map

@@ -2,11 +2,13 @@
 
 #include <limits>
 #include <memory>
+#include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_reduce.h>
 
+#include "mappers/Mapper.hpp"
 #include "mappers/SearchFactories.hpp"
 #include "support/Error.hpp"
 
@@ -31,7 +33,7 @@ void draw(const topo::Topology& topology, Seed seed, std::uint64_t k, std::vecto
 }
 
 struct Best {
-  std::int64_t cost = std::numeric_limits<std::int64_t>::max();
+  MappingCost cost{std::numeric_limits<std::int64_t>::max(), 0};
   std::uint64_t k = std::numeric_limits<std::uint64_t>::max();
 
   [[nodiscard]] bool better_than(const Best& o) const {
@@ -39,20 +41,10 @@ struct Best {
   }
 };
 
-}  // namespace
-
-std::vector<NodeId> sample_mapping(const topo::Topology& topology, Rank ranks, Seed seed,
-                                   std::uint64_t k) {
-  std::vector<NodeId> cores(static_cast<std::size_t>(topology.node_count()) *
-                            static_cast<std::size_t>(topology.cores_per_node()));
-  std::vector<NodeId> nodes(static_cast<std::size_t>(ranks));
-  draw(topology, seed, k, cores, nodes);
-  return nodes;
-}
-
-SamplingResult run_sampling(const CommGraph& graph, const topo::Topology& topology,
-                            Objective objective, std::uint64_t samples, Seed seed) {
-  const ObjectiveInputs inputs(objective, graph, topology);
+/// The best of `samples` samples under `score` (a MappingCost of a mapping; thread-safe).
+template <typename Score>
+SamplingResult best_sample(const CommGraph& graph, const topo::Topology& topology,
+                           std::uint64_t samples, Seed seed, const Score& score) {
   MAPSIM_EXPECTS(samples >= 1, "sampling without samples");
   const auto slots = static_cast<std::size_t>(topology.node_count()) *
                      static_cast<std::size_t>(topology.cores_per_node());
@@ -70,15 +62,39 @@ SamplingResult run_sampling(const CommGraph& graph, const topo::Topology& topolo
         Scratch& s = scratch.local();
         for (std::uint64_t k = range.begin(); k != range.end(); ++k) {
           draw(topology, seed, k, s.cores, s.nodes);
-          const Best candidate{objective_cost_serial(objective, inputs.graph(), topology, s.nodes,
-                                                     inputs.distance()),
-                               k};
+          const Best candidate{score(s.nodes), k};
           if (candidate.better_than(found)) found = candidate;
         }
         return found;
       },
       [](const Best& a, const Best& b) { return a.better_than(b) ? a : b; });
-  return {sample_mapping(topology, graph.rank_count(), seed, best.k), best.cost, best.k};
+  return {sample_mapping(topology, graph.rank_count(), seed, best.k), best.cost.first, best.k,
+          best.cost.second};
+}
+
+}  // namespace
+
+std::vector<NodeId> sample_mapping(const topo::Topology& topology, Rank ranks, Seed seed,
+                                   std::uint64_t k) {
+  std::vector<NodeId> cores(static_cast<std::size_t>(topology.node_count()) *
+                            static_cast<std::size_t>(topology.cores_per_node()));
+  std::vector<NodeId> nodes(static_cast<std::size_t>(ranks));
+  draw(topology, seed, k, cores, nodes);
+  return nodes;
+}
+
+SamplingResult run_sampling(const CommGraph& graph, const topo::Topology& topology,
+                            Objective objective, std::uint64_t samples, Seed seed) {
+  const ObjectiveInputs inputs(objective, graph, topology);
+  return best_sample(graph, topology, samples, seed, [&](std::span<const NodeId> nodes) {
+    return MappingCost{
+        objective_cost_serial(objective, inputs.graph(), topology, nodes, inputs.distance()), 0};
+  });
+}
+
+SamplingResult run_sampling(const CommGraph& graph, const topo::Topology& topology,
+                            const MappingScorer& scorer, std::uint64_t samples, Seed seed) {
+  return best_sample(graph, topology, samples, seed, scorer);
 }
 
 namespace {
@@ -87,24 +103,27 @@ constexpr ParamSpec kSamplingParams[] = {
     {"samples", ParamType::Integer, "10000", "random mappings drawn", 1, 1000000000},
     {"objective", ParamType::Choice, "hop-bytes",
      "what the best sample minimises: hop-bytes, the traffic energy (energy), messages x route "
-     "latency (latency), or the cardinality maximised",
-     0, 0, "hop-bytes|cardinality|energy|latency"},
+     "latency (latency), the busiest link's time (congestion), the sum of link loads squared "
+     "over bandwidths (congestion-smooth), best's hybrid of the three link sums (hybrid), or the "
+     "cardinality maximised",
+     0, 0, "hop-bytes|cardinality|energy|latency|congestion|congestion-smooth|hybrid"},
 };
 
 class Sampling final : public Mapper {
  public:
   explicit Sampling(const ParamValues& params)
       : samples_(static_cast<std::uint64_t>(params.integer("samples"))),
-        objective_(parse_objective(params.text("objective"))) {}
+        objective_(params.text("objective")) {}
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
-    return topo::Mapping(run_sampling(p.graph, p.topology, objective_, samples_, p.seed).best);
+    const MappingScorer scorer(objective_, p.graph, p.topology, reference(objective_, p));
+    return topo::Mapping(run_sampling(p.graph, p.topology, scorer, samples_, p.seed).best);
   }
 
  private:
   std::uint64_t samples_;
-  Objective objective_;
+  std::string objective_;
 };
 
 }  // namespace

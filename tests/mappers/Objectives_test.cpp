@@ -31,7 +31,9 @@
 #include "mappers/CommGraph.hpp"
 #include "mappers/Genetic.hpp"
 #include "mappers/LinkLoadTracker.hpp"
+#include "mappers/LocalSearch.hpp"
 #include "mappers/Mapper.hpp"
+#include "mappers/MappingScore.hpp"
 #include "mappers/RouteDistance.hpp"
 #include "mappers/Sampling.hpp"
 #include "mappers/SearchFactories.hpp"
@@ -438,6 +440,136 @@ TEST(LatencyObjective, BokhariGeneticAndSamplingSearchIt) {
   EXPECT_EQ(mapper->map(matrix, *machine, 5), topo::Mapping(sampled.best));
 }
 
+/// The mapper's mapping of `matrix` (seed 3) is valid and the same on one and on two threads.
+void expect_same_on_one_and_two_threads(const Mapper& mapper, const traces::CommMatrix& matrix,
+                                        const topo::Topology& machine) {
+  const auto on = [&](int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    return mapper.map(matrix, machine, 3);
+  };
+  const auto serial = on(1);
+  EXPECT_NO_THROW(validate(serial, machine));
+  EXPECT_EQ(serial, on(2));
+}
+
+// The link objectives in the mappers that score whole mappings (MappingScore.hpp).
+TEST(LinkObjectives, SamplingTakesTheLeastPairOverItsSamples) {
+  // haec:2x2x2 (two link classes: the wireless links weigh twice the optical ones), 8 ranks of
+  // random traffic; congestion by its definition above with w = 2 on wireless links.
+  const auto machine = topo::make_topology("haec:2x2x2");
+  const auto matrix = testing::random_matrix(8, 3, 17);
+  const CommGraph graph(matrix);
+  const auto weights = link_time_weights(*machine);
+  const auto w = [&](LinkClass c) { return weights[static_cast<std::size_t>(c)]; };
+  const std::vector<NodeId> in_order{0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<Congestion> costs;
+  for (std::uint64_t k = 0; k < 64; ++k)
+    costs.push_back(congestion(matrix, *machine, sample_mapping(*machine, 8, 5, k), w));
+  {
+    const MappingScorer scorer("congestion", graph, *machine, in_order);
+    const auto sampled = run_sampling(graph, *machine, scorer, 64, 5);
+    const auto least = std::min_element(costs.begin(), costs.end());  // the first least pair
+    EXPECT_EQ(sampled.best_sample, static_cast<std::uint64_t>(least - costs.begin()));
+    EXPECT_EQ(static_cast<std::uint64_t>(sampled.best_cost), least->max);
+    EXPECT_EQ(narrow(sampled.best_second), least->squares);
+  }
+  {
+    const MappingScorer scorer("congestion-smooth", graph, *machine, in_order);
+    const auto sampled = run_sampling(graph, *machine, scorer, 64, 5);
+    const auto least = std::min_element(
+        costs.begin(), costs.end(),
+        [](const Congestion& a, const Congestion& b) { return a.smooth < b.smooth; });
+    EXPECT_EQ(sampled.best_sample, static_cast<std::uint64_t>(least - costs.begin()));
+    EXPECT_EQ(sampled.best_cost, 0);
+    EXPECT_EQ(narrow(sampled.best_second), least->smooth);
+  }
+  // The mapper is the function: the same mapping from its parameter.
+  const auto mapper = make_mapper("sampling", {{"objective", "congestion"}, {"samples", "64"}});
+  EXPECT_EQ(
+      mapper->map(matrix, *machine, 5),
+      topo::Mapping(run_sampling(graph, *machine,
+                                 MappingScorer("congestion", graph, *machine, in_order), 64, 5)
+                        .best));
+}
+
+TEST(LinkObjectives, HybridOfTheReferenceIsTheSumOfItsWeights) {
+  // H = 0.7 C/C0 + 0.2 S/S0 + 0.1 HB/HB0 in units of 1e-12: the reference itself scores 1e12.
+  const auto machine = topo::make_topology("mesh:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 8);
+  const CommGraph graph(matrix);
+  std::vector<NodeId> in_order(16);
+  std::iota(in_order.begin(), in_order.end(), 0);
+  const MappingScorer scorer("hybrid", graph, *machine, in_order);
+  const auto own = scorer(in_order);
+  EXPECT_NEAR(static_cast<double>(own.first), 1e12, 1e12 * 1e-9);
+  EXPECT_EQ(own.second, 0U);
+  // Another mapping: by the same formula from the independent sums above.
+  std::vector<NodeId> reversed(in_order.rbegin(), in_order.rend());
+  std::swap(reversed[0], reversed[5]);
+  const auto ref = congestion(matrix, *machine, in_order, kBytes);
+  const auto other = congestion(matrix, *machine, reversed, kBytes);
+  const double expected =
+      1e12 * (kHybridCongestion * static_cast<double>(other.max) / static_cast<double>(ref.max) +
+              kHybridSmooth * static_cast<double>(other.smooth) / static_cast<double>(ref.smooth) +
+              kHybridHopBytes * static_cast<double>(latency_sum(matrix, *machine, reversed, true)) /
+                  static_cast<double>(latency_sum(matrix, *machine, in_order, true)));
+  EXPECT_NEAR(static_cast<double>(scorer(reversed).first), expected, expected * 1e-9);
+}
+
+TEST(LinkObjectives, GeneticKeepsItsBestAndIsTheSameOnOneOrTwoThreads) {
+  const auto machine = topo::make_topology("haec:2x2x2:cores=2");
+  const auto matrix = testing::random_matrix(16, 3, 21);
+  const CommGraph graph(matrix);
+  const auto weights = link_time_weights(*machine);
+  const auto w = [&](LinkClass c) { return weights[static_cast<std::size_t>(c)]; };
+  const auto sweep = make_mapper("sweep")->map(matrix, *machine, 1);
+  const MappingScorer scorer("congestion", graph, *machine, sweep.nodes());
+  const GeneticOptions options{Objective::HopBytes, 30, 6, 0.5};
+  const auto genetic = run_genetic(graph, *machine, options, scorer, 9, sweep.nodes());
+  const auto found = congestion(matrix, *machine, genetic.best, w);
+  EXPECT_EQ(static_cast<std::uint64_t>(genetic.best_cost), found.max);
+  EXPECT_EQ(narrow(genetic.best_second), found.squares);
+  EXPECT_LE(genetic.best_cost, genetic.initial_cost);
+  EXPECT_FALSE(congestion(matrix, *machine, sweep.nodes(), w) < found);  // never above its seed
+  for (std::size_t g = 1; g < genetic.history.size(); ++g)
+    EXPECT_LE(genetic.history[g], genetic.history[g - 1]);
+  for (const char* objective : {"congestion", "congestion-smooth", "hybrid"}) {
+    SCOPED_TRACE(objective);
+    expect_same_on_one_and_two_threads(
+        *make_mapper("genetic", {{"objective", objective}, {"generations", "4"}}), matrix,
+        *machine);
+  }
+}
+
+TEST(LinkObjectives, TheOtherWordsScoreAsBefore) {
+  // cardinality, hop-bytes, energy and latency through the scorer: the same search as through
+  // their Objective, the same result.
+  const auto machine = topo::make_topology("haec:2x2x2:cores=2");
+  const auto matrix = testing::random_matrix(16, 3, 3);
+  const CommGraph graph(matrix);
+  const std::pair<const char*, Objective> words[] = {{"cardinality", Objective::Cardinality},
+                                                     {"hop-bytes", Objective::HopBytes},
+                                                     {"energy", Objective::Energy},
+                                                     {"latency", Objective::Latency}};
+  for (const auto& [word, objective] : words) {
+    SCOPED_TRACE(word);
+    const MappingScorer scorer(word, graph, *machine, {});
+    EXPECT_EQ(run_sampling(graph, *machine, scorer, 40, 2).best,
+              run_sampling(graph, *machine, objective, 40, 2).best);
+    const GeneticOptions options{objective, 20, 3, 0.5};
+    const auto by_word = run_genetic(graph, *machine, options, scorer, 4);
+    const auto by_objective = run_genetic(graph, *machine, options, 4);
+    EXPECT_EQ(by_word.best, by_objective.best);
+    EXPECT_EQ(by_word.history, by_objective.history);
+  }
+}
+
+TEST(LinkObjectives, UnknownWordsAndBokhariRefuse) {
+  EXPECT_THROW(make_mapper("genetic", {{"objective", "congestion-max"}}), InputError);
+  EXPECT_THROW(make_mapper("sampling", {{"objective", "time"}}), InputError);
+  EXPECT_THROW(make_mapper("bokhari", {{"objective", "congestion"}}), InputError);
+}
+
 TEST(SearchObjectives, BestIsTheSameWithOneOrTwoThreads) {
   const std::pair<const char*, traces::CommMatrix> instances[] = {
       {"haec:3x3x2", testing::random_matrix(18, 3, 4)},
@@ -446,14 +578,8 @@ TEST(SearchObjectives, BestIsTheSameWithOneOrTwoThreads) {
     const auto machine = topo::make_topology(spec);
     for (const char* objective : {"latency", "congestion", "congestion-smooth"}) {
       SCOPED_TRACE(std::string(objective) + " on " + spec);
-      const auto mapper = make_mapper("best", {{"objective", objective}, {"work", "2000"}});
-      const auto on = [&](int threads) {
-        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-        return mapper->map(matrix, *machine, 3);
-      };
-      const auto serial = on(1);
-      EXPECT_NO_THROW(validate(serial, *machine));
-      EXPECT_EQ(serial, on(2));
+      expect_same_on_one_and_two_threads(
+          *make_mapper("best", {{"objective", objective}, {"work", "2000"}}), matrix, *machine);
     }
   }
 }
