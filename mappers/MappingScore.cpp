@@ -13,6 +13,8 @@ MappingScorer::MappingScorer(std::string_view word, const CommGraph& graph,
     : topology_(topology) {
   if (links(word)) {
     goal_ = parse_search_goal(word);
+    MAPSIM_EXPECTS(reference.size() == static_cast<std::size_t>(graph.rank_count()),
+                   "a link objective without its reference mapping");
     const LinkLoadTracker check(graph, topology, reference);  // throws if the loads pass 64 bits
     HybridReference hybrid;
     if (*goal_ == SearchGoal::Hybrid) hybrid = hybrid_reference(graph, topology, reference);
