@@ -57,11 +57,23 @@
 # SMPI calibrated the same, mapsim with the calibration FILE (e.g. fitted by `mapsim calibrate`
 # to what SMPI measured: bench/calibration_loop.sh).
 #
+# With --collectives SEL (ompi or mpich): collectives are no longer expanded. mapsim replays them
+# with `simulate --collectives SEL`, and SMPI runs them as MPI collectives chosen by its own
+# selector (--cfg=smpi/coll-selector:SEL): the trace is exported with --native-collectives and
+# replayed by bench/smpi_replayer.c (compiled here with smpicc), an MPI program that calls each
+# collective on its communicator (SMPI's -replay knows only MPI_COMM_WORLD) with MPI_BYTE counts
+# as SMPI's replay passes them; SMPI's computation benchmarking is off
+# (smpi/simulate-computation:no), and bench/smpi_shim.c is preloaded (SMPI's knomial broadcast
+# would charge the set-up of its node-local communicators to its first call). The SMPI time is the replayer's: from a common start after the
+# communicators are made to the last rank's last action. The "bare" column leaves collectives'
+# envelopes in: use ENVELOPE=16.
+#
 # ENVELOPE=16 has mapsim send SMPI's envelope too (`simulate --envelope 16`): then "as exported"
 # is the like-for-like column.
 #
 #   [ENVELOPE=BYTES] bench/smpi_compare.sh [--mode compute|comm|both] [--machines KINDS]
-#                         [--calibrated | --calibration FILE] [BUILD_DIR] [TRACES_DIR]
+#                         [--calibrated | --calibration FILE] [--collectives ompi|mpich]
+#                         [BUILD_DIR] [TRACES_DIR]
 #       (defaults: both, the rank-sized tori, build/release, tests/data/npb; run from the
 #       repository root; SMPI runs one at a time)
 #
@@ -72,15 +84,18 @@ cd "$(dirname "$0")/.."
 mode=both
 machines=
 calibration=()
+collectives=
 while [ $# -gt 0 ]; do
   case $1 in
     --mode) mode=$2; shift 2 ;;
     --machines) machines=$2; shift 2 ;;
     --calibrated) calibration=(--calibration smpi); shift ;;
     --calibration) calibration=(--calibration "$(realpath "$2")"); shift 2 ;;
+    --collectives) collectives=$2; shift 2 ;;
     *) break ;;
   esac
 done
+case $collectives in '' | ompi | mpich) ;; *) echo "smpi_compare: --collectives ompi|mpich" >&2; exit 2 ;; esac
 case $mode in compute | comm | both) ;; *) echo "smpi_compare: --mode compute|comm|both" >&2; exit 2 ;; esac
 [ "$machines" = all ] && machines=torus,fattree,dragonfly,cascade
 for kind in ${machines//,/ }; do
@@ -102,6 +117,16 @@ fi
 
 work=$(mktemp -d -t smpicompare.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+replayer=$work/smpi_replayer
+native=() selector=() smpi_extra= preload=
+if [ -n "$collectives" ]; then
+  smpicc -O2 -o "$replayer" bench/smpi_replayer.c -lm
+  cc -shared -fPIC -O2 -o "$work/shim.so" bench/smpi_shim.c
+  preload=$work/shim.so
+  native=(--native-collectives)
+  selector=(--collectives "$collectives")
+  smpi_extra="--cfg=smpi/coll-selector:$collectives --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no"
+fi
 
 # trace  torus sized to its ranks (product = ranks)
 cases=(
@@ -126,7 +151,13 @@ link_options() {
 
 rows=$work/rows
 : >"$rows"
-smpi_time() { sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p' "$work/smpi.log" | tail -1; }
+smpi_time() {
+  if [ -n "$collectives" ]; then
+    sed -n 's/^smpi_replayer: makespan \([0-9.e+-]*\) s.*/\1/p' "$work/smpi.log" | tail -1
+  else
+    sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p' "$work/smpi.log" | tail -1
+  fi
+}
 # replay REGIME TRACE LABEL SPEC PLATFORM ORDER: one row, mapsim and SMPI on the same machine,
 # placement and platform.
 replay() {
@@ -144,6 +175,7 @@ replay() {
   local links=($(link_options "$spec"))
   rm -rf "$ti"
   "$mapsim" -q export "$anchor" --format simgrid-ti --out "$ti" "${export_flags[@]}" \
+    "${native[@]}" "${selector[@]}" \
     --topology "$spec" --mapping "$map" --platform "$platform" "${links[@]}" >"$work/export.out"
   # The layout export chose; "native*": a cluster whose routes differ from the machine's.
   local layout=explicit
@@ -152,7 +184,7 @@ replay() {
   local out=$work/mapsim.out
   /usr/bin/time -f "%M" -o "$work/mapsim.rss" "$mapsim" -q simulate --trace "$anchor" \
     --topology "$spec" --mapping "$map" --model flow "${links[@]}" "${scale[@]}" \
-    "${calibration[@]}" ${ENVELOPE:+--envelope "$ENVELOPE"} >"$out"
+    "${calibration[@]}" "${selector[@]}" ${ENVELOPE:+--envelope "$ENVELOPE"} >"$out"
   local m_rss m_sim m_replay s_rss s_sim s_replay
   m_rss=$(tail -1 "$work/mapsim.rss")
   m_sim=$(grep '^makespan' "$out" | to_seconds)
@@ -160,10 +192,13 @@ replay() {
   # The command line export printed, as printed: no hand-written platform, host file or flag.
   local smpirun
   smpirun=$(grep '^smpirun ' "$work/export.out")
+  if [ -n "$collectives" ]; then
+    smpirun=${smpirun/-replay $ti\/index.txt/$smpi_extra $replayer $ti}
+  fi
   if [ ${#calibration[@]} -gt 0 ]; then
     smpirun=${smpirun/--cfg=smpi\/bw-factor:0:1 --cfg=smpi\/lat-factor:0:1 --cfg=network\/crosstraffic:0 /}
   fi
-  eval "/usr/bin/time -f %M -o $work/smpi.rss $smpirun" >"$work/smpi.log" 2>&1 ||
+  LD_PRELOAD=$preload eval "/usr/bin/time -f %M -o $work/smpi.rss $smpirun" >"$work/smpi.log" 2>&1 ||
     { grep -v "^  ->" "$work/smpi.log" | grep -v "xbt_cfg/INFO" | head -20 >&2; exit 1; }
   s_rss=$(tail -1 "$work/smpi.rss")
   s_sim=$(smpi_time)
@@ -172,7 +207,7 @@ replay() {
   for f in "$ti"/rank-*.txt; do
     awk '$2 ~ /^i?(send|recv)$/ && $5 >= 16 {$5 -= 16} {print}' "$f" >"$f.bare" && mv "$f.bare" "$f"
   done
-  eval "$smpirun" >"$work/smpi.log" 2>&1
+  LD_PRELOAD=$preload eval "$smpirun" >"$work/smpi.log" 2>&1
   echo "$regime $trace $label $nodes $platform $layout $order $m_sim $s_sim $(smpi_time)" \
     "$m_replay $s_replay $m_rss $s_rss" >>"$rows"
 }

@@ -57,7 +57,8 @@ topo::Mapping placement(const po::variables_map& options, const traces::Trace& t
 int run_export(const std::vector<std::string>& args) {
   CommandLine line(
       "export",
-      "TRACE --format simgrid-ti --out DIR [--no-compute] [--collectives SEL] [--topology SPEC "
+      "TRACE --format simgrid-ti --out DIR [--no-compute] [--collectives SEL] "
+      "[--native-collectives] [--topology SPEC "
       "[--mapping FILE | "
       "--mapper NAME] [--link CLASS:GBPS:NS]... [--platform auto|native|explicit]]",
       "Writes an OTF2 trace in another simulator's format.\n\n"
@@ -82,6 +83,10 @@ int run_export(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->required(), "output format: simgrid-ti")(
       "out", po::value<std::string>()->required(), "output directory")(
       "no-compute", "communication only: no compute actions")(
+      "native-collectives",
+      "write each collective as one `coll` line and DIR/communicators.txt, for "
+      "bench/smpi_replayer.c (an MPI program that lets SMPI's own collective selector choose "
+      "the algorithms); smpirun -replay cannot read them")(
       "flops-per-second", po::value<std::string>(),
       "speed of the SimGrid hosts: compute actions are gap * speed flops (default 1e9)")(
       "topology", po::value<std::string>(),
@@ -121,6 +126,7 @@ int run_export(const std::vector<std::string>& args) {
   traces::SimgridTiOptions ti;
   ti.compute = options.count("no-compute") == 0;
   ti.collectives = collective_options(options);
+  ti.native_collectives = options.count("native-collectives") != 0;
   if (options.count("flops-per-second") != 0) {
     ti.flops_per_second =
         parse_real(options["flops-per-second"].as<std::string>(), "--flops-per-second");

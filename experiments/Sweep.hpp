@@ -49,7 +49,12 @@ namespace mapsim::exp {
 ///   4  the flow model solves flows of one route as one bundle (sim/FlowModel.hpp): the same
 ///      allocation, rounded differently; replays move by that rounding's consequences (median
 ///      1e-9, at most 1.6 % on 72 replays; docs/models.md, "flow").
-inline constexpr std::int64_t kResultsVersion = 4;
+///   5  Open MPI's collectives as Open MPI and SimGrid SMPI run them: the linear all-to-all posts
+///      every message at once, the recursive doubling barrier folds the members above the power
+///      of two onto those below, the ring allreduce of the `ompi` selector is SMPI's
+///      (traces/CollectiveSchedule.hpp): other replays under `collectives: ompi` or an override
+///      naming these algorithms; every other result is unchanged.
+inline constexpr std::int64_t kResultsVersion = 5;
 
 struct Run {
   std::size_t workload = 0;  ///< indices into the config's axes

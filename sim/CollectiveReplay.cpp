@@ -112,6 +112,10 @@ void Replay::advance_member(std::uint32_t id) {
     }
     member.path = extended(member.path, engine_.now());
     if (member.step == schedule.step_count(member.me)) {
+      if (member.pending > 0) {  // overlapping steps still in flight
+        member.waiting = true;
+        return;
+      }
       if (--it->second.members_left == 0) instances_.erase(it);
       const auto request = member.request;
       requests_[request].path = member.path;
@@ -126,11 +130,13 @@ void Replay::advance_member(std::uint32_t id) {
     std::uint32_t posted[2] = {kNone, kNone};
     if (step.recv_from >= 0) {
       posted[0] = new_request(rank, RequestKind::Recv, index, event, id);
+      members_[id].posted[0] = posted[0];
       requests_[posted[0]].path = members_[id].path;
       post_recv(rank, world[static_cast<std::size_t>(step.recv_from)], comm, tag, posted[0]);
     }
     if (step.send_to >= 0) {
       posted[1] = new_request(rank, RequestKind::Send, index, event, id);
+      members_[id].posted[1] = posted[1];
       ++result_.collective_messages;
       add_bytes(result_.collective_bytes, step.send_bytes, "collective messages");
       post_send(rank, world[static_cast<std::size_t>(step.send_to)], comm, tag, step.send_bytes,
@@ -147,8 +153,12 @@ void Replay::advance_member(std::uint32_t id) {
     }
     Member& after = members_[id];
     after.posting = false;
-    after.pending = pending;
-    if (pending > 0) return;
+    after.posted[0] = after.posted[1] = kNone;
+    after.pending += pending;
+    if (after.pending > 0 && !step.overlap) {
+      after.waiting = true;
+      return;
+    }
   }
 }
 

@@ -301,9 +301,13 @@ void Replay::complete(std::uint32_t id) {
     Member& member = members_[request.notify];
     member.overhead += request.overhead;
     member.path = later(member.path, request.path);
-    if (member.posting) return;  // advance_member counts it when it finishes posting
+    // A request of the step being posted: advance_member counts it when it finishes posting.
+    if (member.posting && (id == member.posted[0] || id == member.posted[1])) return;
     free_requests_.push_back(id);
-    if (--member.pending == 0) advance_member(request.notify);
+    if (--member.pending == 0 && member.waiting) {
+      member.waiting = false;
+      advance_member(request.notify);
+    }
     return;
   }
   RankState& rank = ranks_[static_cast<std::size_t>(request.rank)];

@@ -130,11 +130,13 @@ class Replay {
     std::int32_t me = 0;            // rank within the communicator
     std::int32_t step = 0;
     std::int32_t tag = 0;
-    std::uint32_t pending = 0;
+    std::uint32_t pending = 0;  // its messages not yet done (more than one step's if they overlap)
+    std::uint32_t posted[2] = {kNone, kNone};  // the requests of the step being posted
     std::uint16_t comm = 0;
     bool posting = false;
-    Time overhead = 0;  // its step's receive overheads, charged before the next step
-    CriticalPath path;  // the critical path to the member's present
+    bool waiting = false;  // for its pending messages (a step without overlap, or the end)
+    Time overhead = 0;     // its step's receive overheads, charged before the next step
+    CriticalPath path;     // the critical path to the member's present
   };
 
   // Rank replay (Replay.cpp).

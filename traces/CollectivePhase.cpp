@@ -78,6 +78,19 @@ std::int64_t bruck_blocks(std::int32_t p, std::int32_t k) {
   return (p >> (k + 1)) * d + std::max<std::int64_t>(0, (p & (2 * d - 1)) - d);
 }
 
+/// Open MPI's binary tree (fan-out 2): member r's level L has the members 2^L - 1 .. 2^(L+1) - 2;
+/// returns 2^L, the distance to its first child (r + 2^L, then r + 2^(L+1)).
+std::int32_t ompi_tree_delta(std::int32_t r) {
+  std::int32_t delta = 1;
+  while (r >= 2 * delta - 1) delta *= 2;
+  return delta;
+}
+
+std::int32_t ompi_tree_children(std::int32_t r, std::int32_t p) {
+  const std::int32_t delta = ompi_tree_delta(r);
+  return (r + delta < p ? 1 : 0) + (r + 2 * delta < p ? 1 : 0);
+}
+
 bool folds(Pattern pattern) {
   return pattern == Pattern::RecursiveDoublingAllreduce || pattern == Pattern::Rabenseifner ||
          pattern == Pattern::RecursiveHalving;
@@ -154,6 +167,8 @@ std::int32_t CollectivePhase::step_count(std::int32_t member) const {
     case Pattern::BinaryBcast:
     case Pattern::BinaryReduce:
       return (r > 0 ? 1 : 0) + (2 * r + 1 < p ? 1 : 0) + (2 * r + 2 < p ? 1 : 0);
+    case Pattern::OmpiTreeReduce:
+      return (r > 0 ? 1 : 0) + ompi_tree_children(r, p);
     case Pattern::KnomialBcast:
       return (r > 0 ? 1 : 0) + knomial_children(r, p);
     case Pattern::RecursiveDoublingAllreduce:
@@ -167,6 +182,11 @@ std::int32_t CollectivePhase::step_count(std::int32_t member) const {
     }
     case Pattern::RingAllreduce:
       return 2 * (p - 1);
+    case Pattern::HighFoldBarrier: {
+      const std::int32_t p2 = power_floor(p);
+      if (member >= p2) return 1;
+      return log2_ceil(p2) + (member < p - p2 ? 2 : 0);
+    }
     case Pattern::RingAllgather:
     case Pattern::PairwiseExchange:
     case Pattern::LinearAlltoall:
@@ -276,12 +296,30 @@ CollectiveStep CollectivePhase::step(std::int32_t member, std::int32_t k) const 
       if (k < children) return {-1, absolute(2 * r + 1 + k), 0};
       return {absolute((r - 1) / 2), -1, own};
     }
+    case Pattern::OmpiTreeReduce: {
+      const std::int32_t children = ompi_tree_children(r, p);
+      const std::int32_t delta = ompi_tree_delta(r);
+      if (k < children) return {-1, absolute(r + delta * (k + 1)), 0};
+      // The parent: on the level above (delta / 2 members from delta / 2 - 1 on), the one whose
+      // children include r.
+      const std::int32_t above = delta / 2;
+      return {absolute(above - 1 + (r - (above - 1)) % above), -1, own};
+    }
     case Pattern::KnomialBcast: {
       if (r > 0 && k == 0) {
         const std::int32_t unit = knomial_unit(r, p);
         return {-1, absolute(r - (r / unit) % kRadix * unit), 0};
       }
       return {absolute(knomial_child(r, p, k - (r > 0 ? 1 : 0))), -1, own};
+    }
+    case Pattern::HighFoldBarrier: {
+      const std::int32_t p2 = power_floor(p);
+      if (member >= p2) return {member - p2, member - p2, 0};
+      const bool folded = member < p - p2;
+      if (folded && k == 0) return {-1, member + p2, 0};
+      const std::int32_t core = k - (folded ? 1 : 0);
+      if (core == log2_ceil(p2)) return {member + p2, -1, 0};
+      return {member ^ (1 << core), member ^ (1 << core), 0};
     }
     case Pattern::RingAllreduce: {
       const std::int32_t block =
@@ -319,7 +357,7 @@ CollectiveStep CollectivePhase::step(std::int32_t member, std::int32_t k) const 
     case Pattern::PairwiseExchange:
       return {(member + k + 1) % p, (member - k - 1 + p) % p, own};
     case Pattern::LinearAlltoall:
-      return {(member - k - 1 + p) % p, (member + k + 1) % p, own};
+      return {(member - k - 1 + p) % p, (member + k + 1) % p, own, true};
     case Pattern::BruckAlltoall: {
       const std::int32_t d = 1 << k;
       return {(member + d) % p, (member - d + p) % p, own * bruck_blocks(p, k)};

@@ -10,6 +10,10 @@
 //   LinearReduce           every other member sends b_i to the root, which receives in turn
 //   Chain{Bcast,Reduce}    r receives from r - 1 then sends to r + 1 (reduce: the reverse)
 //   Binary{Bcast,Reduce}   heap-shaped binary tree: parent (r - 1) / 2, children 2r + 1, 2r + 2
+//   OmpiTreeReduce         Open MPI's binary tree (ompi_coll_base_topo_build_tree, fan-out 2),
+//                          upwards: r at level L (r < 2^(L+1) - 1) has children r + 2^L and
+//                          r + 2^(L+1); each member receives from its children, then sends b_i to
+//                          its parent
 //   KnomialBcast           radix-4 tree: r's parent clears r's lowest non-zero base-4 digit;
 //                          children r + j 4^d for digits d below that one, largest first
 //   RecursiveDoubling*,    MPICH's (CollectiveSchedule.hpp); the allreduce's fold also serves
@@ -17,13 +21,19 @@
 //   Rabenseifner           the allreduce's fold, then on the 2^m core: reduce-scatter by recursive
 //                          halving (round j with newrank xor 2^j, b / 2^(j+1)), allgather by
 //                          recursive doubling (round j with xor 2^(m-1-j), b / 2^(m-j))
+//   HighFoldBarrier        Open MPI's recursive doubling barrier (0 bytes): with 2^m the largest
+//                          power of two <= P, member i >= 2^m exchanges with i - 2^m (send, then
+//                          wait for the release); member i < P - 2^m first receives from
+//                          i + 2^m, and after the core sends it the release; the core members
+//                          0 .. 2^m - 1 exchange with i xor 2^k
 //   RecursiveHalving       reduce-scatter: the same fold and halving rounds, then the folded
 //                          member receives its block (b / P) back
 //   BruckAllgather         ceil(log2 P) steps: send to i - 2^k, receive from i + 2^k, the
 //                          min(2^k, P - 2^k) blocks gathered so far
 //   NeighborExchange       P / 2 steps (P even): pairs (2j, 2j+1) swap blocks, then alternate
 //                          neighbours forward the two blocks they received last
-//   LinearAlltoall         P - 1 steps: send to i - s, receive from i + s (Open MPI's order)
+//   LinearAlltoall         P - 1 overlapping steps: send to i - s, receive from i + s (Open MPI's
+//                          order: every message posted at once, then all waited for)
 //   BruckAlltoall          ceil(log2 P) steps: send to i + 2^k, receive from i - 2^k, the blocks
 //                          whose index has bit k set (b_i each)
 
@@ -48,8 +58,10 @@ enum class Pattern : std::uint8_t {
   ChainReduce,
   BinaryBcast,
   BinaryReduce,
+  OmpiTreeReduce,
   KnomialBcast,
   RecursiveDoublingAllreduce,
+  HighFoldBarrier,
   Rabenseifner,
   RingAllreduce,
   RecursiveDoublingAllgather,

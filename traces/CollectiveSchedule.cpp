@@ -88,19 +88,11 @@ std::vector<std::int64_t> blocks_of(std::int64_t bytes, std::int32_t p) {
 
 }  // namespace
 
-CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
-                                       std::vector<CollectiveRecord> records,
-                                       const CollectiveOptions& options)
-    : op_(op), size_(static_cast<std::int32_t>(records.size())) {
-  const std::int32_t p = size_;
+std::vector<std::int64_t> collective_payload(CollectiveOp op, std::int32_t root,
+                                             std::span<const CollectiveRecord> records) {
+  const auto p = static_cast<std::int32_t>(records.size());
   MAPSIM_EXPECTS(p >= 1, "a collective has at least one member");
-  if (rooted(op)) {
-    if (root < 0 || root >= p) {
-      throw InputError(
-          fmt::format("{} on a communicator of {} members has root {}", name(op), p, root));
-    }
-    root_ = root;
-  }
+  MAPSIM_EXPECTS(!rooted(op) || (root >= 0 && root < p), "a rooted collective's root is a member");
   std::vector<std::int64_t> payload(records.size(), 0);
   auto per_member = [&](auto bytes_of) {
     for (std::int32_t i = 0; i < p; ++i) payload[static_cast<std::size_t>(i)] = bytes_of(i);
@@ -108,13 +100,9 @@ CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
   auto at = [&](std::int32_t i) -> const CollectiveRecord& {
     return records[static_cast<std::size_t>(i)];
   };
-
   switch (op) {
-    case CollectiveOp::Barrier:
-    case CollectiveOp::CreateHandle:
-      break;
     case CollectiveOp::Bcast: {
-      std::int64_t b = at(root_).received;
+      std::int64_t b = at(root).received;
       if (b == 0) {
         for (const auto& r : records) b = std::max(b, r.received);
       }
@@ -142,19 +130,43 @@ CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
       break;
     case CollectiveOp::Scan:
       per_member([&](std::int32_t i) { return divide_rounded(at(i).received, i + 1); });
-      add_phase(Pattern::RecursiveDoublingScan, 0, std::move(payload));
-      return;
+      break;
     case CollectiveOp::Exscan:
       per_member([&](std::int32_t i) {
         return i > 0 ? divide_rounded(at(i).received, i) : divide_rounded(at(i).sent, p - 1);
       });
-      add_phase(Pattern::RecursiveDoublingScan, 0, std::move(payload));
-      return;
+      break;
     case CollectiveOp::None:
+    case CollectiveOp::Barrier:
+    case CollectiveOp::CreateHandle:
     case CollectiveOp::DestroyHandle:
     case CollectiveOp::Other:
-      add_phase(Pattern::None, 0, std::move(payload));
-      return;
+      break;
+  }
+  return payload;
+}
+
+CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
+                                       std::vector<CollectiveRecord> records,
+                                       const CollectiveOptions& options)
+    : op_(op), size_(static_cast<std::int32_t>(records.size())) {
+  const std::int32_t p = size_;
+  MAPSIM_EXPECTS(p >= 1, "a collective has at least one member");
+  if (rooted(op)) {
+    if (root < 0 || root >= p) {
+      throw InputError(
+          fmt::format("{} on a communicator of {} members has root {}", name(op), p, root));
+    }
+    root_ = root;
+  }
+  std::vector<std::int64_t> payload = collective_payload(op, root_, records);
+  if (op == CollectiveOp::Scan || op == CollectiveOp::Exscan) {
+    add_phase(Pattern::RecursiveDoublingScan, 0, std::move(payload));
+    return;
+  }
+  if (op == CollectiveOp::None || op == CollectiveOp::DestroyHandle || op == CollectiveOp::Other) {
+    add_phase(Pattern::None, 0, std::move(payload));
+    return;
   }
 
   CollectiveFamily family{};
@@ -167,12 +179,35 @@ CollectiveSchedule::CollectiveSchedule(CollectiveOp op, std::int32_t root,
                     : mpich_algorithm(family, p, payload, options);
   }
   chosen_ = algorithm;
+  ompi_ = options.selector == CollectiveSelector::Ompi;
   build(family, algorithm, payload);
 }
 
 void CollectiveSchedule::add_phase(Pattern pattern, std::int32_t root,
                                    std::vector<std::int64_t> payload) {
   phases_.emplace_back(pattern, root, std::move(payload));
+}
+
+void CollectiveSchedule::build_reduce_bcast(std::int64_t b) {
+  reduce_bcast_ = true;
+  const std::int32_t p = size_;
+  const std::vector<std::int64_t> whole(static_cast<std::size_t>(p), b);
+  build(CollectiveFamily::Reduce, ompi_algorithm(CollectiveFamily::Reduce, p, b), whole);
+  build(CollectiveFamily::Bcast, ompi_algorithm(CollectiveFamily::Bcast, p, b), whole);
+}
+
+void CollectiveSchedule::build_smpi_ring(std::int64_t b) {
+  smpi_ring_ = true;
+  const std::int32_t p = size_;
+  const auto members = static_cast<std::size_t>(p);
+  if (b < p) return build_reduce_bcast(b);  // under a byte per member
+  const std::int64_t block = b / p;
+  add_phase(Pattern::RingAllreduce, 0, std::vector<std::int64_t>(members, block * p));
+  const std::int64_t rest = b % p;
+  if (rest > 0) {
+    build(CollectiveFamily::Allreduce, ompi_algorithm(CollectiveFamily::Allreduce, p, rest),
+          std::vector<std::int64_t>(members, rest));
+  }
 }
 
 void CollectiveSchedule::build(CollectiveFamily family, CollectiveAlgorithm algorithm,
@@ -188,9 +223,11 @@ void CollectiveSchedule::build(CollectiveFamily family, CollectiveAlgorithm algo
         add_phase(linear ? Pattern::LinearReduce : Pattern::BinomialReduce, 0, zero);
         add_phase(linear ? Pattern::LinearBcast : Pattern::BinomialBcast, 0, zero);
       } else {
-        add_phase(algorithm == A::RecursiveDoubling ? Pattern::RecursiveDoublingAllreduce
-                                                    : Pattern::Dissemination,
-                  0, zero);
+        // Open MPI's recursive doubling folds the members above 2^m onto those below; MPICH's
+        // fold (the allreduce's), kept for the mpich selector's override, pairs neighbours.
+        const Pattern doubling =
+            ompi_ ? Pattern::HighFoldBarrier : Pattern::RecursiveDoublingAllreduce;
+        add_phase(algorithm == A::RecursiveDoubling ? doubling : Pattern::Dissemination, 0, zero);
       }
       return;
     case CollectiveFamily::Bcast:
@@ -225,8 +262,8 @@ void CollectiveSchedule::build(CollectiveFamily family, CollectiveAlgorithm algo
           return single(Pattern::LinearReduce);
         case A::Chain:
           return single(Pattern::ChainReduce);
-        case A::Binary:
-          return single(Pattern::BinaryReduce);
+        case A::Binary:  // Open MPI's tree is not heap-shaped (CollectivePhase.hpp)
+          return single(ompi_ ? Pattern::OmpiTreeReduce : Pattern::BinaryReduce);
         default:
           return single(Pattern::BinomialReduce);
       }
@@ -237,14 +274,17 @@ void CollectiveSchedule::build(CollectiveFamily family, CollectiveAlgorithm algo
     case CollectiveFamily::Allreduce:
       switch (algorithm) {
         case A::Linear:
+          if (ompi_) return build_reduce_bcast(largest(payload));
           add_phase(Pattern::LinearReduce, 0, payload);
           add_phase(Pattern::LinearBcast, 0, uniform);
           return;
         case A::Nonoverlapping:
+          if (ompi_) return build_reduce_bcast(largest(payload));
           add_phase(Pattern::BinomialReduce, 0, payload);
           add_phase(Pattern::BinomialBcast, 0, uniform);
           return;
         case A::Ring:
+          if (ompi_) return build_smpi_ring(largest(payload));
           return single(Pattern::RingAllreduce);
         case A::Rabenseifner:
           return single(Pattern::Rabenseifner);
@@ -294,6 +334,8 @@ void CollectiveSchedule::build(CollectiveFamily family, CollectiveAlgorithm algo
 }
 
 std::string_view CollectiveSchedule::algorithm() const {
+  if (smpi_ring_) return "ring";
+  if (reduce_bcast_) return "reduce + bcast";
   if (phases_.size() == 2) {
     switch (phases_.front().pattern()) {
       case Pattern::LinearReduce:
@@ -327,10 +369,12 @@ std::string_view CollectiveSchedule::algorithm() const {
       return "chain";
     case Pattern::BinaryBcast:
     case Pattern::BinaryReduce:
+    case Pattern::OmpiTreeReduce:
       return "binary tree";
     case Pattern::KnomialBcast:
       return "4-nomial tree";
     case Pattern::RecursiveDoublingAllreduce:
+    case Pattern::HighFoldBarrier:
     case Pattern::RecursiveDoublingAllgather:
     case Pattern::RecursiveDoublingScan:
       return "recursive doubling";

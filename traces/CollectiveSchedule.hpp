@@ -4,7 +4,9 @@
 //
 // Every member of a communicator of P members runs a sequence of steps. A step sends send_bytes
 // to member send_to and/or receives one message from member recv_from (communicator ranks, -1 for
-// none) and ends when both are done (MPI_Sendrecv semantics); a message's size is its sender's.
+// none) and ends when both are done (MPI_Sendrecv semantics), or at once if it overlaps (then the
+// next step without overlap, or the schedule's end, waits for it); a message's size is its
+// sender's.
 // Which algorithm runs is chosen by CollectiveOptions (CollectiveAlgorithm.hpp): MPICH's choices
 // below by default, Open MPI 4.1's rules (OmpiRules.hpp) with `ompi`, or per-operation overrides;
 // the other algorithms' patterns are in CollectivePhase.hpp and docs/models.md.
@@ -54,10 +56,20 @@ struct CollectiveRecord {
   std::int64_t received = 0;
 };
 
+/// Each member's payload in bytes (indexed by communicator rank) of a collective whose members
+/// recorded `records`, as the schedules derive it (the table above); zeros for barriers and
+/// local operations. `root`: the communicator rank of a rooted operation's root (checked).
+std::vector<std::int64_t> collective_payload(CollectiveOp op, std::int32_t root,
+                                             std::span<const CollectiveRecord> records);
+
 struct CollectiveStep {
   std::int32_t send_to = -1;    ///< communicator rank, -1 if the step sends nothing
   std::int32_t recv_from = -1;  ///< communicator rank, -1 if the step receives nothing
   std::int64_t send_bytes = 0;
+  /// The member posts its next step at once, without waiting for this one's messages (Open
+  /// MPI's linear all-to-all posts every receive and send, then waits for all). A step without
+  /// it, and the end of the schedule, wait for every message still pending.
+  bool overlap = false;
 
   friend bool operator==(const CollectiveStep&, const CollectiveStep&) = default;
 };
@@ -85,9 +97,21 @@ class CollectiveSchedule {
   void add_phase(Pattern pattern, std::int32_t root, std::vector<std::int64_t> payload);
   void build(CollectiveFamily family, CollectiveAlgorithm algorithm,
              const std::vector<std::int64_t>& payload);
+  /// Open MPI's ring allreduce of b bytes per member as SMPI runs it (allreduce__lr, which its
+  /// `ompi` selector calls for the ring and, below a segment per member, the segmented ring):
+  /// below a byte per member (b < P) a reduce then a bcast from member 0, each by Open MPI's
+  /// rules; else the ring on blocks of floor(b / P) bytes (its own block copied locally, free),
+  /// then the remaining b mod P bytes allreduced again by Open MPI's rules.
+  void build_smpi_ring(std::int64_t b);
+  /// A reduce of b bytes to member 0, then a bcast of them from it, each by Open MPI's rules:
+  /// Open MPI's (and SMPI's) allreduce `nonoverlapping`, SMPI's allreduce `basic_linear`.
+  void build_reduce_bcast(std::int64_t b);
 
   CollectiveOp op_;
   CollectiveAlgorithm chosen_ = CollectiveAlgorithm::Default;  ///< Default for scan and local ops
+  bool ompi_ = false;       // Open MPI's rules: their ring allreduce is SMPI's (build_smpi_ring)
+  bool smpi_ring_ = false;  // built by build_smpi_ring
+  bool reduce_bcast_ = false;  // built by build_reduce_bcast
   std::int32_t root_ = 0;
   std::int32_t size_ = 0;
   std::vector<CollectivePhase> phases_;  // run one after the other; O(P) memory each

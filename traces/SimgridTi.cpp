@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support/Error.hpp"
 #include "support/OutputFile.hpp"
@@ -78,6 +79,14 @@ class Exporter {
       index += fs::absolute(output.target() / name).string() + "\n";
     }
     write_file(output.path() / "index.txt", output.target() / "index.txt", index);
+    if (options_.native_collectives) {
+      std::string comms;
+      for (std::size_t c = 0; c < trace_.communicators.size(); ++c) {
+        const auto& members = trace_.communicators[c].members;
+        comms += fmt::format("{} {} {}\n", c, members.size(), fmt::join(members, " "));
+      }
+      write_file(output.path() / "communicators.txt", output.target() / "communicators.txt", comms);
+    }
     output.commit();
     return stats_;
   }
@@ -166,6 +175,7 @@ class Exporter {
         continue;
       }
       if (!is_collective(e) || trace_.communicators.at(e.comm).members.size() <= 1) continue;
+      if (options_.native_collectives) continue;
       const std::size_t k = instances[e.comm]++;
       const auto& plan = schedule(e.comm, k);
       const auto& members = trace_.communicators[e.comm].members;
@@ -214,6 +224,7 @@ class Exporter {
       state.size[i] = p.bytes;
       ranks_[static_cast<std::size_t>(p.sender)].matched[p.event] = true;
     }
+    if (options_.native_collectives) return;
     for_each_collective(r, [&](std::size_t i, std::uint16_t comm, std::size_t k) {
       const auto& plan = schedule(comm, k);
       const auto& members = trace_.communicators[comm].members;
@@ -286,7 +297,11 @@ class Exporter {
         case EventKind::Collective:
         case EventKind::ICollective: {
           if (!is_collective(e) || trace_.communicators.at(e.comm).members.size() <= 1) break;
-          write_collective(r, i, e.comm, instance[e.comm]++, line);
+          if (options_.native_collectives) {
+            line(native_collective(r, e.comm, instance[e.comm]++));
+          } else {
+            write_collective(r, i, e.comm, instance[e.comm]++, line);
+          }
           break;
         }
       }
@@ -297,6 +312,69 @@ class Exporter {
     return out;
   }
 
+  // The collective's `coll` line (native_collectives).
+  std::string native_collective(Rank r, std::uint16_t comm, std::size_t k) {
+    const auto& plan = schedule(comm, k);  // checks that every member reaches it
+    const auto& members = trace_.communicators[comm].members;
+    std::vector<CollectiveRecord> records(members.size());
+    std::int32_t root = -1;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const auto& mine = ranks_[static_cast<std::size_t>(members[i])].collectives.at(comm);
+      const auto& event = trace_.ranks[static_cast<std::size_t>(members[i])].events[mine[k]];
+      if (i == 0 && event.peer >= 0) root = rank_in(comm, event.peer);
+      records[i] = CollectiveRecord{event.bytes, event.received};
+    }
+    const bool rooted = plan.op() == CollectiveOp::Bcast || plan.op() == CollectiveOp::Reduce ||
+                        plan.op() == CollectiveOp::Gather || plan.op() == CollectiveOp::Gatherv ||
+                        plan.op() == CollectiveOp::Scatter || plan.op() == CollectiveOp::Scatterv;
+    if (!rooted) root = -1;
+    const auto payload = collective_payload(plan.op(), root, records);
+    return fmt::format("{} coll {} {} {} {}", r, native_name(plan.op()), comm, root,
+                       fmt::join(payload, " "));
+  }
+
+  static std::string_view native_name(CollectiveOp op) {
+    switch (op) {
+      case CollectiveOp::Bcast:
+        return "bcast";
+      case CollectiveOp::Gather:
+        return "gather";
+      case CollectiveOp::Gatherv:
+        return "gatherv";
+      case CollectiveOp::Scatter:
+        return "scatter";
+      case CollectiveOp::Scatterv:
+        return "scatterv";
+      case CollectiveOp::Allgather:
+        return "allgather";
+      case CollectiveOp::Allgatherv:
+        return "allgatherv";
+      case CollectiveOp::Alltoall:
+        return "alltoall";
+      case CollectiveOp::Alltoallv:
+      case CollectiveOp::Alltoallw:
+        return "alltoallv";
+      case CollectiveOp::Allreduce:
+        return "allreduce";
+      case CollectiveOp::Reduce:
+        return "reduce";
+      case CollectiveOp::ReduceScatter:
+      case CollectiveOp::ReduceScatterBlock:
+        return "reduce_scatter";
+      case CollectiveOp::Scan:
+        return "scan";
+      case CollectiveOp::Exscan:
+        return "exscan";
+      case CollectiveOp::None:
+      case CollectiveOp::Barrier:
+      case CollectiveOp::CreateHandle:
+      case CollectiveOp::DestroyHandle:
+      case CollectiveOp::Other:
+        return "barrier";
+    }
+    return "barrier";
+  }
+
   template <typename Line>
   void write_collective(Rank r, std::size_t event, std::uint16_t comm, std::size_t k, Line& line) {
     const auto& plan = schedule(comm, k);
@@ -304,14 +382,17 @@ class Exporter {
     const std::int32_t me = rank_in(comm, r);
     const auto& received = collective_receives_.at((static_cast<std::uint64_t>(r) << 32) | event);
     std::size_t next_receive = 0;
+    // A step's waits: its send's, then its receive's; overlapping steps' wait with the next step
+    // that does not overlap, or at the end.
+    std::vector<std::string> waits;
     for (std::int32_t s = 0; s < plan.step_count(me); ++s) {
       const auto step = plan.step(me, s);
-      std::string waits;
+      std::string recv_wait;
       if (step.recv_from >= 0) {
         const Rank from = members[static_cast<std::size_t>(step.recv_from)];
         const auto& p = received[next_receive++];
         line(fmt::format("{} irecv {} {} {}", r, from, p.tag, p.bytes));
-        waits = fmt::format("{} wait {} {} {}", r, from, r, p.tag);
+        recv_wait = fmt::format("{} wait {} {} {}", r, from, r, p.tag);
       }
       if (step.send_to >= 0) {
         const Rank to = members[static_cast<std::size_t>(step.send_to)];
@@ -320,9 +401,12 @@ class Exporter {
         tags.pop_front();
         ++stats_.messages;
         line(fmt::format("{} isend {} {} {}", r, to, tag, step.send_bytes));
-        line(fmt::format("{} wait {} {} {}", r, r, to, tag));
+        waits.push_back(fmt::format("{} wait {} {} {}", r, r, to, tag));
       }
-      if (!waits.empty()) line(std::move(waits));
+      if (!recv_wait.empty()) waits.push_back(std::move(recv_wait));
+      if (step.overlap && s + 1 < plan.step_count(me)) continue;
+      for (auto& wait : waits) line(std::move(wait));
+      waits.clear();
     }
   }
 

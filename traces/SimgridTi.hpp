@@ -16,6 +16,15 @@
 //   MPI's algorithms, as `--collectives` chose), one `irecv` / `isend` / `wait` group per
 //   step, so both simulators move the same messages between the same ranks. A non-blocking
 //   collective runs where it starts (its Wait writes nothing).
+// - With native_collectives, each collective is instead one line for bench/smpi_replayer.c, an
+//   MPI program that runs it as that MPI collective on its communicator (so that SMPI's
+//   collective selector picks the algorithm): `coll OP COMM ROOT B0 .. B(P-1)`, with OP the
+//   operation (barrier, bcast, reduce, allreduce, allgather(v), alltoall(v), gather(v),
+//   scatter(v), reduce_scatter, scan, exscan; a communicator's creation as a barrier, as the
+//   replay takes it), COMM the communicator's index, ROOT its communicator rank or -1, and Bi
+//   member i's payload as collective_payload derives it. communicators.txt lists every
+//   communicator: `ID P m0 .. m(P-1)`, its world ranks. SimGrid's own replay cannot read these
+//   lines. A non-blocking collective runs where it starts.
 // - Computation: `compute F` with F = gap (s) * flops_per_second, from MPI_Init to MPI_Finalize
 //   as the replay's default window; none with `compute = false` (communication only).
 
@@ -37,11 +46,14 @@ struct SimgridTiOptions {
   double flops_per_second = 1e9;
   /// The collectives' algorithms (the replay's choice; MPICH's by default).
   CollectiveOptions collectives;
+  /// Write each collective as one `coll` line and communicators.txt (see above), not as its
+  /// point-to-point schedule.
+  bool native_collectives = false;
 };
 
 struct SimgridTiStats {
   std::uint64_t actions = 0;
-  std::uint64_t messages = 0;  ///< point-to-point and collective-schedule messages
+  std::uint64_t messages = 0;  ///< point-to-point and collective-schedule messages (not `coll`)
   std::uint64_t dropped_cancelled = 0;
 };
 

@@ -83,6 +83,28 @@ TEST(ExportCommand, CollectivesChooseTheExportedSchedules) {
   EXPECT_NE(texts[0], texts[1]);
 }
 
+// --native-collectives: each collective one `coll` line (CG's broadcast of 4 bytes from rank 0,
+// MPI_Init's barrier), the communicators in communicators.txt (world first: "0 4 0 1 2 3"); the
+// point-to-point lines stay.
+TEST(ExportCommand, NativeCollectivesWriteOneLineEachAndTheCommunicators) {
+  const TempDir dir;
+  const auto trace = generate_cg(dir);
+  const auto expanded = dir.path() / "expanded";
+  const auto native = dir.path() / "native";
+  for (const auto& [out, flag] : {std::pair{expanded, std::string()},
+                                  std::pair{native, std::string(" --native-collectives")}}) {
+    const auto r = run_mapsim("export " + trace.string() +
+                              " --format simgrid-ti --no-compute --out " + out.string() + flag);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto text = read_file(native / "rank-0.txt");
+  EXPECT_THAT(text, AllOf(HasSubstr("0 coll bcast 0 0 4 4 4 4\n"),
+                          HasSubstr("0 coll barrier 0 -1 0 0 0 0\n"), HasSubstr("0 send 1 0 8\n")));
+  EXPECT_THAT(read_file(expanded / "rank-0.txt"), Not(HasSubstr(" coll ")));
+  EXPECT_THAT(read_file(native / "communicators.txt"), StartsWith("0 4 0 1 2 3\n"));
+  EXPECT_FALSE(fs::exists(expanded / "communicators.txt"));
+}
+
 TEST(ExportCommand, UnknownFormatIsNamed) {
   const TempDir dir;
   const auto trace = generate_cg(dir);

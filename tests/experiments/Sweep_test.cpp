@@ -580,7 +580,7 @@ TEST(SweepKeys, KeysAreDigestsOfTheCanonicalConfiguration) {
   ASSERT_EQ(single.runs.size(), 1U);
   const auto config = canonical_config(single, single.runs[0]);
   for (const auto* line :
-       {"results-version: 4\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
+       {"results-version: 5\n", "workload: generated ", "topology: torus:4x4\n", "mapper: scotch\n",
         "params: imbalance=0,runs=4,strategy=quality\n", "seed: 0\n", "model: packet\n",
         "packet-size: 4096\n", "eager-threshold: 65536\n", "compute-scale: 1\n", "repeat: 0\n"}) {
     EXPECT_THAT(config, HasSubstr(line));
@@ -749,17 +749,18 @@ TEST(SweepKeys, UnchangedByDefaultsLabelsAndWhatIsNotRun) {
 // The key of kSingle as mapsim computed it before collective algorithms could be chosen (issue 24,
 // item 4; `mapsim run --dry-run` of main at the time): MPICH's algorithms, the default, given or
 // not, leave every existing key as it was.
-// The key of kSingle under results version 4; under version 3 it was 095a096e7d8f..., under
-// version 2 40b931c43991..., under version 1 2fcea9977694..., and the configuration text differs
-// by the version line only.
-constexpr const char* kSingleKey = "d511972efe8c";
+// The key of kSingle under results version 5; under version 4 it was d511972efe8c..., under
+// version 3 095a096e7d8f..., under version 2 40b931c43991..., under version 1 2fcea9977694...,
+// and the configuration text differs by the version line only.
+constexpr const char* kSingleKey = "74297e74ef93";
 
 TEST(SweepKeys, OnlyTheResultsVersionChangedTheKeys) {
   const auto single = expand_text(kSingle);
   const auto text = canonical_config(single, single.runs[0]);
-  const auto at = text.find("results-version: 4\n");
+  const auto at = text.find("results-version: 5\n");
   ASSERT_NE(at, std::string::npos);
-  for (const auto& [version, key] : {std::pair{"results-version: 3", "095a096e7d8f"},
+  for (const auto& [version, key] : {std::pair{"results-version: 4", "d511972efe8c"},
+                                     std::pair{"results-version: 3", "095a096e7d8f"},
                                      std::pair{"results-version: 2", "40b931c43991"},
                                      std::pair{"results-version: 1", "2fcea9977694"}}) {
     auto earlier = text;

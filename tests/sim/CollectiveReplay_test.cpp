@@ -88,6 +88,21 @@ TEST(CollectiveReplay, PairwiseExchangeAlltoall) {
   EXPECT_EQ(r.makespan, 3 * 700 * kNs);
 }
 
+TEST(CollectiveReplay, LinearAlltoallPostsEveryMessageAtOnce) {
+  TraceBuilder b(4);
+  b.all(CollectiveOp::Alltoall, -1, 4 * 500, 4 * 500);  // 500 B per peer
+  const std::vector<topo::NodeId> nodes(4, 0);
+  auto config = round_config("analytic");
+  config.collectives.overrides[static_cast<std::size_t>(traces::CollectiveFamily::Alltoall)] =
+      traces::CollectiveAlgorithm::Linear;
+  const auto r = run(b.trace(), "torus:4x4x4:cores=8", nodes, config);
+  // Open MPI's linear all-to-all posts its 3 receives and 3 sends, then waits for all: without
+  // contention every message takes 700 ns from the start, the pairwise exchange's 3 x 700 ns
+  // in one.
+  EXPECT_EQ(r.collective_messages, 12U);
+  EXPECT_EQ(r.makespan, 700 * kNs);
+}
+
 TEST(CollectiveReplay, RecursiveDoublingAllgather) {
   TraceBuilder b(4);
   b.all(CollectiveOp::Allgather, -1, 4 * 100, 4 * 100);  // one block of 100 B per member

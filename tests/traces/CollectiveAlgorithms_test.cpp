@@ -124,39 +124,43 @@ TEST(CollectiveAlgorithms, EveryAlgorithmCompletesAndDeliversOnTwoThreeFiveAndEi
       {F::Scatter, CollectiveOp::Scatter},
       {F::ReduceScatter, CollectiveOp::ReduceScatter},
   };
-  for (const auto& c : cases) {
-    for (const auto algorithm : algorithms_of(c.family)) {
-      for (const int p : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16}) {
-        for (int root = 0; root < p; ++root) {
-          SCOPED_TRACE(testing::Message() << name(c.family) << '=' << name(algorithm) << " P=" << p
-                                          << " root=" << root);
-          const CollectiveSchedule schedule(c.op, root, same(p, 64 * p, 64 * p),
-                                            forcing(c.family, algorithm));
-          EXPECT_EQ(schedule.chosen(), algorithm);
-          const auto known = heard(schedule);
-          const std::uint64_t everyone = (std::uint64_t{1} << p) - 1;
-          const bool rooted = need_of(c.family) != Need::All;
-          for (int m = 0; m < p; ++m) {
-            const auto mine = known[static_cast<std::size_t>(m)];
-            switch (need_of(c.family)) {
-              case Need::All:
-                EXPECT_EQ(mine, everyone) << "member " << m;
-                break;
-              case Need::FromRoot:
-                EXPECT_TRUE(mine >> root & 1U) << "member " << m << " never hears the root";
-                break;
-              case Need::ToRoot:
-                if (m == root) {
-                  EXPECT_EQ(mine, everyone);
-                }
-                break;
+  // Under both selectors: Open MPI's forms some algorithms as Open MPI (or SMPI) runs them.
+  for (const auto selector : {CollectiveSelector::Mpich, CollectiveSelector::Ompi})
+    for (const auto& c : cases) {
+      for (const auto algorithm : algorithms_of(c.family)) {
+        for (const int p : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16}) {
+          for (int root = 0; root < p; ++root) {
+            SCOPED_TRACE(testing::Message()
+                         << name(c.family) << '=' << name(algorithm) << " P=" << p
+                         << " root=" << root << " selector " << static_cast<int>(selector));
+            auto options = forcing(c.family, algorithm);
+            options.selector = selector;
+            const CollectiveSchedule schedule(c.op, root, same(p, 64 * p, 64 * p), options);
+            EXPECT_EQ(schedule.chosen(), algorithm);
+            const auto known = heard(schedule);
+            const std::uint64_t everyone = (std::uint64_t{1} << p) - 1;
+            const bool rooted = need_of(c.family) != Need::All;
+            for (int m = 0; m < p; ++m) {
+              const auto mine = known[static_cast<std::size_t>(m)];
+              switch (need_of(c.family)) {
+                case Need::All:
+                  EXPECT_EQ(mine, everyone) << "member " << m;
+                  break;
+                case Need::FromRoot:
+                  EXPECT_TRUE(mine >> root & 1U) << "member " << m << " never hears the root";
+                  break;
+                case Need::ToRoot:
+                  if (m == root) {
+                    EXPECT_EQ(mine, everyone);
+                  }
+                  break;
+              }
             }
+            if (!rooted) break;  // rootless: one root is enough
           }
-          if (!rooted) break;  // rootless: one root is enough
         }
       }
     }
-  }
 }
 
 TEST(CollectiveAlgorithms, BruckAlltoallOnFiveMembers) {
@@ -170,11 +174,12 @@ TEST(CollectiveAlgorithms, BruckAlltoallOnFiveMembers) {
 }
 
 TEST(CollectiveAlgorithms, LinearAlltoallSendsDownwardsAndReceivesUpwards) {
-  // Open MPI's basic linear order: step s sends to i - s and receives from i + s.
+  // Open MPI's basic linear order: step s sends to i - s and receives from i + s, every step
+  // overlapping (all posted, then all waited for).
   const CollectiveSchedule s(CollectiveOp::Alltoall, -1, same(3, 30, 30),
                              forcing(F::Alltoall, A::Linear));
-  EXPECT_EQ(steps(s, 0), (Steps{{2, 1, 10}, {1, 2, 10}}));
-  EXPECT_EQ(steps(s, 1), (Steps{{0, 2, 10}, {2, 0, 10}}));
+  EXPECT_EQ(steps(s, 0), (Steps{{2, 1, 10, true}, {1, 2, 10, true}}));
+  EXPECT_EQ(steps(s, 1), (Steps{{0, 2, 10, true}, {2, 0, 10, true}}));
 }
 
 TEST(CollectiveAlgorithms, NeighbourExchangeAllgatherOnFourAndSixMembers) {
@@ -359,7 +364,7 @@ TEST(CollectiveAlgorithms, EveryAlgorithmOnTwoMembers) {
       {F::Allgather, CollectiveOp::Allgather, A::RecursiveDoubling, send_recv, recv_send},
       {F::Allgather, CollectiveOp::Allgather, A::Ring, send_recv, recv_send},
       {F::Allgather, CollectiveOp::Allgather, A::NeighborExchange, send_recv, recv_send},
-      {F::Alltoall, CollectiveOp::Alltoall, A::Linear, send_recv, recv_send},
+      {F::Alltoall, CollectiveOp::Alltoall, A::Linear, {{1, 1, 8, true}}, {{0, 0, 8, true}}},
       {F::Alltoall, CollectiveOp::Alltoall, A::Pairwise, send_recv, recv_send},
       {F::Alltoall, CollectiveOp::Alltoall, A::Bruck, send_recv, recv_send},
       {F::Gather, CollectiveOp::Gather, A::Linear, {{-1, 1, 0}}, {{0, -1, 8}}},
@@ -553,6 +558,93 @@ TEST(OmpiRules, TheScheduleUsesTheRuleForTheRecordedSizes) {
   // Scan has no choice.
   EXPECT_EQ(CollectiveSchedule(CollectiveOp::Scan, -1, same(4, 8, 8), ompi).algorithm(),
             "recursive doubling");
+}
+
+TEST(OmpiRules, RecursiveDoublingBarrierFoldsTheMembersAboveThePowerOfTwo) {
+  // P = 6, 2^m = 4: members 4 and 5 exchange with 0 and 1 (send, then wait for the release);
+  // 0 and 1 first receive from them, then run the core (xor 1, xor 2), then release them; 2 and
+  // 3 run the core only. All 0 bytes.
+  auto options = forcing(F::Barrier, A::RecursiveDoubling);
+  options.selector = CollectiveSelector::Ompi;
+  const CollectiveSchedule s(CollectiveOp::Barrier, -1, same(6, 0, 0), options);
+  EXPECT_EQ(steps(s, 0), (Steps{{-1, 4, 0}, {1, 1, 0}, {2, 2, 0}, {4, -1, 0}}));
+  EXPECT_EQ(steps(s, 1), (Steps{{-1, 5, 0}, {0, 0, 0}, {3, 3, 0}, {5, -1, 0}}));
+  EXPECT_EQ(steps(s, 2), (Steps{{3, 3, 0}, {0, 0, 0}}));
+  EXPECT_EQ(steps(s, 3), (Steps{{2, 2, 0}, {1, 1, 0}}));
+  EXPECT_EQ(steps(s, 4), (Steps{{0, 0, 0}}));
+  EXPECT_EQ(steps(s, 5), (Steps{{1, 1, 0}}));
+  // MPICH's selector keeps the allreduce's fold for the same override: 0 sends to 1 first.
+  const CollectiveSchedule mpich(CollectiveOp::Barrier, -1, same(6, 0, 0),
+                                 forcing(F::Barrier, A::RecursiveDoubling));
+  EXPECT_EQ(mpich.step(0, 0), (CollectiveStep{1, -1, 0}));
+}
+
+TEST(OmpiRules, BinaryReduceRunsUpOpenMpisTree) {
+  // Open MPI's fan-out-2 tree on 9 members (relative ranks): 0 -> {1, 2}, 1 -> {3, 5},
+  // 2 -> {4, 6}, 3 -> {7}, 4 -> {8}; 5 to 8 are leaves. Each member receives from its
+  // children in that order, then sends its 8-byte vector to its parent. MPICH's heap-shaped
+  // tree would give 1 the children 3 and 4.
+  auto options = forcing(F::Reduce, A::Binary);
+  options.selector = CollectiveSelector::Ompi;
+  const CollectiveSchedule s(CollectiveOp::Reduce, 0, same(9, 8, 0), options);
+  EXPECT_EQ(steps(s, 0), (Steps{{-1, 1, 0}, {-1, 2, 0}}));
+  EXPECT_EQ(steps(s, 1), (Steps{{-1, 3, 0}, {-1, 5, 0}, {0, -1, 8}}));
+  EXPECT_EQ(steps(s, 2), (Steps{{-1, 4, 0}, {-1, 6, 0}, {0, -1, 8}}));
+  EXPECT_EQ(steps(s, 3), (Steps{{-1, 7, 0}, {1, -1, 8}}));
+  EXPECT_EQ(steps(s, 4), (Steps{{-1, 8, 0}, {2, -1, 8}}));
+  EXPECT_EQ(steps(s, 5), (Steps{{1, -1, 8}}));
+  EXPECT_EQ(steps(s, 6), (Steps{{2, -1, 8}}));
+  EXPECT_EQ(steps(s, 7), (Steps{{3, -1, 8}}));
+  EXPECT_EQ(steps(s, 8), (Steps{{4, -1, 8}}));
+  // Root 7: the same tree over ranks relative to it (relative r is member (r + 7) mod 9).
+  const CollectiveSchedule rooted(CollectiveOp::Reduce, 7, same(9, 8, 0), options);
+  EXPECT_EQ(steps(rooted, 7), (Steps{{-1, 8, 0}, {-1, 0, 0}}));
+  EXPECT_EQ(steps(rooted, 8), (Steps{{-1, 1, 0}, {-1, 3, 0}, {7, -1, 8}}));
+  const CollectiveSchedule mpich(CollectiveOp::Reduce, 0, same(9, 8, 0),
+                                 forcing(F::Reduce, A::Binary));
+  EXPECT_EQ(steps(mpich, 1), (Steps{{-1, 3, 0}, {-1, 4, 0}, {0, -1, 8}}));
+}
+
+TEST(OmpiRules, AllreduceNonoverlappingIsAReduceThenABcastByTheRules) {
+  // 4 bytes on 5 members: reduce by the rules (P < 8, under 4 KiB: binary, Open MPI's tree),
+  // then bcast (P < 8, under 64 B: binary tree), both rooted at member 0.
+  auto options = forcing(F::Allreduce, A::Nonoverlapping);
+  options.selector = CollectiveSelector::Ompi;
+  const CollectiveSchedule s(CollectiveOp::Allreduce, -1, same(5, 5 * 4, 5 * 4), options);
+  EXPECT_EQ(s.algorithm(), "reduce + bcast");
+  // Member 1: the tree 0 -> {1, 2}, 1 -> {3}, 2 -> {4} upwards, then the heap 0 -> {1, 2},
+  // 1 -> {3, 4} downwards.
+  EXPECT_EQ(steps(s, 1), (Steps{{-1, 3, 0}, {0, -1, 4}, {-1, 0, 0}, {3, -1, 4}, {4, -1, 4}}));
+}
+
+TEST(OmpiRules, RingAllreduceRunsAsSmpiRunsIt) {
+  auto ring = forcing(F::Allreduce, A::Ring);
+  ring.selector = CollectiveSelector::Ompi;
+  // b = 8 bytes on 3 members: the ring on blocks of floor(8 / 3) = 2 bytes (2 (P - 1) = 4 steps
+  // to i + 1 from i - 1), then the remaining 2 bytes allreduced by Open MPI's rules (P < 4,
+  // 2 B: the ring again, under a byte per member: a reduce to 0 then a bcast from 0, by the
+  // rules: linear reduce (P < 4, under 8 B), pipeline bcast (under 32 B; a chain here)).
+  const CollectiveSchedule s(CollectiveOp::Allreduce, -1, same(3, 3 * 8, 3 * 8), ring);
+  EXPECT_EQ(s.algorithm(), "ring");
+  EXPECT_EQ(steps(s, 0), (Steps{{1, 2, 2},
+                                {1, 2, 2},
+                                {1, 2, 2},
+                                {1, 2, 2},  // the ring
+                                {-1, 1, 0},
+                                {-1, 2, 0},     // linear reduce
+                                {1, -1, 2}}));  // chain bcast
+  EXPECT_EQ(
+      steps(s, 1),
+      (Steps{{2, 0, 2}, {2, 0, 2}, {2, 0, 2}, {2, 0, 2}, {0, -1, 2}, {-1, 0, 0}, {2, -1, 2}}));
+  EXPECT_EQ(steps(s, 2),
+            (Steps{{0, 1, 2}, {0, 1, 2}, {0, 1, 2}, {0, 1, 2}, {0, -1, 2}, {-1, 1, 0}}));
+  // b = 9 on 3 members divides: the ring alone, blocks of 3.
+  const CollectiveSchedule even(CollectiveOp::Allreduce, -1, same(3, 3 * 9, 3 * 9), ring);
+  EXPECT_EQ(steps(even, 0), (Steps(4, CollectiveStep{1, 2, 3})));
+  // MPICH's ring splits the vector into uneven blocks instead (3, 3, 2 for b = 8).
+  const CollectiveSchedule mpich(CollectiveOp::Allreduce, -1, same(3, 3 * 8, 3 * 8),
+                                 forcing(F::Allreduce, A::Ring));
+  EXPECT_EQ(mpich.step_count(0), 4);
 }
 
 TEST(CollectiveOptions, ParsesSelectorsAndOverrides) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -335,6 +336,81 @@ TEST(SimgridTi, SubCommunicatorCollectiveUsesWorldRanks) {
   EXPECT_THAT(rank_file(dir.path(), 2),
               ElementsAre("2 init", "2 irecv 0 0 100", "2 wait 0 2 0", "2 finalize"));
   EXPECT_EQ(stats.messages, 1U);
+}
+
+SimgridTiOptions native() {
+  SimgridTiOptions options = communication_only();
+  options.native_collectives = true;
+  return options;
+}
+
+TEST(SimgridTi, NativeCollectivesAreOneLineWithEveryMembersPayload) {
+  TraceBuilder b(3);
+  // On the communicator {2, 0} (world 2 its rank 0, world 0 its rank 1): Bcast of 100 B from
+  // world 0 (comm rank 1; the root's received bytes are the payload), then an Allreduce whose
+  // members sent P b = 2 x 24 and 2 x 40 bytes (payloads 24 and 40). World 1 is not a member.
+  // Between them a point-to-point message 0 -> 2, the pair's first: tag 0.
+  const auto sub = b.communicator({2, 0});
+  b.collective(0, CollectiveOp::Bcast, 0, 200, 100, sub);
+  b.collective(2, CollectiveOp::Bcast, 0, 0, 100, sub);
+  b.send(0, 2, 8).recv(2, 0, 8);
+  b.collective(0, CollectiveOp::Allreduce, -1, 80, 80, sub);
+  b.collective(2, CollectiveOp::Allreduce, -1, 48, 48, sub);
+  const TempDir dir;
+  const auto stats = write_simgrid_ti(b.trace(), dir.path(), native());
+  EXPECT_THAT(rank_file(dir.path(), 0),
+              ElementsAre("0 init", fmt::format("0 coll bcast {} 1 100 100", sub), "0 send 2 0 8",
+                          fmt::format("0 coll allreduce {} -1 24 40", sub), "0 finalize"));
+  EXPECT_THAT(rank_file(dir.path(), 1), ElementsAre("1 init", "1 finalize"));
+  EXPECT_THAT(rank_file(dir.path(), 2),
+              ElementsAre("2 init", fmt::format("2 coll bcast {} 1 100 100", sub), "2 recv 0 0 8",
+                          fmt::format("2 coll allreduce {} -1 24 40", sub), "2 finalize"));
+  EXPECT_EQ(stats.messages, 1U);  // the point-to-point one; collectives are not expanded
+  // communicators.txt: every communicator in index order, its world ranks in rank order.
+  const auto comms = lines_of(dir.path() / "communicators.txt");
+  ASSERT_EQ(comms.size(), b.trace().communicators.size());
+  for (std::size_t c = 0; c < comms.size(); ++c) {
+    const auto& members = b.trace().communicators[c].members;
+    EXPECT_EQ(comms[c], fmt::format("{} {} {}", c, members.size(), fmt::join(members, " ")));
+  }
+  EXPECT_EQ(comms[sub], fmt::format("{} 2 2 0", sub));
+}
+
+TEST(SimgridTi, NativeCollectivesNameEachOperation) {
+  // Each communicating operation on the world of 2 ranks, its payload as collective_payload
+  // derives it; a communicator's creation is a barrier.
+  const std::vector<std::pair<CollectiveOp, std::string>> ops = {
+      {CollectiveOp::Barrier, "barrier"},
+      {CollectiveOp::CreateHandle, "barrier"},
+      {CollectiveOp::Reduce, "reduce"},
+      {CollectiveOp::Gatherv, "gatherv"},
+      {CollectiveOp::Scatter, "scatter"},
+      {CollectiveOp::Allgather, "allgather"},
+      {CollectiveOp::Alltoallv, "alltoallv"},
+      {CollectiveOp::Alltoallw, "alltoallv"},
+      {CollectiveOp::ReduceScatter, "reduce_scatter"},
+      {CollectiveOp::Scan, "scan"}};
+  for (const auto& [op, word] : ops) {
+    TraceBuilder b(2);
+    const bool rooted =
+        op == CollectiveOp::Reduce || op == CollectiveOp::Gatherv || op == CollectiveOp::Scatter;
+    b.all(op, rooted ? 0 : -1, 64, 32);
+    const TempDir dir;
+    write_simgrid_ti(b.trace(), dir.path(), native());
+    const std::vector<CollectiveRecord> records(2, {64, 32});
+    const auto payload = collective_payload(op, rooted ? 0 : -1, records);
+    const auto line = fmt::format("0 coll {} {} {} {}", word, b.trace().world, rooted ? 0 : -1,
+                                  fmt::join(payload, " "));
+    EXPECT_THAT(rank_file(dir.path(), 0), ElementsAre("0 init", line, "0 finalize")) << word;
+  }
+}
+
+TEST(SimgridTi, NativeCollectiveNeverReachedNamesTheMember) {
+  TraceBuilder b(2);
+  b.collective(0, CollectiveOp::Barrier, -1, 0, 0);
+  const TempDir dir;
+  EXPECT_THAT([&] { write_simgrid_ti(b.trace(), dir.path() / "out", native()); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("never reached by member rank 1")));
 }
 
 TEST(SimgridTi, LocalCollectivesWriteNothing) {
