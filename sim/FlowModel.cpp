@@ -230,8 +230,13 @@ void FlowModel::drain_due() {
     const Flow& flow = flows_[id];
     const std::uint32_t b = flow.bundle;
     engine_->schedule(now, kDelivery, flow.transfer);
-    for (const auto r : links_of(b)) --links_[static_cast<std::size_t>(r)].streaming;
-    touch(b);
+    bool shared = false;
+    for (const auto r : links_of(b)) {
+      shared = --links_[static_cast<std::size_t>(r)].streaming > 0 || shared;
+    }
+    // A flow whose links carry nothing else once it is gone leaves every other rate as it is:
+    // no re-solve (the solve of those links alone would find no flow).
+    if (shared) touch(b);
     if (--bundles_[b].count == 0) dissolve(b);
     network_->release(flow.route);
     flows_.release(id);
