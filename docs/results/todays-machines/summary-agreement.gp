@@ -38,7 +38,10 @@ set yrange [-1:1]
 set ylabel 'mean Spearman rho with simulated time'
 set title "Do the static metrics order the mappers as the\nsimulation does? Mean rho"
 plot 'summary-agreement.dat' using 2:xtic(1) title 'hop-bytes', \
-  '' using 3 title 'link-bytes-max'
+  '' using 3 title 'link-bytes-max', \
+  '' using 4 title 'busiest-link-s', \
+  '' using 5 title 'link-load-squares', \
+  '' using 6 title 'latency-s'
 unset output
 reset
 set terminal pngcairo size 800,720
@@ -78,5 +81,8 @@ set yrange [-1:1]
 set ylabel 'mean Spearman rho with simulated time'
 set title "Do the static metrics order the mappers as the\nsimulation does? Mean rho"
 plot 'summary-agreement.dat' using 2:xtic(1) title 'hop-bytes', \
-  '' using 3 title 'link-bytes-max'
+  '' using 3 title 'link-bytes-max', \
+  '' using 4 title 'busiest-link-s', \
+  '' using 5 title 'link-load-squares', \
+  '' using 6 title 'latency-s'
 unset output

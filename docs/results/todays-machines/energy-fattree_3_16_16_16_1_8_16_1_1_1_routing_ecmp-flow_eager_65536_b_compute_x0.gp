@@ -1,0 +1,116 @@
+# mapsim report: simulated makespan_s against the network's energy (/ in-order): fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536 B, compute x0)
+# Redraws energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.svg and energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.png: gnuplot energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.gp (in this directory).
+reset
+set terminal svg size 1100,640 dynamic enhanced font 'Helvetica,12'
+set output 'energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.svg'
+set termoption noenhanced
+set key below horizontal
+set linetype 1 lc rgb '#1f77b4'
+set linetype 2 lc rgb '#ff7f0e'
+set linetype 3 lc rgb '#2ca02c'
+set linetype 4 lc rgb '#d62728'
+set linetype 5 lc rgb '#9467bd'
+set linetype 6 lc rgb '#8c564b'
+set linetype 7 lc rgb '#e377c2'
+set linetype 8 lc rgb '#7f7f7f'
+set linetype 9 lc rgb '#bcbd22'
+set linetype 10 lc rgb '#17becf'
+set linetype 11 lc rgb '#aec7e8'
+set linetype 12 lc rgb '#ffbb78'
+set linetype 13 lc rgb '#98df8a'
+set linetype 14 lc rgb '#ff9896'
+set linetype 15 lc rgb '#c5b0d5'
+set linetype 16 lc rgb '#c49c94'
+set linetype 17 lc rgb '#f7b6d2'
+set linetype 18 lc rgb '#c7c7c7'
+set linetype 19 lc rgb '#dbdb8d'
+set linetype 20 lc rgb '#9edae5'
+set linetype cycle 20
+set grid
+set key outside right top vertical Left reverse
+set xlabel 'simulated makespan_s / in-order'
+set ylabel 'network energy / in-order'
+set title "simulated makespan_s against energy: fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536\nB, compute x0)"
+plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.dat' index 4 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 4 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 5 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 5 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 6 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 6 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 7 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 7 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 8 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 8 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
+  '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
+  '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
+  '' index 3 using 1:2:4 with points pt variable ps 1.3 lc 5 notitle, \
+  keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
+  keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
+  keyentry with points pt 7 ps 1.3 lc 3 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 5 title 'treematch', \
+  keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:D:1024:iterations=1', \
+  keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:D:1024:iterations=1', \
+  keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:lu:D:1024:iterations=1', \
+  keyentry with points pt 11 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
+  keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
+  keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
+unset output
+reset
+set terminal pngcairo size 1100,640
+set output 'energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.png'
+set termoption noenhanced
+set key below horizontal
+set linetype 1 lc rgb '#1f77b4'
+set linetype 2 lc rgb '#ff7f0e'
+set linetype 3 lc rgb '#2ca02c'
+set linetype 4 lc rgb '#d62728'
+set linetype 5 lc rgb '#9467bd'
+set linetype 6 lc rgb '#8c564b'
+set linetype 7 lc rgb '#e377c2'
+set linetype 8 lc rgb '#7f7f7f'
+set linetype 9 lc rgb '#bcbd22'
+set linetype 10 lc rgb '#17becf'
+set linetype 11 lc rgb '#aec7e8'
+set linetype 12 lc rgb '#ffbb78'
+set linetype 13 lc rgb '#98df8a'
+set linetype 14 lc rgb '#ff9896'
+set linetype 15 lc rgb '#c5b0d5'
+set linetype 16 lc rgb '#c49c94'
+set linetype 17 lc rgb '#f7b6d2'
+set linetype 18 lc rgb '#c7c7c7'
+set linetype 19 lc rgb '#dbdb8d'
+set linetype 20 lc rgb '#9edae5'
+set linetype cycle 20
+set grid
+set key outside right top vertical Left reverse
+set xlabel 'simulated makespan_s / in-order'
+set ylabel 'network energy / in-order'
+set title "simulated makespan_s against energy: fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536\nB, compute x0)"
+plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.dat' index 4 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 4 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 5 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 5 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 6 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 6 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 7 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 7 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 8 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 8 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
+  '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
+  '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
+  '' index 3 using 1:2:4 with points pt variable ps 1.3 lc 5 notitle, \
+  keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
+  keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
+  keyentry with points pt 7 ps 1.3 lc 3 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 5 title 'treematch', \
+  keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:D:1024:iterations=1', \
+  keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:D:1024:iterations=1', \
+  keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:lu:D:1024:iterations=1', \
+  keyentry with points pt 11 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
+  keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
+  keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
+unset output
