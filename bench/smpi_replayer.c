@@ -17,12 +17,11 @@
  * sleep until a common time); rank 0 prints "smpi_replayer: makespan S" with S the simulated
  * seconds from that start to the last rank's last action. */
 #include <math.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <mpi.h>
 
 static void fail(const char* what, const char* where) {
   fprintf(stderr, "smpi_replayer: %s: %s\n", where, what);
@@ -69,7 +68,8 @@ static Comm* make_communicators(const char* dir, int world_size, int* count) {
     char* p = line;
     const long id = strtol(p, &p, 10);
     const long size = strtol(p, &p, 10);
-    if (id != *count || size < 0) fail("communicators must be listed as ID P members, in order", path);
+    if (id != *count || size < 0)
+      fail("communicators must be listed as ID P members, in order", path);
     if (*count == capacity) {
       capacity *= 2;
       comms = realloc(comms, (size_t)capacity * sizeof(Comm));

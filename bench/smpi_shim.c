@@ -6,4 +6,6 @@
  * other ranks and aborts). The broadcast itself runs over the whole communicator and never uses
  * those communicators, so what is simulated is otherwise unchanged. */
 void _ZN7simgrid4smpi4Comm8init_smpEv(void* self);
-void _ZN7simgrid4smpi4Comm8init_smpEv(void* self) { (void)self; }
+void _ZN7simgrid4smpi4Comm8init_smpEv(void* self) {
+  (void)self;
+}

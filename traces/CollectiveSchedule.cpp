@@ -18,20 +18,6 @@ std::int64_t divide_rounded(std::int64_t value, std::int64_t by) {
   return by <= 0 ? 0 : (value + by / 2) / by;
 }
 
-bool rooted(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::Bcast:
-    case CollectiveOp::Reduce:
-    case CollectiveOp::Gather:
-    case CollectiveOp::Gatherv:
-    case CollectiveOp::Scatter:
-    case CollectiveOp::Scatterv:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool power_of_two(std::int32_t p) {
   return std::has_single_bit(static_cast<std::uint32_t>(p));
 }
@@ -87,6 +73,20 @@ std::vector<std::int64_t> blocks_of(std::int64_t bytes, std::int32_t p) {
 }
 
 }  // namespace
+
+bool rooted(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::Bcast:
+    case CollectiveOp::Reduce:
+    case CollectiveOp::Gather:
+    case CollectiveOp::Gatherv:
+    case CollectiveOp::Scatter:
+    case CollectiveOp::Scatterv:
+      return true;
+    default:
+      return false;
+  }
+}
 
 std::vector<std::int64_t> collective_payload(CollectiveOp op, std::int32_t root,
                                              std::span<const CollectiveRecord> records) {

@@ -56,6 +56,9 @@ struct CollectiveRecord {
   std::int64_t received = 0;
 };
 
+/// Whether `op` has a root (bcast, reduce, gather(v), scatter(v)).
+bool rooted(CollectiveOp op);
+
 /// Each member's payload in bytes (indexed by communicator rank) of a collective whose members
 /// recorded `records`, as the schedules derive it (the table above); zeros for barriers and
 /// local operations. `root`: the communicator rank of a rooted operation's root (checked).
@@ -109,8 +112,8 @@ class CollectiveSchedule {
 
   CollectiveOp op_;
   CollectiveAlgorithm chosen_ = CollectiveAlgorithm::Default;  ///< Default for scan and local ops
-  bool ompi_ = false;       // Open MPI's rules: their ring allreduce is SMPI's (build_smpi_ring)
-  bool smpi_ring_ = false;  // built by build_smpi_ring
+  bool ompi_ = false;          // Open MPI's rules: their ring allreduce is SMPI's (build_smpi_ring)
+  bool smpi_ring_ = false;     // built by build_smpi_ring
   bool reduce_bcast_ = false;  // built by build_reduce_bcast
   std::int32_t root_ = 0;
   std::int32_t size_ = 0;

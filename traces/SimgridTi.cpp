@@ -100,33 +100,44 @@ class Exporter {
     std::unordered_map<std::uint16_t, std::vector<std::size_t>> collectives;
   };
 
-  const CollectiveSchedule& schedule(std::uint16_t comm, std::size_t k) {
-    const auto key = (static_cast<std::uint64_t>(comm) << 32) | k;
-    auto& slot = schedules_[key];
-    if (slot) return *slot;
-    const auto& members = trace_.communicators[comm].members;
-    std::vector<CollectiveRecord> records(members.size());
+  // What the members of collective #k on `comm` recorded: its operation, root (a communicator
+  // rank, -1 for none) and records, checking that every member reaches it.
+  struct Instance {
     CollectiveOp op = CollectiveOp::None;
     std::int32_t root = -1;
+    std::vector<CollectiveRecord> records;
+  };
+  Instance instance(std::uint16_t comm, std::size_t k) {
+    const auto& members = trace_.communicators[comm].members;
+    Instance found{CollectiveOp::None, -1, std::vector<CollectiveRecord>(members.size())};
     for (std::size_t i = 0; i < members.size(); ++i) {
       const Rank w = members[i];
       const auto& mine = ranks_[static_cast<std::size_t>(w)].collectives;
-      const auto found = mine.find(comm);
-      const std::size_t count = found == mine.end() ? 0 : found->second.size();
+      const auto calls = mine.find(comm);
+      const std::size_t count = calls == mine.end() ? 0 : calls->second.size();
       if (count <= k) {
         throw InputError(fmt::format(
             "the trace cannot be exported: collective #{} on communicator {} is never reached by "
             "member rank {}, which makes only {} collective call(s) on it",
             k + 1, trace_.communicators[comm].name, w, count));
       }
-      const auto& event = trace_.ranks[static_cast<std::size_t>(w)].events[found->second[k]];
+      const auto& event = trace_.ranks[static_cast<std::size_t>(w)].events[calls->second[k]];
       if (i == 0) {
-        op = event.op;
-        if (event.peer >= 0) root = rank_in(comm, event.peer);
+        found.op = event.op;
+        if (event.peer >= 0) found.root = rank_in(comm, event.peer);
       }
-      records[i] = CollectiveRecord{event.bytes, event.received};
+      found.records[i] = CollectiveRecord{event.bytes, event.received};
     }
-    slot = std::make_unique<CollectiveSchedule>(op, root, std::move(records), options_.collectives);
+    return found;
+  }
+
+  const CollectiveSchedule& schedule(std::uint16_t comm, std::size_t k) {
+    const auto key = (static_cast<std::uint64_t>(comm) << 32) | k;
+    auto& slot = schedules_[key];
+    if (slot) return *slot;
+    auto found = instance(comm, k);
+    slot = std::make_unique<CollectiveSchedule>(found.op, found.root, std::move(found.records),
+                                                options_.collectives);
     return *slot;
   }
 
@@ -314,23 +325,11 @@ class Exporter {
 
   // The collective's `coll` line (native_collectives).
   std::string native_collective(Rank r, std::uint16_t comm, std::size_t k) {
-    const auto& plan = schedule(comm, k);  // checks that every member reaches it
-    const auto& members = trace_.communicators[comm].members;
-    std::vector<CollectiveRecord> records(members.size());
-    std::int32_t root = -1;
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      const auto& mine = ranks_[static_cast<std::size_t>(members[i])].collectives.at(comm);
-      const auto& event = trace_.ranks[static_cast<std::size_t>(members[i])].events[mine[k]];
-      if (i == 0 && event.peer >= 0) root = rank_in(comm, event.peer);
-      records[i] = CollectiveRecord{event.bytes, event.received};
-    }
-    const bool rooted = plan.op() == CollectiveOp::Bcast || plan.op() == CollectiveOp::Reduce ||
-                        plan.op() == CollectiveOp::Gather || plan.op() == CollectiveOp::Gatherv ||
-                        plan.op() == CollectiveOp::Scatter || plan.op() == CollectiveOp::Scatterv;
-    if (!rooted) root = -1;
-    const auto payload = collective_payload(plan.op(), root, records);
-    return fmt::format("{} coll {} {} {} {}", r, native_name(plan.op()), comm, root,
-                       fmt::join(payload, " "));
+    schedule(comm, k);  // checks the root, as the replay does
+    const auto found = instance(comm, k);
+    const std::int32_t root = rooted(found.op) ? found.root : -1;
+    return fmt::format("{} coll {} {} {} {}", r, native_name(found.op), comm, root,
+                       fmt::join(collective_payload(found.op, root, found.records), " "));
   }
 
   static std::string_view native_name(CollectiveOp op) {
