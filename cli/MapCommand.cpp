@@ -441,8 +441,8 @@ int run_map(const std::vector<std::string>& args) {
     config.seed = seed;
     oracle.emplace(
         *topology, std::move(config),
-        [&](const topo::Mapping& mapping, const sim::SimConfig& c, std::int64_t iterations) {
-          return trace->simulate(*topology, mapping, c, iterations);
+        [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
+          return trace->simulate(*topology, mapping, c, slice);
         });
   }
 

@@ -521,8 +521,8 @@ int run_simulate(const std::vector<std::string>& args) {
     // settings; its model and compute scale are its own parameters.
     const tuning::ReplayOracle oracle(
         *topology, config,
-        [&](const topo::Mapping& mapping, const sim::SimConfig& c, std::int64_t iterations) {
-          return trace.simulate(*topology, mapping, c, iterations);
+        [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
+          return trace.simulate(*topology, mapping, c, slice);
         });
     if (critical && chosen.size() != 1)
       throw po::error("--critical-messages takes one mapping, not several mappers");

@@ -10,6 +10,7 @@
 #include "support/Suggest.hpp"
 #include "traces/Otf2Streams.hpp"
 #include "traces/TraceMatrix.hpp"
+#include "traces/TraceSlice.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/WorkloadStreams.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -90,18 +91,41 @@ sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Map
 }
 
 sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Mapping& mapping,
-                                 const sim::SimConfig& config, std::int64_t iterations) {
-  if (iterations == 0) return simulate(topology, mapping, config);
+                                 const sim::SimConfig& config, const map::Slice& slice) {
+  if (slice.whole()) return simulate(topology, mapping, config);
+  if (slice.iterations == 0) {
+    const auto cut = this->slice(slice.share);
+    traces::TraceStreams streams(*cut);
+    return sim::simulate(streams, topology, mapping, config);
+  }
   if (!generator_) {
     throw InputError(fmt::format(
         "{}: only a generated workload can be replayed for its first {} iterations (train=); "
-        "an OTF2 trace is replayed whole",
-        source_, iterations));
+        "an OTF2 trace is cut by a share of its events (train-share=)",
+        source_, slice.iterations));
   }
   auto options = *generator_;
-  options.iterations = iterations;
+  options.iterations = slice.iterations;
   traces::WorkloadStreams streams(options);
   return sim::simulate(streams, topology, mapping, config);
+}
+
+std::shared_ptr<const traces::Trace> TraceInput::slice(double share) {
+  const std::scoped_lock lock(slices_mutex_);  // the replays that need it wait for it
+  auto& cut = slices_[share];
+  if (!cut) {
+    if (stored_) {
+      cut = std::make_shared<const traces::Trace>(traces::first_share(*stored_, share));
+    } else {
+      cut = std::make_shared<const traces::Trace>(traces::first_share(
+          [this]() -> std::unique_ptr<traces::EventStreams> {
+            if (generator_) return std::make_unique<traces::WorkloadStreams>(*generator_);
+            return std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
+          },
+          share));
+    }
+  }
+  return cut;
 }
 
 }  // namespace mapsim::cli

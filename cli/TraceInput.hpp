@@ -3,12 +3,14 @@
 // replays, or streamed per replay) or a generator spec (its ranks run as coroutines per replay),
 // with the mappers' matrix of it (cli/MatrixChoice.hpp).
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "mappers/TimeOracle.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Ids.hpp"
 #include "topologies/Mapping.hpp"
@@ -48,10 +50,11 @@ class TraceInput {
   /// Replays the trace: the stored one, or fresh streams per call (replays may run in parallel).
   [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
                                      const sim::SimConfig& config);
-  /// The same for the first `iterations` of a generated workload (0: the whole trace, as above);
-  /// throws InputError for an archive, which cannot be cut into iterations.
+  /// The same for a slice (map::Slice): the first iterations of a generated workload (InputError
+  /// for an archive, which cannot be cut into iterations), or the consistent cut within a share of
+  /// any trace's events (traces/TraceSlice.hpp), cut once and shared by the replays.
   [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
-                                     const sim::SimConfig& config, std::int64_t iterations);
+                                     const sim::SimConfig& config, const map::Slice& slice);
 
  private:
   std::string text_;
@@ -63,6 +66,11 @@ class TraceInput {
   std::optional<traces::Trace> stored_;
   std::unique_ptr<traces::EventStreams> streams_;
   std::mutex mutex_;
+  std::map<double, std::shared_ptr<const traces::Trace>> slices_;  // by share
+  std::mutex slices_mutex_;
+
+  /// The consistent cut within `share` of each rank's events, made on first use.
+  std::shared_ptr<const traces::Trace> slice(double share);
 };
 
 }  // namespace mapsim::cli

@@ -393,8 +393,8 @@ class SweepRunner {
             config.model_options = {};
           }
           oracle.emplace(topology, std::move(config),
-                         tuning::stream_replayer(topology, [workload](std::int64_t iterations) {
-                           return workload->streams(iterations);
+                         tuning::stream_replayer(topology, [workload](const map::Slice& slice) {
+                           return workload->streams(slice);
                          }));
         }
         state->mapping = built->map(workload->matrix, topology, static_cast<map::Seed>(first.seed),

@@ -11,6 +11,7 @@
 #include "traces/RecordedMatrix.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/TraceSlice.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/WorkloadStreams.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
@@ -120,16 +121,26 @@ std::unique_ptr<traces::EventStreams> LoadedWorkload::streams() const {
   return std::make_unique<traces::Otf2Streams>(source.path);
 }
 
-std::unique_ptr<traces::EventStreams> LoadedWorkload::streams(std::int64_t iterations) const {
-  if (iterations == 0) return streams();
+std::unique_ptr<traces::EventStreams> LoadedWorkload::streams(const map::Slice& slice) const {
+  if (slice.whole()) return streams();
+  if (slice.iterations == 0) {
+    const std::scoped_lock lock(slices_->mutex);  // the replays that need it wait for it
+    auto& cut = slices_->by_share[slice.share];
+    if (!cut) {
+      cut = std::make_shared<const traces::Trace>(
+          trace ? traces::first_share(*trace, slice.share)
+                : traces::first_share([this] { return streams(); }, slice.share));
+    }
+    return traces::shared_streams(cut);
+  }
   if (source.kind != WorkloadKind::Generated) {
     throw InputError(fmt::format(
         "only a generated workload can be replayed for its first {} iterations (train=); an "
-        "OTF2 trace is replayed whole",
-        iterations));
+        "OTF2 trace is cut by a share of its events (train-share=)",
+        slice.iterations));
   }
   auto options = source.generator;
-  options.iterations = iterations;
+  options.iterations = slice.iterations;
   return std::make_unique<traces::WorkloadStreams>(options);
 }
 

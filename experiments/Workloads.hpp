@@ -3,11 +3,14 @@
 // estimate for scheduling) and the loaded trace and matrix a run maps and replays.
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
 #include "experiments/Config.hpp"
+#include "mappers/TimeOracle.hpp"
 #include "traces/CommMatrix.hpp"
 #include "traces/EventStreams.hpp"
 #include "traces/Trace.hpp"
@@ -50,9 +53,18 @@ struct LoadedWorkload {
   [[nodiscard]] bool replayable() const { return trace.has_value() || streamed; }
   /// Events for one replay: the stored trace's, or fresh streams.
   [[nodiscard]] std::unique_ptr<traces::EventStreams> streams() const;
-  /// Events of the first `iterations` of a generated workload, run afresh (0: streams()); throws
-  /// InputError for a trace file, which cannot be cut into iterations.
-  [[nodiscard]] std::unique_ptr<traces::EventStreams> streams(std::int64_t iterations) const;
+  /// Events of a slice (map::Slice; whole: streams()): the first iterations of a generated
+  /// workload, run afresh (InputError for a trace file, which cannot be cut into iterations), or
+  /// the consistent cut within a share of any trace's events (traces/TraceSlice.hpp), cut once
+  /// and shared by the replays.
+  [[nodiscard]] std::unique_ptr<traces::EventStreams> streams(const map::Slice& slice) const;
+
+ private:
+  struct Slices {
+    std::mutex mutex;
+    std::map<double, std::shared_ptr<const traces::Trace>> by_share;
+  };
+  std::shared_ptr<Slices> slices_ = std::make_shared<Slices>();
 };
 
 /// A generated workload whose matrix counts more messages than this is replayed from streams,

@@ -51,6 +51,10 @@ constexpr ParamSpec kParams[] = {
      "search on the first N iterations of a generated workload (0: the whole workload); the "
      "portfolio's mappings and the search's choice are then judged on the whole workload",
      0, 1000000000},
+    {"train-share", ParamType::Real, "1",
+     "search on the first share of each rank's events of any trace, cut so that every message "
+     "and collective is kept whole or left out (1: the whole workload); judged as with train=",
+     0, 1},
     {"time-limit", ParamType::Real, "0",
      "wall-clock seconds for the improvement, 0 for none (when it strikes the result depends on "
      "the machine's speed)",
@@ -172,7 +176,7 @@ struct Options {
   std::size_t confirm = 0;
   std::int64_t stall = 0;
   double time_limit = 0;
-  std::int64_t train = 0;
+  map::Slice train;  // what the search replays (train=, train-share=)
 };
 
 class ReplaySearch final : public Mapper {
@@ -188,9 +192,17 @@ class ReplaySearch final : public Mapper {
     options_.confirm = static_cast<std::size_t>(params.integer("confirm"));
     options_.stall = params.integer("stall");
     options_.time_limit = params.real("time-limit");
-    options_.train = params.integer("train");
-    options_.model.iterations = options_.train;
-    options_.screen.iterations = options_.train;
+    options_.train = {params.integer("train"), params.real("train-share")};
+    if (options_.train.share <= 0) {
+      throw InputError(
+          "mapper 'replay-search': train-share must be above 0 (1: the whole workload)");
+    }
+    if (options_.train.iterations > 0 && options_.train.share < 1) {
+      throw InputError(
+          "mapper 'replay-search': train= and train-share= both cut the workload; give one");
+    }
+    options_.model.slice = options_.train;
+    options_.screen.slice = options_.train;
   }
 
   [[nodiscard]] bool needs_oracle() const override { return true; }
@@ -377,11 +389,11 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
                   round, evaluations, accepted, goal.text(portfolio_best), goal.text(measured),
                   goal.gain(portfolio_best, measured));
-  if (options_.train > 0) {
+  if (!options_.train.whole()) {
     // Chosen on the first iterations: the choice and every portfolio mapping on the whole
     // workload, the best kept (the choice on ties).
     auto whole = options_.model;
-    whole.iterations = 0;
+    whole.slice = {};
     std::vector<topo::Mapping> finalists{incumbent};
     for (const auto& member : starts) {
       if (member != incumbent) finalists.push_back(member);
@@ -395,7 +407,10 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       if (whole_goal.less(judged_whole[k], judged_whole[fastest])) fastest = k;
     }
     report +=
-        fmt::format("  whole workload: the choice on {} iterations {}; {}\n", options_.train,
+        fmt::format("  whole workload: the choice on {} {}; {}\n",
+                    options_.train.iterations > 0
+                        ? fmt::format("{} iterations", options_.train.iterations)
+                        : fmt::format("{:g} % of each rank's events", options_.train.share * 100),
                     whole_goal.text(judged_whole[0]),
                     fastest == 0 ? std::string("kept (no portfolio mapping is better)")
                                  : fmt::format("a portfolio mapping is better ({}): taken instead",

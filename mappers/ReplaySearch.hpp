@@ -46,8 +46,11 @@
 //    iterations repeat the same messages, so N of them show the placement's effect at a fraction
 //    of the cost). The choice and every distinct portfolio mapping are then replayed whole under
 //    the model, and the fastest is the result: so it is never slower on the whole workload than
-//    any portfolio member either. An OTF2 trace is not cut (a cut must keep both ends of every
-//    message and of every collective on one side of it; not built): train= on one is an error.
+//    any portfolio member either. `train-share=F` cuts any trace, OTF2 archives included: every
+//    replay of steps 1-3 runs the longest consistent cut within the first F of each rank's events
+//    (traces/TraceSlice.hpp: every message and collective is kept at all its ends or at none, every
+//    request kept is completed), then step 4 as with train=. train= on an OTF2 trace is an error
+//    (its iterations are not marked); giving both is an error.
 //
 // The choice is never slower under the model than any portfolio member: each was replayed, and
 // only faster mappings replace the incumbent (with train=, on the whole workload: step 4).

@@ -21,15 +21,25 @@
 
 namespace mapsim::map {
 
+/// How much of the workload a replay runs: its first `iterations` (a generated workload run with
+/// that iteration count; 0: all of it), or the consistent cut within the first `share` of each
+/// rank's events (traces/TraceSlice.hpp, any trace; 1: all of it). At most one of them cuts.
+struct Slice {
+  std::int64_t iterations = 0;
+  double share = 1;
+
+  [[nodiscard]] bool whole() const { return iterations == 0 && share >= 1; }
+  friend bool operator==(const Slice&, const Slice&) = default;
+};
+
 /// Which replay a search asks for: a network model (sim's names: "analytic", "flow", "packet"),
-/// the factor on the recorded computation (0: communication only) and how much of the workload:
-/// its first `iterations` (a generated workload run with that iteration count; 0: all of it),
-/// and whether the judgements list the critical path's transfers (which cost the replay time and
+/// the factor on the recorded computation (0: communication only), how much of the workload, and
+/// whether the judgements list the critical path's transfers (which cost the replay time and
 /// memory: only where the search reads them).
 struct Fidelity {
   std::string model = "flow";
   double compute_scale = 0;
-  std::int64_t iterations = 0;
+  Slice slice{};
   bool critical_messages = false;
 
   friend bool operator==(const Fidelity&, const Fidelity&) = default;

@@ -33,7 +33,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
       std::size_t{0}, mappings.size(),
       [&](std::size_t k) {
         try {
-          const auto result = replay_(mappings[k], config, fidelity.iterations);
+          const auto result = replay_(mappings[k], config, fidelity.slice);
           auto& j = judgements[k];
           j.makespan = result.makespan;
           j.rank_finish = result.rank_finish;
@@ -80,10 +80,10 @@ std::string ReplayOracle::reported() const {
 
 ReplayOracle::Replayer stream_replayer(
     const topo::Topology& topology,
-    std::function<std::unique_ptr<traces::EventStreams>(std::int64_t)> streams) {
+    std::function<std::unique_ptr<traces::EventStreams>(const map::Slice&)> streams) {
   return [&topology, streams = std::move(streams)](
-             const topo::Mapping& mapping, const sim::SimConfig& config, std::int64_t iterations) {
-    const auto opened = streams(iterations);
+             const topo::Mapping& mapping, const sim::SimConfig& config, const map::Slice& slice) {
+    const auto opened = streams(slice);
     return sim::simulate(*opened, topology, mapping, config);
   };
 }

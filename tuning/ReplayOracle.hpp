@@ -2,16 +2,17 @@
 // A TimeOracle (mappers/TimeOracle.hpp) that replays a workload with the simulator: judge() runs
 // one sim::simulate per mapping, in parallel (oneTBB), with the caller's configuration — links,
 // MPI overheads, collective algorithms, eager threshold, calibration, seed — and the model and
-// compute scale of the fidelity the search asks for, of the whole workload or its first
-// iterations (Fidelity::iterations: only a generated workload can be cut so; the replayer throws
-// InputError for any other). A Judgement is the replay's makespan, its ranks' finish times, its
-// network links' busy times (sim::Result) and its network's energy (sim::replay_energy with the
-// configuration's link parameters: computed from what the replay measured, at no cost to it).
+// compute scale of the fidelity the search asks for, of the whole workload or the slice it asks
+// for (Fidelity::slice: a generated workload's first iterations, or the consistent cut within a
+// share of any trace's events; the replayer throws InputError for iterations of a trace file). A
+// Judgement is the replay's makespan, its ranks' finish times, its network links' busy times
+// (sim::Result) and its network's energy (sim::replay_energy with the configuration's link
+// parameters: computed from what the replay measured, at no cost to it).
 //
 //   tuning::ReplayOracle oracle(*topology, config,
 //                               [&](const topo::Mapping& m, const sim::SimConfig& c,
-//                                   std::int64_t iterations) {
-//                                 return sim::simulate(*streams_of(iterations), *topology, m, c);
+//                                   const map::Slice& slice) {
+//                                 return sim::simulate(*streams_of(slice), *topology, m, c);
 //                               });
 //   const auto mapping = map::make_mapper("replay-search")->map(matrix, *topology, seed, &oracle);
 //   fmt::print("{}", oracle.reported());
@@ -31,10 +32,10 @@ namespace mapsim::tuning {
 
 class ReplayOracle final : public map::TimeOracle {
  public:
-  /// One replay of the workload, or of its first `iterations` (0: all of it): must be callable
-  /// from several threads at once.
+  /// One replay of the workload, or of a slice of it (Slice::whole(): all of it): must be
+  /// callable from several threads at once.
   using Replayer =
-      std::function<sim::Result(const topo::Mapping&, const sim::SimConfig&, std::int64_t)>;
+      std::function<sim::Result(const topo::Mapping&, const sim::SimConfig&, const map::Slice&)>;
 
   ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay);
 
@@ -60,9 +61,9 @@ class ReplayOracle final : public map::TimeOracle {
 };
 
 /// A Replayer over fresh event streams per replay (a stored trace's, an archive's, a generator's):
-/// `streams(iterations)`, 0 for the whole workload.
+/// `streams(slice)`.
 ReplayOracle::Replayer stream_replayer(
     const topo::Topology& topology,
-    std::function<std::unique_ptr<traces::EventStreams>(std::int64_t)> streams);
+    std::function<std::unique_ptr<traces::EventStreams>(const map::Slice&)> streams);
 
 }  // namespace mapsim::tuning

@@ -405,7 +405,7 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
     ASSERT_GE(asked.size(), 3U);
     EXPECT_EQ(asked.size() % 2, 1U);
     for (std::size_t k = 0; k < asked.size(); ++k) {
-      EXPECT_EQ(asked[k], (Fidelity{k % 2 == 1 ? "analytic" : "flow", 0, 0, k % 2 == 0})) << k;
+      EXPECT_EQ(asked[k], (Fidelity{k % 2 == 1 ? "analytic" : "flow", 0, {}, k % 2 == 0})) << k;
     }
   }
   {
@@ -417,13 +417,13 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
                   {"compute-scale", "0.5"}});
     const auto asked = oracle.fidelities();
     ASSERT_GE(asked.size(), 2U);  // the portfolio, then rounds of one replay each
-    for (const auto& f : asked) EXPECT_EQ(f, (Fidelity{"packet", 0.5, 0, true}));
+    for (const auto& f : asked) EXPECT_EQ(f, (Fidelity{"packet", 0.5, {}, true}));
   }
 }
 
-/// A TimeOracle whose slice (Fidelity::iterations > 0) costs hop-bytes but whose whole workload
+/// A TimeOracle whose slice (Fidelity::slice not whole) costs hop-bytes but whose whole workload
 /// costs 1 for in-order's mapping and 1000 + hop-bytes for any other: what is fastest on a slice
-/// need not be on the whole. Records the iterations of every call.
+/// need not be on the whole. Records the slice of every call.
 class SliceOracle final : public TimeOracle {
  public:
   SliceOracle(const topo::Topology& topology, const traces::CommMatrix& matrix)
@@ -434,25 +434,25 @@ class SliceOracle final : public TimeOracle {
   [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
   [[nodiscard]] std::vector<Judgement> judge(std::span<const topo::Mapping> mappings,
                                              const Fidelity& fidelity) const override {
-    iterations_.push_back(fidelity.iterations);
+    slices_.push_back(fidelity.slice);
     std::vector<Judgement> out;
     for (const auto& m : mappings) {
       auto j = hop_bytes_judgement(matrix_, topology_, m);
-      if (fidelity.iterations == 0) j.makespan = m == in_order_ ? 1 : 1000 + j.makespan;
+      if (fidelity.slice.whole()) j.makespan = m == in_order_ ? 1 : 1000 + j.makespan;
       out.push_back(std::move(j));
     }
     return out;
   }
   void report(std::string_view text) const override { reported_ += text; }
 
-  std::vector<std::int64_t> iterations() const { return iterations_; }
+  std::vector<Slice> slices() const { return slices_; }
   std::string reported() const { return reported_; }
 
  private:
   const topo::Topology& topology_;
   const traces::CommMatrix& matrix_;
   topo::Mapping in_order_;
-  mutable std::vector<std::int64_t> iterations_;  // judge() is called from one thread
+  mutable std::vector<Slice> slices_;  // judge() is called from one thread
   mutable std::string reported_;
 };
 
@@ -467,17 +467,39 @@ TEST(ReplaySearch, ChoosesOnTheSliceAndKeepsWhatIsFastestOnTheWhole) {
       search(matrix, *machine, oracle,
              {{"train", "2"}, {"evaluations", "40"}, {"portfolio", "random,in-order,best"}});
   EXPECT_EQ(mapping, make_mapper("in-order")->map(matrix, *machine));
-  const auto asked = oracle.iterations();
+  const auto asked = oracle.slices();
   ASSERT_GE(asked.size(), 2U);
-  for (std::size_t k = 0; k + 1 < asked.size(); ++k) EXPECT_EQ(asked[k], 2) << k;
-  EXPECT_EQ(asked.back(), 0);
+  for (std::size_t k = 0; k + 1 < asked.size(); ++k) EXPECT_EQ(asked[k], (Slice{2, 1})) << k;
+  EXPECT_EQ(asked.back(), Slice{});
   EXPECT_THAT(oracle.reported(), HasSubstr("whole workload: the choice on 2 iterations"));
   EXPECT_THAT(oracle.reported(), HasSubstr("taken instead"));
   // Without train=, every replay is of the whole workload and nothing is replayed again.
   const SliceOracle whole(*machine, matrix);
   (void)search(matrix, *machine, whole, {{"evaluations", "40"}, {"portfolio", "random,in-order"}});
-  for (const auto n : whole.iterations()) EXPECT_EQ(n, 0);
+  for (const auto& slice : whole.slices()) EXPECT_EQ(slice, Slice{});
   EXPECT_THAT(whole.reported(), Not(HasSubstr("whole workload")));
+}
+
+// train-share=0.25: the same, on the consistent cut within a quarter of each rank's events; giving
+// it with train=, or a share of 0, is refused.
+TEST(ReplaySearch, ChoosesOnAShareOfTheEventsAndKeepsWhatIsFastestOnTheWhole) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  const SliceOracle oracle(*machine, matrix);
+  const auto mapping = search(
+      matrix, *machine, oracle,
+      {{"train-share", "0.25"}, {"evaluations", "40"}, {"portfolio", "random,in-order,best"}});
+  EXPECT_EQ(mapping, make_mapper("in-order")->map(matrix, *machine));
+  const auto asked = oracle.slices();
+  ASSERT_GE(asked.size(), 2U);
+  for (std::size_t k = 0; k + 1 < asked.size(); ++k) EXPECT_EQ(asked[k], (Slice{0, 0.25})) << k;
+  EXPECT_EQ(asked.back(), Slice{});
+  EXPECT_THAT(oracle.reported(),
+              HasSubstr("whole workload: the choice on 25 % of each rank's events"));
+  EXPECT_THROW((void)make_mapper("replay-search", {{"train", "2"}, {"train-share", "0.5"}}),
+               InputError);
+  EXPECT_THROW((void)make_mapper("replay-search", {{"train-share", "0"}}), InputError);
+  EXPECT_THROW((void)make_mapper("replay-search", {{"train-share", "1.5"}}), InputError);
 }
 
 TEST(ReplaySearch, TheSameAtAnyThreadCountAndOnEveryRun) {
@@ -907,8 +929,8 @@ TEST(ReplaySearch, TimeAndEnergyScreensAgainstTheReferencesScreenReplay) {
     params.insert(params.end(), extra.begin(), extra.end());
     return params;
   };
-  const Fidelity portfolio{"flow", 0, 0, true};
-  const Fidelity screen{"analytic", 0, 0, false};
+  const Fidelity portfolio{"flow", 0, {}, true};
+  const Fidelity screen{"analytic", 0, {}, false};
   {
     const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
     (void)search(matrix, *machine, oracle,
@@ -999,7 +1021,7 @@ TEST(ReplaySearch, UnderEnergyKeepsTheFinalistOfLeastEnergyOnTheWhole) {
   const Scorer score = [&](const topo::Mapping& m, const Fidelity& fidelity,
                            const Judgement& hop_bytes) -> std::optional<Score> {
     const auto e = spread_energy(hop_bytes);
-    if (fidelity.iterations > 0) return Score{hop_bytes.makespan, e};
+    if (!fidelity.slice.whole()) return Score{hop_bytes.makespan, e};
     return Score{m == random ? 1 : 1000 + hop_bytes.makespan, m == in_order ? 1e-9 : 1 + e};
   };
   const ParamList params{{"train", "1"},
@@ -1015,8 +1037,9 @@ TEST(ReplaySearch, UnderEnergyKeepsTheFinalistOfLeastEnergyOnTheWhole) {
   EXPECT_EQ(oracle.invalid(), 0);
   const auto calls = oracle.calls();
   ASSERT_GE(calls.size(), 2U);
-  for (std::size_t k = 0; k + 1 < calls.size(); ++k) EXPECT_EQ(calls[k].fidelity.iterations, 1);
-  EXPECT_EQ(calls.back().fidelity.iterations, 0);
+  for (std::size_t k = 0; k + 1 < calls.size(); ++k)
+    EXPECT_EQ(calls[k].fidelity.slice, (Slice{1, 1}));
+  EXPECT_TRUE(calls.back().fidelity.slice.whole());
   const auto& finalists = calls.back().mappings;
   EXPECT_NE(std::find(finalists.begin(), finalists.end(), in_order), finalists.end());
   EXPECT_NE(std::find(finalists.begin(), finalists.end(), random), finalists.end());

@@ -56,7 +56,7 @@ sim::SimConfig base_config() {
 }
 
 ReplayOracle make_oracle(const topo::Topology& topology, sim::SimConfig config = base_config()) {
-  return ReplayOracle(topology, std::move(config), stream_replayer(topology, [](std::int64_t) {
+  return ReplayOracle(topology, std::move(config), stream_replayer(topology, [](const map::Slice&) {
                         return std::make_unique<traces::TraceStreams>(cg_trace());
                       }));
 }
@@ -89,8 +89,8 @@ TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
   EXPECT_EQ(&oracle.topology(), topology.get());
   const auto mappings = some_mappings(*topology);
   for (const auto& fidelity :
-       {map::Fidelity{"flow", 0, 0, true}, map::Fidelity{"analytic", 0, 0, true},
-        map::Fidelity{"packet", 0, 0, true}, map::Fidelity{"flow", 0.5, 0, true}}) {
+       {map::Fidelity{"flow", 0, {}, true}, map::Fidelity{"analytic", 0, {}, true},
+        map::Fidelity{"packet", 0, {}, true}, map::Fidelity{"flow", 0.5, {}, true}}) {
     const auto what = fidelity.model + " x " + std::to_string(fidelity.compute_scale);
     const auto judged = oracle.judge(mappings, fidelity);
     ASSERT_EQ(judged.size(), mappings.size()) << what;
@@ -123,8 +123,8 @@ TEST(ReplayOracle, JudgementsAreTheSimulatorsReplays) {
   }
   EXPECT_EQ(oracle.replays(), static_cast<std::int64_t>(4 * mappings.size()));
   // Without asking for the critical path's transfers: none listed, the same times.
-  const auto listed = oracle.judge(mappings, map::Fidelity{"flow", 0, 0, true});
-  const auto unlisted = oracle.judge(mappings, map::Fidelity{"flow", 0, 0, false});
+  const auto listed = oracle.judge(mappings, map::Fidelity{"flow", 0, {}, true});
+  const auto unlisted = oracle.judge(mappings, map::Fidelity{"flow", 0, {}, false});
   for (std::size_t k = 0; k < mappings.size(); ++k) {
     EXPECT_FALSE(listed[k].critical_messages.empty());
     EXPECT_TRUE(unlisted[k].critical_messages.empty());
@@ -137,7 +137,7 @@ TEST(ReplayOracle, TheSameAtAnyThreadCountInInputOrder) {
   const auto topology = topo::make_topology("torus:4x2");
   const auto oracle = make_oracle(*topology);
   const auto mappings = some_mappings(*topology);
-  const map::Fidelity flow{"flow", 0, 0};
+  const map::Fidelity flow{"flow", 0, {}, false};
   std::vector<map::Judgement> one;
   {
     const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
@@ -263,9 +263,9 @@ TEST(ReplayOracle, ReplaySearchIsNoSlowerThanItsPortfolio) {
   EXPECT_LE(oracle.replays(), static_cast<std::int64_t>(members.size()) + 32);
 }
 
-// A slice (Fidelity::iterations) is the generated workload run with that many iterations: its
-// judgement equals the replay of the workload generated with them. The whole-workload replayer of
-// the tests above ignores the count; this one cuts.
+// A slice of iterations (Slice::iterations) is the generated workload run with that many
+// iterations: its judgement equals the replay of the workload generated with them. The
+// whole-workload replayer of the tests above ignores the count; this one cuts.
 TEST(ReplayOracle, ReplaysTheFirstIterationsOfAGeneratedWorkload) {
   const auto machine = topo::make_topology("torus:2x2x2");
   const auto generated = [](std::int64_t iterations) {
@@ -276,13 +276,13 @@ TEST(ReplayOracle, ReplaysTheFirstIterationsOfAGeneratedWorkload) {
     return options;
   };
   const ReplayOracle oracle(
-      *machine, base_config(), stream_replayer(*machine, [&](std::int64_t iterations) {
-        return std::make_unique<traces::WorkloadStreams>(generated(iterations));
+      *machine, base_config(), stream_replayer(*machine, [&](const map::Slice& slice) {
+        return std::make_unique<traces::WorkloadStreams>(generated(slice.iterations));
       }));
   const auto mapping = topo::in_order_mapping(8, *machine);
-  const map::Fidelity one{"flow", 0, 1};
+  const map::Fidelity one{"flow", 0, {1, 1}, false};
   const auto sliced = oracle.judge(std::span(&mapping, 1), one);
-  const auto whole = oracle.judge(std::span(&mapping, 1), map::Fidelity{"flow", 0, 0, false});
+  const auto whole = oracle.judge(std::span(&mapping, 1), map::Fidelity{"flow", 0, {}, false});
   const auto expected = sim::simulate(traces::generate_trace(generated(1)), *machine, mapping,
                                       with(base_config(), one));
   EXPECT_EQ(sliced[0].makespan, expected.makespan);
@@ -297,7 +297,8 @@ TEST(ReplayOracle, JudgementsCarryTheReplaysEnergy) {
   const auto mappings = some_mappings(*topology);
   const std::vector<topo::Mapping> two{mappings[0], mappings[1]};
   ASSERT_NE(two[0], two[1]);
-  for (const auto& fidelity : {map::Fidelity{"flow", 0, 0, true}, map::Fidelity{"analytic", 0.5}}) {
+  for (const auto& fidelity :
+       {map::Fidelity{"flow", 0, {}, true}, map::Fidelity{"analytic", 0.5, {}, false}}) {
     const auto what = fidelity.model + " x " + std::to_string(fidelity.compute_scale);
     const auto judged = oracle.judge(two, fidelity);
     ASSERT_EQ(judged.size(), 2U) << what;
@@ -327,7 +328,7 @@ TEST(ReplayOracle, UnitBusyPowerMakesTheEnergyTheBusyTime) {
     config.links = config.links.with_energy(info.id, {0, 0, 1});
   const auto oracle = make_oracle(*topology, config);
   const auto mappings = some_mappings(*topology);
-  const auto judged = oracle.judge(mappings, map::Fidelity{"flow", 0});
+  const auto judged = oracle.judge(mappings, map::Fidelity{"flow", 0, {}, false});
   ASSERT_EQ(judged.size(), mappings.size());
   for (std::size_t k = 0; k < mappings.size(); ++k) {
     SCOPED_TRACE("mapping " + std::to_string(k));
