@@ -456,6 +456,28 @@ TEST(SimulateCommand, MapsWithReplaySearch) {
   EXPECT_THAT(many.err, HasSubstr("replay-search: minimising"));
 }
 
+// On an OTF2 trace, replay-search searches on a share of its events (train-share=), the choice
+// then judged on the whole trace; train= (iterations) is refused there, naming train-share=, and
+// so is giving both.
+TEST(SimulateCommand, ReplaySearchTrainsOnAShareOfATrace) {
+  const auto r = run_mapsim("simulate --trace " + kLu +
+                            " --topology torus:4x2 --mapper replay-search --param evaluations=8 "
+                            "--param train-share=0.3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
+  EXPECT_THAT(r.err, HasSubstr("whole workload: the choice on 30 % of each rank's events"));
+  const auto iterations = run_mapsim("simulate --trace " + kLu +
+                                     " --topology torus:4x2 --mapper replay-search --param "
+                                     "evaluations=8 --param train=2");
+  EXPECT_EQ(iterations.exit_code, 1);
+  EXPECT_THAT(iterations.err, HasSubstr("train-share="));
+  const auto both = run_mapsim("simulate --trace " + kLu +
+                               " --topology torus:4x2 --mapper replay-search --param train=2 "
+                               "--param train-share=0.5");
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_THAT(both.err, HasSubstr("give one"));
+}
+
 TEST(SimulateCommand, RejectsUnknownMapperBeforeReadingTheTrace) {
   const auto r = run_mapsim("simulate --trace /nonexistent --topology torus:4x2 --mapper nosuch");
   EXPECT_EQ(r.exit_code, 1);
