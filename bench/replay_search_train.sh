@@ -4,8 +4,11 @@
 # chosen on the whole workload (train=0), both replayed whole (5 iterations of NPB class A at 64
 # ranks, communication only, flow), on a torus of single-core nodes and a torus of 4-core nodes.
 # Prints both makespans and their ratio (train=1 / train=0; above 1.02 misses the target).
+# Then the same for the real NPB traces of tests/data/npb (OTF2, whose iterations are not marked):
+# the choice on the consistent cut within the first SHARE of each rank's events (train-share=,
+# default 0.2) against the choice on the whole trace, on a torus of at least as many nodes.
 #
-#   bench/replay_search_train.sh [BUILD_DIR]   (default: build/release)
+#   bench/replay_search_train.sh [BUILD_DIR]   (default: build/release; SHARE=0.2)
 set -euo pipefail
 build=${1:-build/release}
 mapsim="$build/mapsim"
@@ -25,4 +28,23 @@ for kernel in lu bt sp cg mg ft is; do
     train=$(run --param train=1)
     python3 -c "print('%-4s %-22s %16d %16d %8.4f' % ('$kernel', '$machine', $whole, $train, $train / $whole))"
   done
+done
+share=${SHARE:-0.2}
+printf '\n%-10s %-12s %16s %16s %8s\n' trace machine "whole [ps]" "share=$share [ps]" ratio
+for dir in tests/data/npb/*/; do
+  trace=$(basename "$dir")
+  ranks=${trace##*.}
+  case $ranks in
+    2 | 4) machine=torus:2x2 ;;
+    5 | 8) machine=torus:2x2x2 ;;
+    9 | 12 | 16) machine=torus:4x4 ;;
+    *) machine=torus:4x4x2 ;;
+  esac
+  run() {
+    "$mapsim" simulate --trace "$dir" --topology "$machine" --compute-scale 0 \
+      --mapper replay-search --format csv "$@" 2>/dev/null | makespan
+  }
+  whole=$(run)
+  cut=$(run --param "train-share=$share")
+  python3 -c "print('%-10s %-12s %16d %16d %8.4f' % ('$trace', '$machine', $whole, $cut, $cut / $whole))"
 done
