@@ -883,6 +883,11 @@ TEST(StoreWriter, AClaimQueuedBehindAFailedWriteIsAnswered) {
   auto record = done_record("a");  // two rows for one link break the links table's primary key
   record.links = {{1, 0, 1, "torus", 10, {}, {}, {}}, {1, 0, 1, "torus", 20, {}, {}, {}}};
   auto failed = writer->commit(record);
+  // The writer's thread takes the commit (and waits for the lock in it) before the claim is
+  // queued: on a loaded machine it may not have yet, and both would be counted as queued.
+  for (int i = 0; i < 60'000 && writer->queued() != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(writer->queued(), 0U) << "the writer did not take the commit";
   std::promise<std::string> claim_answer;
   auto claimed = claim_answer.get_future();
   std::thread worker([&] {
