@@ -1,7 +1,7 @@
 # mapsim report: hop-bytes and simulated time / in-order: dragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0)
 # Redraws bars-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.svg and bars-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.png: gnuplot bars-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.gp (in this directory).
 reset
-set terminal svg size 1736,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 2072,600 dynamic enhanced font 'Helvetica,12'
 set output 'bars-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.svg'
 set termoption noenhanced
 set key below horizontal
@@ -54,7 +54,7 @@ plot 'bars-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.dat' u
 unset multiplot
 unset output
 reset
-set terminal pngcairo size 1736,600
+set terminal pngcairo size 2072,600
 set output 'bars-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.png'
 set termoption noenhanced
 set key below horizontal

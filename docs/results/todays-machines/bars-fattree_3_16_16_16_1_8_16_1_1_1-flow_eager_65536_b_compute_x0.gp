@@ -1,7 +1,7 @@
 # mapsim report: hop-bytes and simulated time / in-order: fattree:3;16,16,16;1,8,16;1,1,1, flow (eager 65536 B, compute x0)
 # Redraws bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.svg and bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.png: gnuplot bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.gp (in this directory).
 reset
-set terminal svg size 1568,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 1904,600 dynamic enhanced font 'Helvetica,12'
 set output 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.svg'
 set termoption noenhanced
 set key below horizontal
@@ -42,17 +42,19 @@ set title 'hop-bytes / in-order'
 plot 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' using 2:xtic(1) title 'in-order' lt 1, \
   '' using 3 title 'best' lt 2, \
   '' using 4 title 'random' lt 3, \
+  '' using 5 title 'scotch' lt 4, \
   '' using 6 title 'treematch' lt 5
 set key outside right top vertical
 set title 'simulated makespan_s / in-order'
 plot 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' using 7:xtic(1) title 'in-order' lt 1, \
   '' using 8 title 'best' lt 2, \
   '' using 9 title 'random' lt 3, \
+  '' using 10 title 'scotch' lt 4, \
   '' using 11 title 'treematch' lt 5
 unset multiplot
 unset output
 reset
-set terminal pngcairo size 1568,600
+set terminal pngcairo size 1904,600
 set output 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.png'
 set termoption noenhanced
 set key below horizontal
@@ -93,12 +95,14 @@ set title 'hop-bytes / in-order'
 plot 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' using 2:xtic(1) title 'in-order' lt 1, \
   '' using 3 title 'best' lt 2, \
   '' using 4 title 'random' lt 3, \
+  '' using 5 title 'scotch' lt 4, \
   '' using 6 title 'treematch' lt 5
 set key outside right top vertical
 set title 'simulated makespan_s / in-order'
 plot 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' using 7:xtic(1) title 'in-order' lt 1, \
   '' using 8 title 'best' lt 2, \
   '' using 9 title 'random' lt 3, \
+  '' using 10 title 'scotch' lt 4, \
   '' using 11 title 'treematch' lt 5
 unset multiplot
 unset output

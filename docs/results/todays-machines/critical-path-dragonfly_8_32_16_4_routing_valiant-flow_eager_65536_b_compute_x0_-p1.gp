@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: dragonfly:8,32,16,4:routing=valiant, flow (eager 65536 B, compute x0) (page 1 of 2)
 # Redraws critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p1.svg and critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p1.png: gnuplot critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p1.gp (in this directory).
 reset
-set terminal svg size 720,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 726,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p1.svg'
 set termoption noenhanced
 set key below horizontal
@@ -65,7 +65,7 @@ plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
   '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 720,600
+set terminal pngcairo size 726,600
 set output 'critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p1.png'
 set termoption noenhanced
 set key below horizontal

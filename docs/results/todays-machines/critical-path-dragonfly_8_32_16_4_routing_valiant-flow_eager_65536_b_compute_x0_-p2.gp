@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: dragonfly:8,32,16,4:routing=valiant, flow (eager 65536 B, compute x0) (page 2 of 2)
 # Redraws critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p2.svg and critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p2.png: gnuplot critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p2.gp (in this directory).
 reset
-set terminal svg size 720,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 748,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p2.svg'
 set termoption noenhanced
 set key below horizontal
@@ -55,10 +55,17 @@ plot newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
   '' index 2 using 5 lc rgb '#2ca02c' notitle, \
   '' index 2 using 6 lc rgb '#d62728' notitle, \
-  '' index 2 using 7 lc rgb '#ff7f0e' notitle
+  '' index 2 using 7 lc rgb '#ff7f0e' notitle, \
+  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
+  '' index 3 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
+  '' index 3 using 3 lc rgb '#9467bd' notitle, \
+  '' index 3 using 4 lc rgb '#1f77b4' notitle, \
+  '' index 3 using 5 lc rgb '#2ca02c' notitle, \
+  '' index 3 using 6 lc rgb '#d62728' notitle, \
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 720,600
+set terminal pngcairo size 748,600
 set output 'critical-path-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0_-p2.png'
 set termoption noenhanced
 set key below horizontal
@@ -112,5 +119,12 @@ plot newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
   '' index 2 using 5 lc rgb '#2ca02c' notitle, \
   '' index 2 using 6 lc rgb '#d62728' notitle, \
-  '' index 2 using 7 lc rgb '#ff7f0e' notitle
+  '' index 2 using 7 lc rgb '#ff7f0e' notitle, \
+  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
+  '' index 3 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
+  '' index 3 using 3 lc rgb '#9467bd' notitle, \
+  '' index 3 using 4 lc rgb '#1f77b4' notitle, \
+  '' index 3 using 5 lc rgb '#2ca02c' notitle, \
+  '' index 3 using 6 lc rgb '#d62728' notitle, \
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output

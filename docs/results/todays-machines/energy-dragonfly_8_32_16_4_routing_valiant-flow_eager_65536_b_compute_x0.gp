@@ -45,6 +45,8 @@ plot 'energy-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0.d
   '' index 10 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -62,6 +64,8 @@ plot 'energy-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0.d
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output
 reset
@@ -109,6 +113,8 @@ plot 'energy-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0.d
   '' index 10 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -126,5 +132,7 @@ plot 'energy-dragonfly_8_32_16_4_routing_valiant-flow_eager_65536_b_compute_x0.d
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output

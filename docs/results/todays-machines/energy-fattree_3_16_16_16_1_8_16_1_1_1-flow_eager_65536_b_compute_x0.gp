@@ -31,9 +31,7 @@ set key outside right top vertical Left reverse
 set xlabel 'simulated makespan_s / in-order'
 set ylabel 'network energy / in-order'
 set title "simulated makespan_s against energy: fattree:3;16,16,16;1,8,16;1,1,1, flow (eager 65536 B, compute\nx0)"
-plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' index 4 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
-  '' index 4 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
-  '' index 5 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' index 5 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 5 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 6 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 6 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
@@ -41,20 +39,30 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' 
   '' index 7 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 8 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 8 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 9 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 9 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 10 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 10 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
-  '' index 3 using 1:2:4 with points pt variable ps 1.3 lc 5 notitle, \
+  '' index 3 using 1:2:4 with points pt variable ps 1.3 lc 4 notitle, \
+  '' index 4 using 1:2:4 with points pt variable ps 1.3 lc 5 notitle, \
   keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
   keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
   keyentry with points pt 7 ps 1.3 lc 3 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 4 title 'scotch', \
   keyentry with points pt 7 ps 1.3 lc 5 title 'treematch', \
   keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:D:1024:iterations=1', \
   keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:D:1024:iterations=1', \
-  keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:lu:D:1024:iterations=1', \
-  keyentry with points pt 11 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
-  keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
-  keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:ft:D:1024:iterations=1', \
+  keyentry with points pt 11 ps 1.3 lc rgb 'black' title 'npb:lu:D:1024:iterations=1', \
+  keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
+  keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
+  keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output
 reset
@@ -88,9 +96,7 @@ set key outside right top vertical Left reverse
 set xlabel 'simulated makespan_s / in-order'
 set ylabel 'network energy / in-order'
 set title "simulated makespan_s against energy: fattree:3;16,16,16;1,8,16;1,1,1, flow (eager 65536 B, compute\nx0)"
-plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' index 4 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
-  '' index 4 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
-  '' index 5 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' index 5 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 5 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 6 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 6 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
@@ -98,19 +104,29 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' 
   '' index 7 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 8 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 8 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 9 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 9 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 10 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 10 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
-  '' index 3 using 1:2:4 with points pt variable ps 1.3 lc 5 notitle, \
+  '' index 3 using 1:2:4 with points pt variable ps 1.3 lc 4 notitle, \
+  '' index 4 using 1:2:4 with points pt variable ps 1.3 lc 5 notitle, \
   keyentry with points pt 7 ps 1.3 lc 1 title 'in-order', \
   keyentry with points pt 7 ps 1.3 lc 2 title 'best', \
   keyentry with points pt 7 ps 1.3 lc 3 title 'random', \
+  keyentry with points pt 7 ps 1.3 lc 4 title 'scotch', \
   keyentry with points pt 7 ps 1.3 lc 5 title 'treematch', \
   keyentry with points pt 7 ps 1.3 lc rgb 'black' title 'npb:bt:D:1024:iterations=1', \
   keyentry with points pt 5 ps 1.3 lc rgb 'black' title 'npb:cg:D:1024:iterations=1', \
-  keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:lu:D:1024:iterations=1', \
-  keyentry with points pt 11 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
-  keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
-  keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 9 ps 1.3 lc rgb 'black' title 'npb:ft:D:1024:iterations=1', \
+  keyentry with points pt 11 ps 1.3 lc rgb 'black' title 'npb:lu:D:1024:iterations=1', \
+  keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
+  keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
+  keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output

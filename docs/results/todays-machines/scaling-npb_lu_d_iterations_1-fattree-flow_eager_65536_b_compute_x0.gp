@@ -38,13 +38,15 @@ set title 'hop-bytes / in-order'
 plot 'scaling-npb_lu_d_iterations_1-fattree-flow_eager_65536_b_compute_x0.dat' index 0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'in-order', \
   '' index 1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'best', \
   '' index 2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'random', \
-  '' index 3 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
+  '' index 3 using 1:2 with linespoints lw 2 pt 7 lc 4 title 'scotch', \
+  '' index 4 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
 set key outside right top vertical
 set title 'makespan_s / in-order'
-plot 'scaling-npb_lu_d_iterations_1-fattree-flow_eager_65536_b_compute_x0.dat' index 4 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'in-order', \
-  '' index 5 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'best', \
-  '' index 6 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'random', \
-  '' index 7 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
+plot 'scaling-npb_lu_d_iterations_1-fattree-flow_eager_65536_b_compute_x0.dat' index 5 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'in-order', \
+  '' index 6 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'best', \
+  '' index 7 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'random', \
+  '' index 8 using 1:2 with linespoints lw 2 pt 7 lc 4 title 'scotch', \
+  '' index 9 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
 unset multiplot
 unset output
 reset
@@ -85,12 +87,14 @@ set title 'hop-bytes / in-order'
 plot 'scaling-npb_lu_d_iterations_1-fattree-flow_eager_65536_b_compute_x0.dat' index 0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'in-order', \
   '' index 1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'best', \
   '' index 2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'random', \
-  '' index 3 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
+  '' index 3 using 1:2 with linespoints lw 2 pt 7 lc 4 title 'scotch', \
+  '' index 4 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
 set key outside right top vertical
 set title 'makespan_s / in-order'
-plot 'scaling-npb_lu_d_iterations_1-fattree-flow_eager_65536_b_compute_x0.dat' index 4 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'in-order', \
-  '' index 5 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'best', \
-  '' index 6 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'random', \
-  '' index 7 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
+plot 'scaling-npb_lu_d_iterations_1-fattree-flow_eager_65536_b_compute_x0.dat' index 5 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'in-order', \
+  '' index 6 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'best', \
+  '' index 7 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'random', \
+  '' index 8 using 1:2 with linespoints lw 2 pt 7 lc 4 title 'scotch', \
+  '' index 9 using 1:2 with linespoints lw 2 pt 7 lc 5 title 'treematch'
 unset multiplot
 unset output

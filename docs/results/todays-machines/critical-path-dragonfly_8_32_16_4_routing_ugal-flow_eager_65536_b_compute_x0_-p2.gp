@@ -1,8 +1,8 @@
-# mapsim report: where the time goes: the critical path / in-order's makespan: dragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0)
-# Redraws critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.svg and critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.png: gnuplot critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.gp (in this directory).
+# mapsim report: where the time goes: the critical path / in-order's makespan: dragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0) (page 2 of 2)
+# Redraws critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.svg and critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.png: gnuplot critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.gp (in this directory).
 reset
-set terminal svg size 858,600 dynamic enhanced font 'Helvetica,12'
-set output 'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.svg'
+set terminal svg size 720,600 dynamic enhanced font 'Helvetica,12'
+set output 'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.svg'
 set termoption noenhanced
 set key below horizontal
 set linetype 1 lc rgb '#1f77b4'
@@ -34,53 +34,39 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0)"
-plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
-  'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
+set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute\nx0) (page 2 of 2)"
+plot newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+  'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
   '' index 0 using 4 lc rgb '#1f77b4' title 'latency', \
   '' index 0 using 5 lc rgb '#2ca02c' title 'bandwidth', \
   '' index 0 using 6 lc rgb '#d62728' title 'contention', \
   '' index 0 using 7 lc rgb '#ff7f0e' title 'waiting', \
-  newhistogram 'npb:cg:D:1024:iterations=1' lt 1, \
+  newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   '' index 1 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 1 using 3 lc rgb '#9467bd' notitle, \
   '' index 1 using 4 lc rgb '#1f77b4' notitle, \
   '' index 1 using 5 lc rgb '#2ca02c' notitle, \
   '' index 1 using 6 lc rgb '#d62728' notitle, \
   '' index 1 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:lu:D:1024:iterations=1' lt 1, \
+  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
   '' index 2 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 2 using 3 lc rgb '#9467bd' notitle, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
   '' index 2 using 5 lc rgb '#2ca02c' notitle, \
   '' index 2 using 6 lc rgb '#d62728' notitle, \
   '' index 2 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
   '' index 3 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 3 using 3 lc rgb '#9467bd' notitle, \
   '' index 3 using 4 lc rgb '#1f77b4' notitle, \
   '' index 3 using 5 lc rgb '#2ca02c' notitle, \
   '' index 3 using 6 lc rgb '#d62728' notitle, \
-  '' index 3 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
-  '' index 4 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
-  '' index 4 using 3 lc rgb '#9467bd' notitle, \
-  '' index 4 using 4 lc rgb '#1f77b4' notitle, \
-  '' index 4 using 5 lc rgb '#2ca02c' notitle, \
-  '' index 4 using 6 lc rgb '#d62728' notitle, \
-  '' index 4 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
-  '' index 5 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
-  '' index 5 using 3 lc rgb '#9467bd' notitle, \
-  '' index 5 using 4 lc rgb '#1f77b4' notitle, \
-  '' index 5 using 5 lc rgb '#2ca02c' notitle, \
-  '' index 5 using 6 lc rgb '#d62728' notitle, \
-  '' index 5 using 7 lc rgb '#ff7f0e' notitle
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 858,600
-set output 'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.png'
+set terminal pngcairo size 720,600
+set output 'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.png'
 set termoption noenhanced
 set key below horizontal
 set linetype 1 lc rgb '#1f77b4'
@@ -112,47 +98,33 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0)"
-plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
-  'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
+set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute\nx0) (page 2 of 2)"
+plot newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+  'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
   '' index 0 using 4 lc rgb '#1f77b4' title 'latency', \
   '' index 0 using 5 lc rgb '#2ca02c' title 'bandwidth', \
   '' index 0 using 6 lc rgb '#d62728' title 'contention', \
   '' index 0 using 7 lc rgb '#ff7f0e' title 'waiting', \
-  newhistogram 'npb:cg:D:1024:iterations=1' lt 1, \
+  newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   '' index 1 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 1 using 3 lc rgb '#9467bd' notitle, \
   '' index 1 using 4 lc rgb '#1f77b4' notitle, \
   '' index 1 using 5 lc rgb '#2ca02c' notitle, \
   '' index 1 using 6 lc rgb '#d62728' notitle, \
   '' index 1 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:lu:D:1024:iterations=1' lt 1, \
+  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
   '' index 2 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 2 using 3 lc rgb '#9467bd' notitle, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
   '' index 2 using 5 lc rgb '#2ca02c' notitle, \
   '' index 2 using 6 lc rgb '#d62728' notitle, \
   '' index 2 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
   '' index 3 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 3 using 3 lc rgb '#9467bd' notitle, \
   '' index 3 using 4 lc rgb '#1f77b4' notitle, \
   '' index 3 using 5 lc rgb '#2ca02c' notitle, \
   '' index 3 using 6 lc rgb '#d62728' notitle, \
-  '' index 3 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
-  '' index 4 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
-  '' index 4 using 3 lc rgb '#9467bd' notitle, \
-  '' index 4 using 4 lc rgb '#1f77b4' notitle, \
-  '' index 4 using 5 lc rgb '#2ca02c' notitle, \
-  '' index 4 using 6 lc rgb '#d62728' notitle, \
-  '' index 4 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
-  '' index 5 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
-  '' index 5 using 3 lc rgb '#9467bd' notitle, \
-  '' index 5 using 4 lc rgb '#1f77b4' notitle, \
-  '' index 5 using 5 lc rgb '#2ca02c' notitle, \
-  '' index 5 using 6 lc rgb '#d62728' notitle, \
-  '' index 5 using 7 lc rgb '#ff7f0e' notitle
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output
