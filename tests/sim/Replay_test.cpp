@@ -8,6 +8,7 @@
 
 #include "SimTestSupport.hpp"
 #include "TraceBuilder.hpp"
+#include "sim/Engine.hpp"
 #include "sim/EventQueue.hpp"
 
 namespace mapsim::testing {
@@ -295,6 +296,39 @@ TEST(EventQueue, AllQueuesPopInTimeThenSchedulingOrder) {
     pairing.pop();
   }
   EXPECT_TRUE(binary.empty() && quad.empty() && pairing.empty());
+}
+
+// The engine runs events in (time, scheduling order) while handlers schedule more, many of them
+// for the current picosecond (which skip the heap): the order it runs them in is the order a
+// single queue of every event, sorted by (time, seq), gives.
+TEST(Engine, RunsEventsInTimeThenSchedulingOrderWhileTheyScheduleMore) {
+  sim::Engine engine;
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> children(0, 2);
+  std::uniform_int_distribution<sim::Time> delay(0, 3);  // 0: the current picosecond
+  std::vector<sim::QueuedEvent> scheduled;
+  const auto schedule = [&](sim::Time at) {
+    const auto data = static_cast<std::uint32_t>(scheduled.size());
+    const auto seq = engine.schedule(at, 0, data);
+    scheduled.push_back(sim::QueuedEvent{at, seq, 0, data});
+  };
+  for (int i = 0; i < 20; ++i) schedule(delay(rng));
+  std::vector<sim::QueuedEvent> ran;
+  sim::QueuedEvent event;
+  while (engine.next(event)) {
+    EXPECT_EQ(engine.now(), event.time);
+    ran.push_back(event);
+    if (scheduled.size() < 3000) {
+      for (int k = children(rng); k > 0; --k) schedule(engine.now() + delay(rng));
+    }
+  }
+  EXPECT_EQ(engine.pending(), 0U);
+  ASSERT_EQ(ran.size(), scheduled.size());
+  std::sort(scheduled.begin(), scheduled.end(), sim::earlier);
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    ASSERT_EQ(ran[i].data, scheduled[i].data) << i;
+    EXPECT_EQ(ran[i].seq, scheduled[i].seq) << i;
+  }
 }
 
 }  // namespace
