@@ -49,7 +49,8 @@ plot 'agreement-hop_bytes-dragonfly_8_32_16_4-flow_eager_65536_b_compute_x0.dat'
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
 unset output
 reset
 set terminal pngcairo size 1100,640
@@ -100,5 +101,6 @@ plot 'agreement-hop_bytes-dragonfly_8_32_16_4-flow_eager_65536_b_compute_x0.dat'
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
 unset output

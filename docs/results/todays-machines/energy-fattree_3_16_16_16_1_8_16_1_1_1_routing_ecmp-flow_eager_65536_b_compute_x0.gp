@@ -62,7 +62,8 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_com
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output
 reset
@@ -127,6 +128,7 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_com
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output
