@@ -111,21 +111,12 @@ sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Map
 }
 
 std::shared_ptr<const traces::Trace> TraceInput::slice(double share) {
-  const std::scoped_lock lock(slices_mutex_);  // the replays that need it wait for it
-  auto& cut = slices_[share];
-  if (!cut) {
-    if (stored_) {
-      cut = std::make_shared<const traces::Trace>(traces::first_share(*stored_, share));
-    } else {
-      cut = std::make_shared<const traces::Trace>(traces::first_share(
-          [this]() -> std::unique_ptr<traces::EventStreams> {
-            if (generator_) return std::make_unique<traces::WorkloadStreams>(*generator_);
-            return std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
-          },
-          share));
-    }
-  }
-  return cut;
+  return slices_.get(share, stored_ ? &*stored_ : nullptr,
+                     [this]() -> std::unique_ptr<traces::EventStreams> {
+                       if (generator_)
+                         return std::make_unique<traces::WorkloadStreams>(*generator_);
+                       return std::make_unique<traces::Otf2Streams>(std::filesystem::path(text_));
+                     });
 }
 
 }  // namespace mapsim::cli

@@ -3,7 +3,6 @@
 // replays, or streamed per replay) or a generator spec (its ranks run as coroutines per replay),
 // with the mappers' matrix of it (cli/MatrixChoice.hpp).
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "traces/EventStreams.hpp"
 #include "traces/Trace.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/TraceSlice.hpp"
 #include "traces/generators/Generator.hpp"
 
 namespace mapsim::cli {
@@ -66,8 +66,7 @@ class TraceInput {
   std::optional<traces::Trace> stored_;
   std::unique_ptr<traces::EventStreams> streams_;
   std::mutex mutex_;
-  std::map<double, std::shared_ptr<const traces::Trace>> slices_;  // by share
-  std::mutex slices_mutex_;
+  traces::SliceCache slices_;
 
   /// The consistent cut within `share` of each rank's events, made on first use.
   std::shared_ptr<const traces::Trace> slice(double share);

@@ -124,14 +124,8 @@ std::unique_ptr<traces::EventStreams> LoadedWorkload::streams() const {
 std::unique_ptr<traces::EventStreams> LoadedWorkload::streams(const map::Slice& slice) const {
   if (slice.whole()) return streams();
   if (slice.iterations == 0) {
-    const std::scoped_lock lock(slices_->mutex);  // the replays that need it wait for it
-    auto& cut = slices_->by_share[slice.share];
-    if (!cut) {
-      cut = std::make_shared<const traces::Trace>(
-          trace ? traces::first_share(*trace, slice.share)
-                : traces::first_share([this] { return streams(); }, slice.share));
-    }
-    return traces::shared_streams(cut);
+    return traces::shared_streams(
+        slices_->get(slice.share, trace ? &*trace : nullptr, [this] { return streams(); }));
   }
   if (source.kind != WorkloadKind::Generated) {
     throw InputError(fmt::format(

@@ -3,9 +3,7 @@
 // estimate for scheduling) and the loaded trace and matrix a run maps and replays.
 
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -14,6 +12,7 @@
 #include "traces/CommMatrix.hpp"
 #include "traces/EventStreams.hpp"
 #include "traces/Trace.hpp"
+#include "traces/TraceSlice.hpp"
 
 namespace mapsim::exp {
 
@@ -60,11 +59,7 @@ struct LoadedWorkload {
   [[nodiscard]] std::unique_ptr<traces::EventStreams> streams(const map::Slice& slice) const;
 
  private:
-  struct Slices {
-    std::mutex mutex;
-    std::map<double, std::shared_ptr<const traces::Trace>> by_share;
-  };
-  std::shared_ptr<Slices> slices_ = std::make_shared<Slices>();
+  std::shared_ptr<traces::SliceCache> slices_ = std::make_shared<traces::SliceCache>();
 };
 
 /// A generated workload whose matrix counts more messages than this is replayed from streams,

@@ -252,4 +252,15 @@ std::unique_ptr<EventStreams> shared_streams(std::shared_ptr<const Trace> trace)
   return std::make_unique<SharedTraceStreams>(std::move(trace));
 }
 
+std::shared_ptr<const Trace> SliceCache::get(
+    double share, const Trace* stored, const std::function<std::unique_ptr<EventStreams>()>& open) {
+  const std::scoped_lock lock(mutex_);
+  auto& cut = by_share_[share];
+  if (!cut) {
+    cut = std::make_shared<const Trace>(stored != nullptr ? first_share(*stored, share)
+                                                          : first_share(open, share));
+  }
+  return cut;
+}
+
 }  // namespace mapsim::traces

@@ -19,7 +19,9 @@
 // only when it keeps all its events.
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "traces/EventStreams.hpp"
@@ -41,5 +43,18 @@ Trace first_share(const std::function<std::unique_ptr<EventStreams>()>& open, do
 
 /// Streams over a trace they share ownership of (TraceStreams over a slice kept by a cache).
 std::unique_ptr<EventStreams> shared_streams(std::shared_ptr<const Trace> trace);
+
+/// The slices of one workload, cut once per share and shared by the replays that ask for them
+/// (from any thread: the first to ask cuts, the others wait for it).
+class SliceCache {
+ public:
+  /// The consistent cut within `share`: of `stored` if given, else read from `open`'s streams.
+  std::shared_ptr<const Trace> get(double share, const Trace* stored,
+                                   const std::function<std::unique_ptr<EventStreams>()>& open);
+
+ private:
+  std::mutex mutex_;
+  std::map<double, std::shared_ptr<const Trace>> by_share_;
+};
 
 }  // namespace mapsim::traces
