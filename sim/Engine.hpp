@@ -11,6 +11,13 @@
 // they wait in a first-in, first-out list. The order stays (time, scheduling order): an event in
 // the heap at time now() was scheduled before the clock reached now(), so before every event in
 // the list, and the list holds only events at now() (the clock moves on only when it is empty).
+//
+// One timer: an event that its owner moves rather than adds (the flow model's single wake-up at
+// its earliest drain, FlowModel.hpp). It is ordered as the scheduled event it stands for, by
+// (time, sequence number), but takes no heap operations, and setting it again supersedes the
+// event it held. A superseded event counts as processed, as the stale event it replaces used to
+// be: popped, recognised by its sequence number and ignored (nothing else changes; it only moved
+// the clock to its own time, which no event depends on).
 
 #include <cstdint>
 #include <vector>
@@ -46,9 +53,32 @@ class Engine {
     return next_seq_++;
   }
 
+  /// Sets the timer to (kind, data) at `at` (not in the past), superseding the event it held;
+  /// returns the event's sequence number, as schedule() does. An event for now() is scheduled
+  /// as any other.
+  std::uint64_t set_timer(Time at, std::uint32_t kind, std::uint32_t data) {
+    if (timer_set_) {
+      timer_set_ = false;
+      ++superseded_;
+    }
+    if (at == now_) return schedule(at, kind, data);
+    MAPSIM_EXPECTS(at > now_, "an event was scheduled in the past");
+    timer_ = QueuedEvent{at, next_seq_, kind, data};
+    timer_set_ = true;
+    return next_seq_++;
+  }
+
   /// Takes the next event and advances the clock to it; false when none is left.
   bool next(QueuedEvent& event) {
-    if (!queue_.empty() && queue_.top().time == now_) {  // scheduled before the clock got here
+    const bool heap = !queue_.empty();
+    if (timer_set_ && (!heap || earlier(timer_, queue_.top())) &&
+        (timer_.time == now_ || head_ == due_now_.size())) {
+      // Before the heap's top; at now() (scheduled before the clock got here) or with nothing
+      // else due now.
+      event = timer_;
+      timer_set_ = false;
+      now_ = event.time;
+    } else if (heap && queue_.top().time == now_) {  // scheduled before the clock got here
       event = queue_.top();
       queue_.pop();
     } else if (head_ < due_now_.size()) {
@@ -57,7 +87,7 @@ class Engine {
         due_now_.clear();
         head_ = 0;
       }
-    } else if (!queue_.empty()) {
+    } else if (heap) {
       event = queue_.top();
       queue_.pop();
       now_ = event.time;
@@ -68,8 +98,11 @@ class Engine {
     return true;
   }
 
-  [[nodiscard]] std::uint64_t processed() const { return processed_; }
-  [[nodiscard]] std::size_t pending() const { return queue_.size() + (due_now_.size() - head_); }
+  /// Events processed so far, superseded timer events included.
+  [[nodiscard]] std::uint64_t processed() const { return processed_ + superseded_; }
+  [[nodiscard]] std::size_t pending() const {
+    return queue_.size() + (due_now_.size() - head_) + (timer_set_ ? 1 : 0);
+  }
 
  private:
   EventQueue queue_;
@@ -78,6 +111,9 @@ class Engine {
   Time now_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t processed_ = 0;
+  QueuedEvent timer_;
+  bool timer_set_ = false;
+  std::uint64_t superseded_ = 0;
 };
 
 }  // namespace mapsim::sim

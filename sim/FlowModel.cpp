@@ -372,7 +372,7 @@ void FlowModel::arm() {
   if (drains_.empty()) return;
   const Time next = bundles_[drains_.front()].drain;
   if (armed_ && armed_at_ <= next) return;  // fires no later than needed; re-arms if early
-  armed_seq_ = engine_->schedule(next, kFlowDrained, 0);
+  armed_seq_ = engine_->set_timer(next, kFlowDrained, 0);
   armed_at_ = next;
   armed_ = true;
 }

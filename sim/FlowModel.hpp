@@ -63,7 +63,8 @@
 //
 // Engine events: per flow one join (the end of its latency) and one drain (shared with
 // simultaneous drains), at most one re-solve per instant, and one extra wake-up when a re-solve
-// slows the earliest-draining bundle down.
+// slows the earliest-draining bundle down. The drain wake-up is the engine's timer (Engine.hpp):
+// moving it earlier costs no heap operation.
 
 #include <cmath>
 #include <limits>

@@ -316,7 +316,9 @@ void Replay::complete(std::uint32_t id) {
     rank.path = later(rank.path, request.path);
     free_requests_.push_back(id);
     const Time at = overheads_ ? occupy(request.rank, request.overhead) : engine_.now();
-    engine_.schedule(at, kRankResume, static_cast<std::uint32_t>(request.rank));
+    // A rank whose next event runs ahead of its o_r resumes now (runs_ahead): the same times.
+    engine_.schedule(resumes_now(rank) ? engine_.now() : at, kRankResume,
+                     static_cast<std::uint32_t>(request.rank));
   }
 }
 

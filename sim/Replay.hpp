@@ -185,12 +185,21 @@ class Replay {
   /// rank at max(completion, cpu_free) + o_r): the same times without an engine event each.
   /// A Recv or Irecv too: it is posted at cpu_free (Request::posted), so a rendezvous's
   /// clear-to-send leaves at max(request-to-send arrival, posted), and a message that arrives
-  /// before then is taken at cpu_free + o_r, as if posted then.
+  /// before then is taken at cpu_free + o_r, as if posted then. A rank that completes a receive
+  /// runs ahead of its o_r the same way (resumes_now).
   [[nodiscard]] bool runs_ahead(const traces::Event& event) const {
     using traces::EventKind;
     return run_ahead_ && (event.kind == EventKind::Send || event.kind == EventKind::Isend ||
                           event.kind == EventKind::Recv || event.kind == EventKind::Irecv ||
                           event.kind == EventKind::Wait);
+  }
+  /// Whether a rank that is busy with overheads and resumes now would execute its next event at
+  /// once (runs_ahead, no compute gap before it): then it need not wait for an engine event at
+  /// the end of its overheads. False when that event is not read yet.
+  [[nodiscard]] bool resumes_now(const RankState& state) const {
+    if (!run_ahead_ || state.gap_done || state.next >= state.window.size()) return false;
+    const traces::Event& event = state.window[state.next];
+    return (event.gap <= 0 || config_.compute_scale == 0) && runs_ahead(event);
   }
   /// The delay of a clear-to-send started now for receive `request`: until it was posted.
   [[nodiscard]] Time until_posted(std::uint32_t request) const {

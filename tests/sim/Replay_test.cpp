@@ -331,5 +331,81 @@ TEST(Engine, RunsEventsInTimeThenSchedulingOrderWhileTheyScheduleMore) {
   }
 }
 
+TEST(Engine, RunsATimerDueNowBeforeTheEventsScheduledForNow) {
+  // A at 10 (sequence 0), the timer at 10 (1), set again to 10 from 20 (superseding it): A runs
+  // first and schedules B for now (sequence 3). The timer was set before the clock reached 10,
+  // so it runs before B; then C, scheduled for 12 before the timer moved to 11, runs after it.
+  sim::Engine engine;
+  engine.schedule(10, 0, 'A');
+  engine.set_timer(20, 1, 'X');
+  engine.set_timer(10, 1, 'T');
+  engine.schedule(12, 0, 'C');
+  std::string order;
+  sim::QueuedEvent event;
+  while (engine.next(event)) {
+    order += static_cast<char>(event.data);
+    if (event.data == 'A') engine.schedule(engine.now(), 0, 'B');
+    if (event.data == 'T') engine.set_timer(11, 1, 'U');
+  }
+  EXPECT_EQ(order, "ATBUC");
+  EXPECT_EQ(engine.processed(), 6U);  // the five and X, superseded
+}
+
+TEST(Engine, RunsTheTimerAsTheEventItStandsForAndCountsSupersededOnes) {
+  // Handlers schedule events and move the timer (at now or later, earlier or later than it
+  // was), as the flow model moves its drain wake-up. Every event but the superseded timers runs,
+  // in (time, sequence) order as though the timer's events had been scheduled, and processed()
+  // counts the superseded ones too, as the stale events they replace.
+  sim::Engine engine;
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> children(0, 3);
+  std::uniform_int_distribution<int> coin(0, 9);
+  std::uniform_int_distribution<sim::Time> delay(0, 4);
+  std::vector<sim::QueuedEvent> expected;
+  std::uint64_t superseded = 0;
+  constexpr std::size_t kNoTimer = SIZE_MAX;
+  std::size_t timer = kNoTimer;  // index in expected of the timer's event
+  std::uint32_t next_data = 0;
+  const auto schedule = [&](sim::Time at) {
+    const auto data = next_data++;
+    if (coin(rng) == 0) {
+      const auto seq = engine.set_timer(at, 1, data);
+      if (timer != kNoTimer) {
+        expected.erase(expected.begin() + static_cast<std::ptrdiff_t>(timer));
+        ++superseded;
+      }
+      timer = at == engine.now() ? kNoTimer : expected.size();
+      expected.push_back(sim::QueuedEvent{at, seq, 1, data});
+    } else {
+      const auto seq = engine.schedule(at, 0, data);
+      expected.push_back(sim::QueuedEvent{at, seq, 0, data});
+    }
+  };
+  for (int i = 0; i < 20; ++i) schedule(delay(rng));
+  std::vector<sim::QueuedEvent> ran;
+  sim::QueuedEvent event;
+  while (engine.next(event)) {
+    EXPECT_EQ(engine.now(), event.time);
+    if (timer != kNoTimer && expected[timer].seq == event.seq) timer = kNoTimer;
+    ran.push_back(event);
+    if (next_data < 3000) {
+      for (int k = children(rng); k > 0; --k) schedule(engine.now() + delay(rng));
+    }
+  }
+  const auto timers_ran = static_cast<std::size_t>(
+      std::count_if(ran.begin(), ran.end(), [](const sim::QueuedEvent& e) { return e.kind == 1; }));
+  EXPECT_GT(superseded, 100U);
+  EXPECT_GT(timers_ran, 50U);
+  EXPECT_EQ(engine.pending(), 0U);
+  EXPECT_EQ(engine.processed(), ran.size() + superseded);
+  ASSERT_EQ(ran.size(), expected.size());
+  std::sort(expected.begin(), expected.end(), sim::earlier);
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    ASSERT_EQ(ran[i].data, expected[i].data) << i;
+    EXPECT_EQ(ran[i].seq, expected[i].seq) << i;
+    EXPECT_EQ(ran[i].kind, expected[i].kind) << i;
+  }
+}
+
 }  // namespace
 }  // namespace mapsim::testing
