@@ -1,4 +1,4 @@
-# mapsim report: hop-bytes against simulated makespan_s (/ in-order): fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536 B, compute x0) (mean rho +0.79 over 7 workloads, 1 mostly tied)
+# mapsim report: hop-bytes against simulated makespan_s (/ in-order): fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536 B, compute x0) (mean rho +0.75 over 8 workloads, 1 mostly tied)
 # Redraws agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.svg and agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.png: gnuplot agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.gp (in this directory).
 reset
 set terminal svg size 1100,640 dynamic enhanced font 'Helvetica,12'
@@ -31,7 +31,7 @@ set key outside right top vertical Left reverse
 set xlabel 'hop-bytes / in-order'
 set ylabel 'simulated makespan_s / in-order'
 set title "hop-bytes against simulated makespan_s: fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager\n65536 B, compute x0)"
-set label 1 'mean rho +0.79 over 7 workloads, 1 mostly tied' at graph 0.02, graph 0.95 left front
+set label 1 'mean rho +0.75 over 8 workloads, 1 mostly tied' at graph 0.02, graph 0.95 left front
 plot 'agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.dat' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -49,7 +49,8 @@ plot 'agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eage
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
 unset output
 reset
 set terminal pngcairo size 1100,640
@@ -82,7 +83,7 @@ set key outside right top vertical Left reverse
 set xlabel 'hop-bytes / in-order'
 set ylabel 'simulated makespan_s / in-order'
 set title "hop-bytes against simulated makespan_s: fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager\n65536 B, compute x0)"
-set label 1 'mean rho +0.79 over 7 workloads, 1 mostly tied' at graph 0.02, graph 0.95 left front
+set label 1 'mean rho +0.75 over 8 workloads, 1 mostly tied' at graph 0.02, graph 0.95 left front
 plot 'agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0.dat' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -100,5 +101,6 @@ plot 'agreement-hop_bytes-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eage
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1'
 unset output

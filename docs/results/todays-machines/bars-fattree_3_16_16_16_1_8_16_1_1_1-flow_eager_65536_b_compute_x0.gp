@@ -1,7 +1,7 @@
 # mapsim report: hop-bytes and simulated time / in-order: fattree:3;16,16,16;1,8,16;1,1,1, flow (eager 65536 B, compute x0)
 # Redraws bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.svg and bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.png: gnuplot bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.gp (in this directory).
 reset
-set terminal svg size 1904,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 2072,600 dynamic enhanced font 'Helvetica,12'
 set output 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.svg'
 set termoption noenhanced
 set key below horizontal
@@ -54,7 +54,7 @@ plot 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' us
 unset multiplot
 unset output
 reset
-set terminal pngcairo size 1904,600
+set terminal pngcairo size 2072,600
 set output 'bars-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.png'
 set termoption noenhanced
 set key below horizontal

@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: dragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0) (page 1 of 2)
 # Redraws critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.svg and critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.png: gnuplot critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.gp (in this directory).
 reset
-set terminal svg size 748,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 880,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.svg'
 set termoption noenhanced
 set key below horizontal
@@ -34,7 +34,7 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0)\n(page 1 of 2)"
+set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0) (page 1 of 2)"
 plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
   'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
@@ -62,10 +62,17 @@ plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
   '' index 3 using 4 lc rgb '#1f77b4' notitle, \
   '' index 3 using 5 lc rgb '#2ca02c' notitle, \
   '' index 3 using 6 lc rgb '#d62728' notitle, \
-  '' index 3 using 7 lc rgb '#ff7f0e' notitle
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle, \
+  newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+  '' index 4 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
+  '' index 4 using 3 lc rgb '#9467bd' notitle, \
+  '' index 4 using 4 lc rgb '#1f77b4' notitle, \
+  '' index 4 using 5 lc rgb '#2ca02c' notitle, \
+  '' index 4 using 6 lc rgb '#d62728' notitle, \
+  '' index 4 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 748,600
+set terminal pngcairo size 880,600
 set output 'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.png'
 set termoption noenhanced
 set key below horizontal
@@ -98,7 +105,7 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0)\n(page 1 of 2)"
+set title "where the time goes: the critical path / in-order's makespan:\ndragonfly:8,32,16,4:routing=ugal, flow (eager 65536 B, compute x0) (page 1 of 2)"
 plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
   'critical-path-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0_-p1.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
@@ -126,5 +133,12 @@ plot newhistogram 'npb:bt:D:1024:iterations=1' lt 1, \
   '' index 3 using 4 lc rgb '#1f77b4' notitle, \
   '' index 3 using 5 lc rgb '#2ca02c' notitle, \
   '' index 3 using 6 lc rgb '#d62728' notitle, \
-  '' index 3 using 7 lc rgb '#ff7f0e' notitle
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle, \
+  newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+  '' index 4 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
+  '' index 4 using 3 lc rgb '#9467bd' notitle, \
+  '' index 4 using 4 lc rgb '#1f77b4' notitle, \
+  '' index 4 using 5 lc rgb '#2ca02c' notitle, \
+  '' index 4 using 6 lc rgb '#d62728' notitle, \
+  '' index 4 using 7 lc rgb '#ff7f0e' notitle
 unset output

@@ -35,21 +35,21 @@ set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
 set title "where the time goes: the critical path / in-order's makespan:\nfattree:3;16,16,16;1,8,16;1,1,1, flow (eager 65536 B, compute x0)\n(page 2 of 2)"
-plot newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+plot newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   'critical-path-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
   '' index 0 using 4 lc rgb '#1f77b4' title 'latency', \
   '' index 0 using 5 lc rgb '#2ca02c' title 'bandwidth', \
   '' index 0 using 6 lc rgb '#d62728' title 'contention', \
   '' index 0 using 7 lc rgb '#ff7f0e' title 'waiting', \
-  newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
+  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
   '' index 1 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 1 using 3 lc rgb '#9467bd' notitle, \
   '' index 1 using 4 lc rgb '#1f77b4' notitle, \
   '' index 1 using 5 lc rgb '#2ca02c' notitle, \
   '' index 1 using 6 lc rgb '#d62728' notitle, \
   '' index 1 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
+  newhistogram 'snap:ohtma:1024:iterations=1:inners=1:ng=6' lt 1, \
   '' index 2 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 2 using 3 lc rgb '#9467bd' notitle, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
@@ -99,21 +99,21 @@ set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
 set title "where the time goes: the critical path / in-order's makespan:\nfattree:3;16,16,16;1,8,16;1,1,1, flow (eager 65536 B, compute x0)\n(page 2 of 2)"
-plot newhistogram 'npb:lu:D:4096:iterations=1' lt 1, \
+plot newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   'critical-path-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
   '' index 0 using 4 lc rgb '#1f77b4' title 'latency', \
   '' index 0 using 5 lc rgb '#2ca02c' title 'bandwidth', \
   '' index 0 using 6 lc rgb '#d62728' title 'contention', \
   '' index 0 using 7 lc rgb '#ff7f0e' title 'waiting', \
-  newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
+  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
   '' index 1 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 1 using 3 lc rgb '#9467bd' notitle, \
   '' index 1 using 4 lc rgb '#1f77b4' notitle, \
   '' index 1 using 5 lc rgb '#2ca02c' notitle, \
   '' index 1 using 6 lc rgb '#d62728' notitle, \
   '' index 1 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'npb:sp:D:1024:iterations=1' lt 1, \
+  newhistogram 'snap:ohtma:1024:iterations=1:inners=1:ng=6' lt 1, \
   '' index 2 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 2 using 3 lc rgb '#9467bd' notitle, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \

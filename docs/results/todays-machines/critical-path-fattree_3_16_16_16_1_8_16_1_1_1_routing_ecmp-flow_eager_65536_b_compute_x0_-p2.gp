@@ -1,7 +1,7 @@
 # mapsim report: where the time goes: the critical path / in-order's makespan: fattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536 B, compute x0) (page 2 of 2)
 # Redraws critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.svg and critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.png: gnuplot critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.gp (in this directory).
 reset
-set terminal svg size 720,600 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 748,600 dynamic enhanced font 'Helvetica,12'
 set output 'critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.svg'
 set termoption noenhanced
 set key below horizontal
@@ -34,7 +34,7 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan:\nfattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536\nB, compute x0) (page 2 of 2)"
+set title "where the time goes: the critical path / in-order's makespan:\nfattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536 B,\ncompute x0) (page 2 of 2)"
 plot newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   'critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
@@ -49,16 +49,23 @@ plot newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   '' index 1 using 5 lc rgb '#2ca02c' notitle, \
   '' index 1 using 6 lc rgb '#d62728' notitle, \
   '' index 1 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
+  newhistogram 'snap:ohtma:1024:iterations=1:inners=1:ng=6' lt 1, \
   '' index 2 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 2 using 3 lc rgb '#9467bd' notitle, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
   '' index 2 using 5 lc rgb '#2ca02c' notitle, \
   '' index 2 using 6 lc rgb '#d62728' notitle, \
-  '' index 2 using 7 lc rgb '#ff7f0e' notitle
+  '' index 2 using 7 lc rgb '#ff7f0e' notitle, \
+  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
+  '' index 3 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
+  '' index 3 using 3 lc rgb '#9467bd' notitle, \
+  '' index 3 using 4 lc rgb '#1f77b4' notitle, \
+  '' index 3 using 5 lc rgb '#2ca02c' notitle, \
+  '' index 3 using 6 lc rgb '#d62728' notitle, \
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output
 reset
-set terminal pngcairo size 720,600
+set terminal pngcairo size 748,600
 set output 'critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.png'
 set termoption noenhanced
 set key below horizontal
@@ -91,7 +98,7 @@ set xtics rotate by 45 right scale 0 nomirror font ',9'
 set grid ytics
 set key outside right top vertical
 set ylabel 'time / in-order''s makespan'
-set title "where the time goes: the critical path / in-order's makespan:\nfattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536\nB, compute x0) (page 2 of 2)"
+set title "where the time goes: the critical path / in-order's makespan:\nfattree:3;16,16,16;1,8,16;1,1,1:routing=ecmp, flow (eager 65536 B,\ncompute x0) (page 2 of 2)"
 plot newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   'critical-path-fattree_3_16_16_16_1_8_16_1_1_1_routing_ecmp-flow_eager_65536_b_compute_x0_-p2.dat' index 0 using 2:xtic(1) lc rgb '#8c8c8c' title 'compute', \
   '' index 0 using 3 lc rgb '#9467bd' title 'overheads', \
@@ -106,11 +113,18 @@ plot newhistogram 'npb:mg:D:1024:iterations=1' lt 1, \
   '' index 1 using 5 lc rgb '#2ca02c' notitle, \
   '' index 1 using 6 lc rgb '#d62728' notitle, \
   '' index 1 using 7 lc rgb '#ff7f0e' notitle, \
-  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
+  newhistogram 'snap:ohtma:1024:iterations=1:inners=1:ng=6' lt 1, \
   '' index 2 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
   '' index 2 using 3 lc rgb '#9467bd' notitle, \
   '' index 2 using 4 lc rgb '#1f77b4' notitle, \
   '' index 2 using 5 lc rgb '#2ca02c' notitle, \
   '' index 2 using 6 lc rgb '#d62728' notitle, \
-  '' index 2 using 7 lc rgb '#ff7f0e' notitle
+  '' index 2 using 7 lc rgb '#ff7f0e' notitle, \
+  newhistogram 'sweep3d:ohtma:1024:iterations=1' lt 1, \
+  '' index 3 using 2:xtic(1) lc rgb '#8c8c8c' notitle, \
+  '' index 3 using 3 lc rgb '#9467bd' notitle, \
+  '' index 3 using 4 lc rgb '#1f77b4' notitle, \
+  '' index 3 using 5 lc rgb '#2ca02c' notitle, \
+  '' index 3 using 6 lc rgb '#d62728' notitle, \
+  '' index 3 using 7 lc rgb '#ff7f0e' notitle
 unset output

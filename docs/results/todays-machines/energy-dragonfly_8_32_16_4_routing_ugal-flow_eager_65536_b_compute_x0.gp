@@ -47,6 +47,8 @@ plot 'energy-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.dat'
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 13 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -115,6 +117,8 @@ plot 'energy-dragonfly_8_32_16_4_routing_ugal-flow_eager_65536_b_compute_x0.dat'
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 13 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \

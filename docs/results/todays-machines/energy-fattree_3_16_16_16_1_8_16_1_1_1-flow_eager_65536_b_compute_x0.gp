@@ -47,6 +47,8 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' 
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 13 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -64,7 +66,8 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' 
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output
 reset
@@ -114,6 +117,8 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' 
   '' index 11 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
   '' index 12 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
+  '' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' notitle, \
+  '' index 13 using 1:2 with points pt 6 ps 2.4 lc rgb 'black' notitle, \
   '' index 0 using 1:2:4 with points pt variable ps 1.3 lc 1 notitle, \
   '' index 1 using 1:2:4 with points pt variable ps 1.3 lc 2 notitle, \
   '' index 2 using 1:2:4 with points pt variable ps 1.3 lc 3 notitle, \
@@ -131,6 +136,7 @@ plot 'energy-fattree_3_16_16_16_1_8_16_1_1_1-flow_eager_65536_b_compute_x0.dat' 
   keyentry with points pt 13 ps 1.3 lc rgb 'black' title 'npb:lu:D:4096:iterations=1', \
   keyentry with points pt 15 ps 1.3 lc rgb 'black' title 'npb:mg:D:1024:iterations=1', \
   keyentry with points pt 4 ps 1.3 lc rgb 'black' title 'npb:sp:D:1024:iterations=1', \
-  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
+  keyentry with points pt 6 ps 1.3 lc rgb 'black' title 'snap:ohtma:1024:iterations=1:inners=1:ng=6', \
+  keyentry with points pt 8 ps 1.3 lc rgb 'black' title 'sweep3d:ohtma:1024:iterations=1', \
   keyentry with points pt 6 ps 2.4 lc rgb 'black' title 'Pareto front'
 unset output
