@@ -430,7 +430,7 @@ int run_map(const std::vector<std::string>& args) {
   std::optional<TraceInput> trace;
   std::optional<tuning::ReplayOracle> oracle;
   const bool replays = std::any_of(chosen.begin(), chosen.end(), [](const ChosenMapper& c) {
-    return map::find_mapper(c.name).replays;
+    return map::make_mapper(c.name, c.params)->needs_oracle();
   });
   if (replays && !csv_input) {
     trace.emplace(source, ReadMode::Auto);

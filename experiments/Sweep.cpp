@@ -226,10 +226,10 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
     parts.setting += fmt::format("model: {}\n", kStaticModel);
   }
   parts.repeat = fmt::format("repeat: {}\n", run.repeat);
-  // A mapper that replays (replay-search) searches under the run's links, model options, MPI and
-  // sim settings (its model and compute scale are its own parameters): its mapping depends on
-  // them, whether the run itself replays or not.
-  if (map::find_mapper(mapper.name).replays) {
+  // A mapper that replays (replay-search; best:objective=critical-latency) searches under the
+  // run's links, model options, MPI and sim settings (its model and compute scale are its own
+  // parameters): its mapping depends on them, whether the run itself replays or not.
+  if (map::make_mapper(mapper.name, mapper.given)->needs_oracle()) {
     parts.mapping +=
         fmt::format("search-links: {}\nsearch-eager-threshold: {}\nsearch-whole-run: {}\n",
                     links_line(*sweep.machines[run.machine], machine.links),

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include "mappers/GoalCosts.hpp"
 #include "mappers/LinkLoadTracker.hpp"
 #include "mappers/Ohtma.hpp"
 #include "mappers/RegularPattern.hpp"
@@ -130,32 +132,61 @@ traces::CommMatrix skeleton(const CommGraph& graph) {
 
 }  // namespace
 
+traces::CommMatrix critical_path_weights(const traces::CommMatrix& matrix,
+                                         const topo::Topology& topology, const TimeOracle& oracle,
+                                         Seed seed) {
+  const topo::Mapping in_order = make_mapper("in-order")->map(matrix, topology, seed);
+  Fidelity contention_free;
+  contention_free.model = "analytic";
+  contention_free.compute_scale = 0;
+  contention_free.critical_messages = true;
+  const auto judged = oracle.judge(std::span(&in_order, 1), contention_free);
+  MAPSIM_EXPECTS(judged.size() == 1, "one judgement per mapping");
+  const auto& path = judged.front().critical_messages;
+  std::map<std::pair<Rank, Rank>, std::uint64_t> on_path;
+  for (const auto& pair : path) ++on_path[pair];
+  // k = round(M / C), at least 1: the path's messages weigh as much as all of the matrix's.
+  const std::uint64_t all = matrix.total().messages;
+  const std::uint64_t k =
+      path.empty() ? 0
+                   : std::max<std::uint64_t>(
+                         1, (all + path.size() / 2) / static_cast<std::uint64_t>(path.size()));
+  const CommGraph graph(matrix);
+  traces::CommMatrixBuilder weights(matrix.rank_count());
+  for (Rank i = 0; i < graph.rank_count(); ++i) {
+    for (const auto& nb : graph.neighbors(i)) {
+      if (nb.messages_out == 0 && nb.bytes_out == 0) continue;
+      const auto found = on_path.find({i, nb.rank});
+      const std::uint64_t critical = found == on_path.end() ? 0 : found->second;
+      if (found != on_path.end()) on_path.erase(found);
+      weights.add(i, nb.rank, nb.messages_out + k * critical, nb.bytes_out);
+    }
+  }
+  // Path messages the matrix does not hold (a collective's, with the matrix of point-to-point
+  // only): their messages, and as many bytes.
+  for (const auto& [pair, critical] : on_path)
+    weights.add(pair.first, pair.second, k * critical, k * critical);
+  oracle.report(fmt::format(
+      "best: objective=critical-latency: {} of {} messages on the critical path of in-order's "
+      "contention-free replay, each weighing {} more",
+      path.size(), all, k));
+  return weights.build();
+}
+
 BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
                     const BestOptions& options, Seed seed) {
   // Latency weighs pairs by their messages: the search (and the starts' ranking) runs on the
   // message graph, the starts map the matrix as given (on a dense matrix, the skeleton of the
   // message graph, like the others' skeleton of theirs).
-  const CommGraph graph =
-      options.goal == SearchGoal::Latency ? CommGraph(matrix).by_messages() : CommGraph(matrix);
-  std::optional<RouteDistance> distance;
-  const bool energy = options.goal == SearchGoal::Energy || options.goal == SearchGoal::TimeEnergy;
-  if (energy || options.goal == SearchGoal::Latency) {
-    distance.emplace(topology, energy ? RouteWeight::Energy : RouteWeight::Latency);
-    distance->check_summable(graph, options.goal == SearchGoal::TimeEnergy ? "time+energy" : "");
-  }
-  if (options.goal != SearchGoal::HopBytes && options.goal != SearchGoal::Energy &&
-      options.goal != SearchGoal::Latency) {
-    const std::vector<topo::NodeId> any(static_cast<std::size_t>(graph.rank_count()), 0);
-    const LinkLoadTracker check(graph, topology, any);  // throws if the loads pass 64 bits
-  }
-  HybridReference hybrid;
-  if (options.goal == SearchGoal::Hybrid || options.goal == SearchGoal::TimeEnergy) {
+  const CommGraph matrix_graph(matrix);
+  std::vector<topo::NodeId> reference;
+  if (GoalSetup::needs_reference(options.goal)) {
     const auto in_order = make_mapper("in-order")->map(matrix, topology, seed);
-    hybrid = hybrid_reference(graph, topology, in_order.nodes(),
-                              options.goal == SearchGoal::TimeEnergy ? &*distance : nullptr);
-    hybrid.energy_weight = options.energy_weight;
+    reference.assign(in_order.nodes().begin(), in_order.nodes().end());
   }
-  const SearchSpace space(graph, topology, 8, 8, distance ? &*distance : nullptr, hybrid);
+  const GoalSetup setup(options.goal, matrix_graph, topology, reference, options.energy_weight);
+  const CommGraph& graph = setup.graph();
+  const SearchSpace& space = setup.space();
   std::optional<traces::CommMatrix> sparse;
   std::optional<CommGraph> sparse_graph;
   if (space.dense()) {
@@ -261,8 +292,10 @@ constexpr ParamSpec kBestParams[] = {
      "(the traffic energy: bytes x energy per bit of the route's links); latency (messages x "
      "the route's latency); hybrid (a weighted sum of congestion, congestion-smooth and hop-bytes, "
      "each relative to in-order's); time+energy (hybrid's time proxy and the traffic energy, "
-     "each relative to in-order's, weighted by energy-weight)",
-     0, 0, "hop-bytes|congestion|congestion-smooth|energy|latency|hybrid|time+energy"},
+     "each relative to in-order's, weighted by energy-weight); critical-latency (latency of the "
+     "messages on the critical path of one contention-free replay of in-order: needs a trace)",
+     0, 0,
+     "hop-bytes|congestion|congestion-smooth|energy|latency|hybrid|time+energy|critical-latency"},
     {"energy-weight", ParamType::Real, "0.5",
      "objective=time+energy: the traffic energy's weight w, the time proxy's 1 - w", 0, 1},
     {"chains", ParamType::Integer, "2", "local-search chains, run in parallel", 1, 256},
@@ -276,20 +309,32 @@ constexpr ParamSpec kBestParams[] = {
      0, 1e9},
 };
 
+constexpr std::string_view kCriticalLatency = "critical-latency";
+
 class Best final : public Mapper {
  public:
   explicit Best(const ParamValues& params)
-      : options_{parse_search_goal(params.text("objective")),
+      : critical_(params.text("objective") == kCriticalLatency),
+        options_{critical_ ? SearchGoal::Latency : parse_search_goal(params.text("objective")),
                  static_cast<int>(params.integer("chains")),
                  static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit"),
                  params.real("energy-weight")} {}
+  explicit Best(const BestOptions& options) : options_(options) {}
+
+  [[nodiscard]] bool needs_oracle() const override { return critical_; }
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
     return topo::Mapping(run_best(p.matrix, p.topology, options_, p.seed).nodes);
   }
 
+  topo::Mapping search(const Problem& p, const TimeOracle& oracle) const override {
+    return Best(options_).map(critical_path_weights(p.matrix, p.topology, oracle, p.seed),
+                              p.topology, p.seed);
+  }
+
  private:
+  bool critical_ = false;
   BestOptions options_;
 };
 

@@ -64,7 +64,9 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include "mappers/GoalCosts.hpp"
 #include "mappers/MachineView.hpp"
+#include "mappers/MappingScore.hpp"
 #include "mappers/NearBlocks.hpp"
 #include "mappers/NodeNeighbors.hpp"
 #include "mappers/Placement.hpp"
@@ -80,8 +82,10 @@ using Clock = std::chrono::steady_clock;
 constexpr ParamSpec kBokhariParams[] = {
     {"objective", ParamType::Choice, "cardinality",
      "what the exchanges optimise: Bokhari's cardinality (pairs on adjacent nodes), hop-bytes, "
-     "the traffic energy (energy) or messages x route latency (latency)",
-     0, 0, "cardinality|hop-bytes|energy|latency"},
+     "the traffic energy (energy), messages x route latency (latency), the busiest link in "
+     "seconds (congestion), sum of load^2/bandwidth (congestion-smooth) or hybrid (`best`'s "
+     "objectives)",
+     0, 0, "cardinality|hop-bytes|energy|latency|congestion|congestion-smooth|hybrid"},
     {"jump-pairs", ParamType::Integer, "0",
      "random interchanges per probabilistic jump; 0: round(sqrt(ranks)), Bokhari's n", 0, 1000000},
     {"max-jumps", ParamType::Integer, "50", "most probabilistic jumps before stopping", 0, 1000000},
@@ -145,6 +149,15 @@ class Search {
 
   [[nodiscard]] std::int64_t cost() const { return cost_; }
   [[nodiscard]] const Placement& placement() const { return placement_; }
+
+  /// Examines u: makes its exchange of largest gain if that gain is >= 0. Returns whether the
+  /// cost went down.
+  bool step(Rank u) {
+    const Choice choice = best_exchange(u);
+    if (choice.slot == std::numeric_limits<Slot>::max() || choice.gain < 0) return false;
+    exchange(u, choice.slot, choice.gain);
+    return choice.gain > 0;
+  }
 
   /// The exchange of u with the largest gain (ties: the lowest core).
   [[nodiscard]] Choice best_exchange(Rank u) {
@@ -447,10 +460,48 @@ class Search {
   std::vector<std::uint32_t> near_mark_;     // == current_: near the node of the rank examined
 };
 
+// The exchanges under a link objective (congestion, congestion-smooth, hybrid: `best`'s costs,
+// GoalCosts.hpp): every core is evaluated exactly from the link loads, O(deg x route links x
+// log links) each, in parallel (GoalReplicas: the same choices at any thread count). The gain
+// of an exchange is the drop of the lexicographic cost; ties go to the lowest core.
+class GoalSearch {
+ public:
+  GoalSearch(const Problem& p, SearchGoal goal, const Placement& placement,
+             std::span<const NodeId> reference)
+      : setup_(goal, p.graph, p.topology, reference), copies_(setup_.space(), goal, placement) {}
+
+  [[nodiscard]] SearchCost cost() const { return copies_.cost(); }
+  [[nodiscard]] const Placement& placement() const { return copies_.placement(); }
+
+  bool step(Rank u) {
+    const Slot own = placement().slot(u);
+    const SearchCost now = cost();
+    const GoalCandidate best =
+        copies_.least(static_cast<std::size_t>(placement().slot_count()),
+                      [own](GoalCost& cost, const Placement& at, std::size_t k,
+                            GoalCandidate& found, std::uint64_t& work) {
+                        const auto s = static_cast<Slot>(k);
+                        if (s != own) found.offer(cost.after(at, own, s, work), k);
+                      });
+    if (best.key == GoalCandidate::kNone || now < best.after) return false;
+    copies_.commit(own, static_cast<Slot>(best.key), best.after);
+    return best.after < now;
+  }
+
+  void interchange(Rank u, Slot s) {
+    const Slot own = placement().slot(u);
+    copies_.commit(own, s, copies_.after(own, s));
+  }
+
+ private:
+  GoalSetup setup_;
+  GoalReplicas copies_;
+};
+
 class Bokhari final : public Mapper {
  public:
   explicit Bokhari(const ParamValues& params)
-      : objective_(parse_objective(params.text("objective"))),
+      : word_(params.text("objective")),
         jump_pairs_(params.integer("jump-pairs")),
         max_jumps_(params.integer("max-jumps")),
         time_limit_(params.real("time-limit")),
@@ -459,7 +510,19 @@ class Bokhari final : public Mapper {
  protected:
   topo::Mapping compute(const Problem& p) const override {
     const auto start = sweep_or_in_order(p.matrix, p.topology, p.seed);
-    Search search(p, objective_, Placement(p.topology, start.nodes()), table_);
+    if (MappingScorer::links(word_)) {
+      GoalSearch search(p, parse_search_goal(word_), Placement(p.topology, start.nodes()),
+                        reference(word_, p));
+      return jumps(p, search);
+    }
+    Search search(p, parse_objective(word_), Placement(p.topology, start.nodes()), table_);
+    return jumps(p, search);
+  }
+
+ private:
+  // Bokhari's loop (the top of the file) over either search.
+  template <typename AnySearch>
+  topo::Mapping jumps(const Problem& p, AnySearch& search) const {
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(time_limit_));
     auto out_of_time = [&] { return time_limit_ > 0 && Clock::now() >= deadline; };
@@ -469,19 +532,16 @@ class Bokhari final : public Mapper {
             : std::max<std::int64_t>(1, std::llround(std::sqrt(static_cast<double>(p.ranks()))));
     Random random(p.seed);
     std::vector<NodeId> best(search.placement().nodes().begin(), search.placement().nodes().end());
-    std::int64_t best_cost = search.cost();
+    auto best_cost = search.cost();
     for (std::int64_t jumps = 0;; ++jumps) {
       bool improved = true;
       while (improved && !out_of_time()) {
         improved = false;
         for (Rank u = 0; u < p.ranks() && !out_of_time(); ++u) {
-          const Choice choice = search.best_exchange(u);
-          if (choice.slot == std::numeric_limits<Slot>::max() || choice.gain < 0) continue;
-          search.exchange(u, choice.slot, choice.gain);
-          if (choice.gain > 0) improved = true;
+          if (search.step(u)) improved = true;
         }
       }
-      if (search.cost() > best_cost) break;  // |M| < |B|: done
+      if (best_cost < search.cost()) break;  // |M| < |B|: done
       const auto nodes = search.placement().nodes();
       best.assign(nodes.begin(), nodes.end());
       best_cost = search.cost();
@@ -498,8 +558,7 @@ class Bokhari final : public Mapper {
     return topo::Mapping(std::move(best));
   }
 
- private:
-  Objective objective_;
+  std::string word_;  // the objective
   std::int64_t jump_pairs_;
   std::int64_t max_jumps_;
   double time_limit_;

@@ -59,7 +59,8 @@ LinkLoadTracker::LinkLoadTracker(const CommGraph& graph, const topo::Topology& t
   const auto longest = static_cast<std::uint64_t>(std::max(1, topology.max_route_links()));
   if (bytes > kMax / longest / heaviest) {
     throw InputError(fmt::format(
-        "objective=congestion or congestion-smooth: {} bytes between ranks over routes of up to "
+        "the link objectives (congestion, congestion-smooth, hybrid): {} bytes between ranks over "
+        "routes of up to "
         "{} links, weighted by up to {}, pass 2^63 - 1, the most the congestion objectives sum "
         "exactly; use objective=hop-bytes",
         bytes, longest, heaviest));

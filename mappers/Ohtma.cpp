@@ -5,12 +5,16 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <string>
+#include <type_traits>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include "mappers/GoalCosts.hpp"
+#include "mappers/MappingScore.hpp"
 #include "mappers/Random.hpp"
 #include "mappers/SearchFactories.hpp"
 #include "support/Error.hpp"
@@ -183,13 +187,13 @@ class ExchangePhase {
 
   /// The unlocked pair of largest gain (ties: lowest m, then lowest n), or m = -1 if none.
   [[nodiscard]] OhtmaExchange best() const {
-    OhtmaExchange choice{-1, -1, 0};
+    OhtmaExchange choice{-1, -1, 0, {}};
     for (const Rank i : unlocked_) {
       const Row& row = rows_[static_cast<std::size_t>(i)];
       if (row.size == 0) continue;
       const Entry& top = row.known[0];
       if (choice.m < 0 || top.gain > choice.gain || (top.gain == choice.gain && i < choice.m)) {
-        choice = {i, top.j, top.gain};
+        choice = {i, top.j, top.gain, {}};
       }
     }
     if (choice.m > choice.n) std::swap(choice.m, choice.n);
@@ -428,7 +432,7 @@ class DenseExchangePhase {
       return x.m < y.m || (x.m == y.m && x.n < y.n);
     };
     return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, tiles, 1), OhtmaExchange{-1, -1, 0},
+        tbb::blocked_range<std::size_t>(0, tiles, 1), OhtmaExchange{-1, -1, 0, {}},
         [&](const tbb::blocked_range<std::size_t>& range, OhtmaExchange choice) {
           // Per row of the tile row, its best partner: partners come in increasing order, so a
           // strictly larger gain wins and ties keep the lowest.
@@ -461,7 +465,8 @@ class DenseExchangePhase {
             }
             for (std::size_t a = a0; a < a1; ++a) {
               if (row_partner[a - a0] == u) continue;
-              const OhtmaExchange c{unlocked_[a], unlocked_[row_partner[a - a0]], row_gain[a - a0]};
+              const OhtmaExchange c{
+                  unlocked_[a], unlocked_[row_partner[a - a0]], row_gain[a - a0], {}};
               if (better(c, choice)) choice = c;
             }
           }
@@ -589,6 +594,68 @@ class DenseExchangePhase {
   bool ready_ = true;
 };
 
+// The exchange phase under another goal (Ohtma.hpp): every unlocked pair evaluated exactly
+// by `best`'s cost of the goal, in parallel (GoalReplicas: the same pair at any thread count).
+class GoalExchangePhase {
+ public:
+  GoalExchangePhase(const CommGraph& graph, const topo::Topology& topology,
+                    const std::vector<NodeId>& f, const OhtmaOptions& options)
+      : setup_(options.goal, graph, topology, options.reference),
+        copies_(setup_.space(), options.goal, Placement(topology, f)),
+        n_(graph.rank_count()),
+        start_(copies_.cost()) {
+    for (Rank r = 0; r < n_; ++r) unlocked_.push_back(r);
+  }
+
+  [[nodiscard]] bool ready() const { return true; }
+  [[nodiscard]] std::size_t unlocked() const { return unlocked_.size(); }
+  [[nodiscard]] SearchCost start() const { return start_; }
+
+  /// The unlocked pair (m, n), m < n, with the lowest cost after its exchange.
+  OhtmaExchange best() {
+    const GoalCandidate found = copies_.least(
+        unlocked_.size(),
+        [&](GoalCost& cost, const Placement& at, std::size_t k, GoalCandidate& least,
+            std::uint64_t& work) {
+          const Rank m = unlocked_[k];
+          for (std::size_t l = k + 1; l < unlocked_.size(); ++l) {
+            const Rank n = unlocked_[l];
+            least.offer(cost.after(at, at.slot(m), at.slot(n), work),
+                        static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n_) +
+                            static_cast<std::uint64_t>(n));
+          }
+        },
+        8);
+    if (found.key == GoalCandidate::kNone) return {-1, -1, 0, {}};
+    const auto m = static_cast<Rank>(found.key / static_cast<std::uint64_t>(n_));
+    const auto n = static_cast<Rank>(found.key % static_cast<std::uint64_t>(n_));
+    return {m, n, drop(copies_.cost(), found.after), found.after};
+  }
+
+  void exchange(const OhtmaExchange& pair) {
+    const auto& p = copies_.placement();
+    copies_.commit(p.slot(pair.m), p.slot(pair.n), pair.after);
+    std::erase_if(unlocked_, [&](Rank r) { return r == pair.m || r == pair.n; });
+  }
+
+ private:
+  // The drop of the leading sum: the primary, or (congestion-smooth) the secondary.
+  static std::int64_t drop(const SearchCost& before, const SearchCost& after) {
+    if (before.primary != 0 || after.primary != 0)
+      return static_cast<std::int64_t>(before.primary) - static_cast<std::int64_t>(after.primary);
+    constexpr auto kMax = static_cast<Uint128>(std::numeric_limits<std::int64_t>::max());
+    if (after.secondary <= before.secondary)
+      return static_cast<std::int64_t>(std::min(before.secondary - after.secondary, kMax));
+    return -static_cast<std::int64_t>(std::min(after.secondary - before.secondary, kMax));
+  }
+
+  GoalSetup setup_;
+  GoalReplicas copies_;
+  Rank n_;
+  SearchCost start_;
+  std::vector<Rank> unlocked_;  // in increasing rank order
+};
+
 // Runs `loop` exchanges of `phase` (lines 20-34) into `result`.
 template <typename Phase, typename InTime>
 void exchange_loop(Phase& phase, std::int64_t loop, const InTime& in_time, OhtmaResult& result) {
@@ -601,7 +668,21 @@ void exchange_loop(Phase& phase, std::int64_t loop, const InTime& in_time, Ohtma
     const OhtmaExchange pair = phase.best();
     if (pair.m < 0) break;
     result.exchanges.push_back(pair);
-    phase.exchange(pair.m, pair.n);
+    if constexpr (std::is_same_v<Phase, GoalExchangePhase>) {
+      phase.exchange(pair);
+    } else {
+      phase.exchange(pair.m, pair.n);
+    }
+  }
+}
+
+// The greedy mapping with the first `kept` exchanges made (line 40).
+void keep_prefix(OhtmaResult& result) {
+  result.final = result.greedy;
+  for (std::size_t t = 0; t < result.kept; ++t) {
+    const auto& e = result.exchanges[t];
+    std::swap(result.final[static_cast<std::size_t>(e.m)],
+              result.final[static_cast<std::size_t>(e.n)]);
   }
 }
 
@@ -617,6 +698,22 @@ OhtmaResult run_ohtma(const CommGraph& graph, const topo::Topology& topology,
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(options.time_limit));
   auto in_time = [&] { return options.time_limit <= 0 || Clock::now() < deadline; };
+  if (options.goal != SearchGoal::HopBytes) {
+    GoalExchangePhase phase(graph, topology, result.greedy, options);  // refuses what overflows
+    if (loop > 0 && n >= 2) {
+      exchange_loop(phase, loop, in_time, result);
+      // Backtracking: the shortest prefix with the lowest cost, if below the greedy mapping's.
+      SearchCost best = phase.start();
+      for (std::size_t t = 0; t < result.exchanges.size(); ++t) {
+        if (result.exchanges[t].after < best) {
+          best = result.exchanges[t].after;
+          result.kept = t + 1;
+        }
+      }
+    }
+    keep_prefix(result);
+    return result;
+  }
   if (loop > 0 && n >= 2) {
     const auto un = static_cast<std::size_t>(n);
     const bool dense =
@@ -640,12 +737,7 @@ OhtmaResult run_ohtma(const CommGraph& graph, const topo::Topology& topology,
       result.kept = t + 1;
     }
   }
-  result.final = result.greedy;
-  for (std::size_t t = 0; t < result.kept; ++t) {
-    const auto& e = result.exchanges[t];
-    std::swap(result.final[static_cast<std::size_t>(e.m)],
-              result.final[static_cast<std::size_t>(e.n)]);
-  }
+  keep_prefix(result);
   return result;
 }
 
@@ -655,6 +747,11 @@ OhtmaResult run_ohtma(const CommGraph& graph, const topo::Topology& topology,
 namespace {
 
 constexpr ParamSpec kOhtmaParams[] = {
+    {"objective", ParamType::Choice, "hop-bytes",
+     "what the exchange phase minimises: hop-bytes (the paper's) or one of best's objectives, "
+     "every unlocked pair evaluated exactly (O(n^3) evaluations: bound large jobs with "
+     "time-limit)",
+     0, 0, "hop-bytes|congestion|congestion-smooth|latency|energy|hybrid"},
     {"loop", ParamType::Integer, "-1",
      "exchange iterations (each locks two processes); -1: |P| / 2 as in the paper", -1, 2147483647},
     {"time-limit", ParamType::Real, "0",
@@ -666,15 +763,24 @@ constexpr ParamSpec kOhtmaParams[] = {
 class OhtmaMapper final : public Mapper {
  public:
   explicit OhtmaMapper(const ParamValues& params)
-      : options_{params.integer("loop"), params.real("time-limit")} {}
+      : word_(params.text("objective")),
+        loop_(params.integer("loop")),
+        time_limit_(params.real("time-limit")) {}
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
-    return topo::Mapping(run_ohtma(p.graph, p.topology, options_).final);
+    OhtmaOptions options;
+    options.goal = parse_search_goal(word_);
+    if (GoalSetup::needs_reference(options.goal)) options.reference = reference(word_, p);
+    options.loop = loop_;
+    options.time_limit = time_limit_;
+    return topo::Mapping(run_ohtma(p.graph, p.topology, options).final);
   }
 
  private:
-  OhtmaOptions options_;
+  std::string word_;  // the objective
+  std::int64_t loop_;
+  double time_limit_;
 };
 
 }  // namespace

@@ -36,6 +36,16 @@
 //    has more cores than ranks, the greedy phase picks |P| of them; the exchange phase permutes
 //    processes only (i, j in P), as line 24 says, and never moves one to an idle core.
 //
+// Other objectives (OhtmaOptions::goal, the mapper's objective=): the exchange phase runs on
+// `best`'s cost of that goal (GoalCosts.hpp; congestion, congestion-smooth, latency, energy,
+// hybrid). Each iteration evaluates every unlocked pair exactly, in parallel, and exchanges the
+// one with the lowest cost after (ties: the lexicographically smallest pair), even if that is
+// higher than before; backtracking keeps the shortest prefix with the lowest cost, if lower
+// than the greedy mapping's. An iteration costs O(unlocked^2) evaluations of
+// O(deg x route links x log links) (link goals) or O(deg) (latency, energy): the whole phase
+// O(n^3) evaluations, against the hop-bytes phase's incremental gains. 64 ranks take well under
+// a second; from a few hundred ranks on, bound it with time-limit or loop.
+//
 // The implementation: the greedy phase keeps sum_{i in P_sel} A(p, i) per process and
 // sum_{i in N_sel} B(n, i) per node, updated in O(deg) and O(nodes) per step (hops come from
 // Topology::hops; nothing dense). The exchange phase keeps, per unlocked process, its best known
@@ -50,6 +60,7 @@
 #include <vector>
 
 #include "mappers/CommGraph.hpp"
+#include "mappers/LocalSearch.hpp"
 #include "topologies/Topology.hpp"
 
 namespace mapsim::map {
@@ -68,12 +79,22 @@ struct OhtmaOptions {
   /// load.
   double time_limit = 0;
   OhtmaGains gains = OhtmaGains::Automatic;
+  /// The exchange phase's objective (the greedy phase is the paper's, by hops): hop-bytes, the
+  /// paper's, or another of `best`'s costs (LocalSearch.hpp), whose exchange phase evaluates
+  /// every unlocked pair exactly in each iteration (above).
+  SearchGoal goal = SearchGoal::HopBytes;
+  /// The in-order mapping, for goal Hybrid (its sums are relative to in-order's).
+  std::vector<topo::NodeId> reference{};
 };
 
 struct OhtmaExchange {
   Rank m = 0;
   Rank n = 0;
-  std::int64_t gain = 0;  ///< Result[]: the drop in hop-bytes of this exchange
+  /// Result[]: the drop in hop-bytes of this exchange; under another goal, the drop of its
+  /// leading sum (SearchCost::primary, or for congestion-smooth its sum, within 63 bits).
+  std::int64_t gain = 0;
+  /// Under a goal other than hop-bytes: the cost after this exchange (0 under hop-bytes).
+  SearchCost after{};
 
   friend bool operator==(const OhtmaExchange&, const OhtmaExchange&) = default;
 };

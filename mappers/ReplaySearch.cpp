@@ -237,7 +237,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   for (const auto& member : options_.portfolio) {
     topo::Mapping mapping;
     try {
-      mapping = make_mapper(member.name, member.params)->map(p.matrix, p.topology, p.seed);
+      // (best:objective=critical-latency replays through the same oracle.)
+      mapping = make_mapper(member.name, member.params)->map(p.matrix, p.topology, p.seed, &oracle);
     } catch (const InputError& e) {
       report += fmt::format("  portfolio: {} skipped: {}\n", member.label, e.what());
       continue;

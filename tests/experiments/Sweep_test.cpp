@@ -1103,9 +1103,14 @@ TEST(SweepKeys, RunsDifferingOnlyInModelShareTheMapping) {
 // that maps from the matrix alone (in-order) keeps its mapping. The run's context changes for
 // both.
 TEST(SweepKeys, ReplayingMappersKeyTheirMappingOnTheReplaySettings) {
-  for (const auto* mapper : {"in-order", "replay-search"}) {
+  // best replays (through the same oracle) with objective=critical-latency only.
+  const std::pair<const char*, bool> mappers[] = {
+      {"in-order", false},
+      {"replay-search", true},
+      {"{name: best, params: {objective: latency}}", false},
+      {"{name: best, params: {objective: critical-latency}}", true}};
+  for (const auto& [mapper, replays] : mappers) {
     SCOPED_TRACE(mapper);
-    const bool replays = std::string_view(mapper) == "replay-search";
     const auto text = changed("mappers: [scotch]", fmt::format("mappers: [{}]", mapper));
     const auto base = only_run(text);
     const auto to = [&](std::string_view from, std::string_view with) {

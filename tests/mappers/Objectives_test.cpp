@@ -39,6 +39,7 @@
 #include "mappers/SearchFactories.hpp"
 #include "mappers/SearchObjective.hpp"
 #include "support/Error.hpp"
+#include "tests/mappers/SameOnThreads.hpp"
 #include "tests/mappers/TestMatrices.hpp"
 #include "topologies/TopologySpec.hpp"
 
@@ -440,17 +441,7 @@ TEST(LatencyObjective, BokhariGeneticAndSamplingSearchIt) {
   EXPECT_EQ(mapper->map(matrix, *machine, 5), topo::Mapping(sampled.best));
 }
 
-/// The mapper's mapping of `matrix` (seed 3) is valid and the same on one and on two threads.
-void expect_same_on_one_and_two_threads(const Mapper& mapper, const traces::CommMatrix& matrix,
-                                        const topo::Topology& machine) {
-  const auto on = [&](int threads) {
-    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-    return mapper.map(matrix, machine, 3);
-  };
-  const auto serial = on(1);
-  EXPECT_NO_THROW(validate(serial, machine));
-  EXPECT_EQ(serial, on(2));
-}
+using testing::expect_same_on_one_and_two_threads;
 
 // The link objectives in the mappers that score whole mappings (MappingScore.hpp).
 TEST(LinkObjectives, SamplingTakesTheLeastPairOverItsSamples) {
@@ -564,10 +555,11 @@ TEST(LinkObjectives, TheOtherWordsScoreAsBefore) {
   }
 }
 
-TEST(LinkObjectives, UnknownWordsAndBokhariRefuse) {
+TEST(LinkObjectives, UnknownWordsAreRefused) {
   EXPECT_THROW(make_mapper("genetic", {{"objective", "congestion-max"}}), InputError);
   EXPECT_THROW(make_mapper("sampling", {{"objective", "time"}}), InputError);
-  EXPECT_THROW(make_mapper("bokhari", {{"objective", "congestion"}}), InputError);
+  EXPECT_THROW(make_mapper("bokhari", {{"objective", "congestion-max"}}), InputError);
+  EXPECT_THROW(make_mapper("ohtma", {{"objective", "cardinality"}}), InputError);
 }
 
 TEST(SearchObjectives, BestIsTheSameWithOneOrTwoThreads) {
