@@ -1,6 +1,7 @@
 #include "sim/FlowModel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -291,7 +292,17 @@ void FlowModel::resolve() {
   // Both choose the same link.
   const bool by_heap = component_links_.size() > scan_links_;
   candidates_.clear();
-  if (by_heap) {
+  constexpr double kNoShare = std::numeric_limits<double>::infinity();
+  if (!by_heap) {
+    // Each link's share kept by component index, refreshed as the rounds change the link (a
+    // link without unfixed bundles has none): the scan reads them in order.
+    shares_.resize(component_links_.size());
+    for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
+      auto& link = links_[static_cast<std::size_t>(component_links_[i])];
+      link.index = i;
+      shares_[i] = link.unfixed > 0 ? share_of(link) : kNoShare;
+    }
+  } else {
     for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
       auto& link = links_[static_cast<std::size_t>(component_links_[i])];
       link.index = i;
@@ -320,14 +331,24 @@ void FlowModel::resolve() {
         break;
       }
     } else {
-      for (const auto r : component_links_) {
-        const auto& link = links_[static_cast<std::size_t>(r)];
-        if (link.unfixed == 0) continue;
-        const double s = share_of(link);
-        if (s < share) {
-          share = s;
-          bottleneck = r;
-        }
+      // The first smallest share below infinity, as a scan of share_of() over the links with
+      // unfixed bundles would find it: the smallest value (four running minima, no chain of
+      // dependent comparisons), then the first link that has it (+0 and -0 alike, as '<' sees
+      // them).
+      std::array<double, 4> least{kNoShare, kNoShare, kNoShare, kNoShare};
+      const std::size_t n = shares_.size();
+      std::size_t i = 0;
+      for (; i + 4 <= n; i += 4) {
+        for (std::size_t k = 0; k < 4; ++k)
+          least[k] = shares_[i + k] < least[k] ? shares_[i + k] : least[k];
+      }
+      for (; i < n; ++i) least[0] = shares_[i] < least[0] ? shares_[i] : least[0];
+      const double smallest = std::min(std::min(least[0], least[1]), std::min(least[2], least[3]));
+      if (smallest < kNoShare) {
+        std::size_t at = 0;
+        while (!(shares_[at] == smallest)) ++at;
+        share = shares_[at];
+        bottleneck = component_links_[at];
       }
     }
     MAPSIM_EXPECTS(bottleneck >= 0, "unfixed flows but no link carries them");
@@ -347,7 +368,9 @@ void FlowModel::resolve() {
         link.residual -= c * rate;
         link.weights -= c * bundle.weight;
         --link.unfixed;
-        if (by_heap && link.round != round) {
+        if (!by_heap) {
+          shares_[link.index] = link.unfixed > 0 ? share_of(link) : kNoShare;
+        } else if (link.round != round) {
           link.round = round;
           changed_.push_back(loaded[j]);
         }

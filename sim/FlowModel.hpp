@@ -38,10 +38,13 @@
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
 //   bundle/link sharing graph; the re-solve covers the components of the dirty links, every
 //   other bundle keeps its rate and its drain time.
-// - Each round of progressive filling finds its bottleneck by a scan of the component's links,
-//   or, in components of more than kScanLinks links (Valiant routes spread a job over most of a
-//   dragonfly), in a heap of the links' shares refreshed for the links the round changed: the
-//   same link either way (the smallest share, the first in component order among equal ones).
+// - Each round of progressive filling finds its bottleneck by a scan of the component's links'
+//   shares, kept in an array in component order and refreshed as a round changes a link (the
+//   scan takes the smallest value with four running minima, then the first link holding it:
+//   no division and no dependent chain of comparisons per link), or, in components of more than
+//   kScanLinks links (Valiant routes spread a job over most of a dragonfly), in a heap of the
+//   links' shares refreshed for the links the round changed: the same link either way (the
+//   smallest share, the first in component order among equal ones).
 // - Solving touches each bundle once per link of its route: the component search resets each
 //   link as it reaches it, and a bundle that empties leaves its links' lists in O(1) (each
 //   bundle knows its place in them).
@@ -138,7 +141,7 @@ class FlowModel final : public NetworkModel {
     std::uint32_t unfixed = 0;
     std::uint32_t mark = 0;
     std::uint32_t streaming = 0;  // flows
-    std::uint32_t index = 0;      // in component_links_ (heap solve)
+    std::uint32_t index = 0;      // in component_links_
     std::uint32_t version = 0;    // of its latest candidate (heap solve)
     std::uint32_t round = 0;      // the last round that changed it (heap solve)
     bool dirty = false;           // in dirty_
@@ -215,6 +218,7 @@ class FlowModel final : public NetworkModel {
   std::vector<ResourceId> joining_;
   std::vector<ResourceId> changed_;
   std::vector<Candidate> candidates_;
+  std::vector<double> shares_;  // by component index (scan solve)
   std::vector<std::uint32_t> due_;
   // Per bundle, route_block_ entries from id * route_block_: the links it loads (its route's,
   // then with reverse traffic the route back's) and where the bundle sits in each link's list
