@@ -55,6 +55,11 @@ constexpr ParamSpec kParams[] = {
      "search on the first share of each rank's events of any trace, cut so that every message "
      "and collective is kept whole or left out (1: the whole workload); judged as with train=",
      0, 1},
+    {"train-start", ParamType::Choice, "whole",
+     "with train= or train-share=: start the search from the portfolio mapping fastest on the "
+     "whole workload (whole), or on the slice (slice: the portfolio judged on the whole at the "
+     "end)",
+     0, 0, "whole|slice"},
     {"time-limit", ParamType::Real, "0",
      "wall-clock seconds for the improvement, 0 for none (when it strikes the result depends on "
      "the machine's speed)",
@@ -176,7 +181,8 @@ struct Options {
   std::size_t confirm = 0;
   std::int64_t stall = 0;
   double time_limit = 0;
-  map::Slice train;  // what the search replays (train=, train-share=)
+  map::Slice train;         // what the search replays (train=, train-share=)
+  bool start_whole = true;  // train-start=whole
 };
 
 class ReplaySearch final : public Mapper {
@@ -193,6 +199,7 @@ class ReplaySearch final : public Mapper {
     options_.stall = params.integer("stall");
     options_.time_limit = params.real("time-limit");
     options_.train = {params.integer("train"), params.real("train-share")};
+    options_.start_whole = params.text("train-start") == "whole";
     if (options_.train.share <= 0) {
       throw InputError(
           "mapper 'replay-search': train-share must be above 0 (1: the whole workload)");
@@ -258,16 +265,37 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   // The model's replays list the critical path's transfers: an incumbent's moves draw from them.
   auto with_path = options_.model;
   with_path.critical_messages = true;
-  auto judged = oracle.judge(starts, with_path);
+  const bool train = !options_.train.whole();
+  auto whole = options_.model;
+  whole.slice = {};
+  // With train-start=whole the portfolio is judged on the whole workload (as step 4 judges it
+  // anyway) and the search starts from the fastest there, which is judged on the slice with the
+  // reference; otherwise every member is judged at the search's fidelity.
+  const bool start_whole = train && options_.start_whole;
+  std::vector<Judgement> judged_whole;
+  if (start_whole) judged_whole = oracle.judge(starts, whole);
+  auto judged = start_whole ? judged_whole : oracle.judge(starts, with_path);
   MAPSIM_EXPECTS(judged.size() == starts.size(), "the time oracle lost judgements");
   // time+energy weighs each replay against the portfolio's first mapping's, at that fidelity.
-  const auto goal = objective.reference(judged.front());
-  if (goal.relative()) report += fmt::format("  reference: {}\n", origins.front());
+  const auto portfolio_goal = objective.reference(judged.front());
+  if (portfolio_goal.relative()) report += fmt::format("  reference: {}\n", origins.front());
   std::size_t best = 0;
   for (std::size_t k = 0; k < starts.size(); ++k) {
-    report += fmt::format("  portfolio: {:<40} {}\n", origins[k], goal.text(judged[k]));
-    if (goal.less(judged[k], judged[best])) best = k;
+    report += fmt::format("  portfolio: {:<40} {}{}\n", origins[k], portfolio_goal.text(judged[k]),
+                          start_whole ? " (whole workload)" : "");
+    if (portfolio_goal.less(judged[k], judged[best])) best = k;
   }
+  if (start_whole) {  // the reference and the start on the slice
+    std::vector<topo::Mapping> on_slice{starts.front()};
+    if (best != 0) on_slice.push_back(starts[best]);
+    auto sliced = oracle.judge(on_slice, with_path);
+    if (best != 0) judged[best] = std::move(sliced.back());
+    judged[0] = std::move(sliced.front());
+  }
+  const auto goal = start_whole ? objective.reference(judged.front()) : portfolio_goal;
+  // train-start=whole: the incumbent's replay on the whole workload (judged by portfolio_goal).
+  Judgement incumbent_whole = start_whole ? judged_whole[best] : Judgement{};
+  std::int64_t rejected_on_whole = 0;
   topo::Mapping incumbent = starts[best];
   Judgement measured = std::move(judged[best]);
   const Judgement portfolio_best = measured;
@@ -308,7 +336,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
            std::chrono::duration<double>(Clock::now() - start).count() >= options_.time_limit;
   };
   const std::size_t per_round =
-      screening ? options_.batch + std::min(options_.confirm, options_.batch) : options_.batch;
+      (screening ? options_.batch + std::min(options_.confirm, options_.batch) : options_.batch) +
+      (start_whole ? 1 : 0);
   while (stalled < options_.stall &&
          evaluations + static_cast<std::int64_t>(per_round) <= options_.evaluations &&
          !out_of_time()) {
@@ -372,6 +401,19 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
           (winner == order.size() || goal.less(confirmed[k], confirmed[winner])))
         winner = k;
     }
+    // train-start=whole: a move that wins on the slice is taken only if it also wins on the
+    // whole workload (one replay more), so that the slice steers the search and the whole keeps it
+    // from drifting where the slice misleads.
+    if (winner < order.size() && start_whole) {
+      auto on_whole = oracle.judge(std::span(&candidates[order[winner]], 1), whole).front();
+      ++evaluations;
+      if (portfolio_goal.less(on_whole, incumbent_whole)) {
+        incumbent_whole = std::move(on_whole);
+      } else {
+        winner = order.size();
+        ++rejected_on_whole;
+      }
+    }
     if (winner < order.size()) {
       incumbent = std::move(candidates[order[winner]]);
       measured = std::move(confirmed[winner]);
@@ -390,16 +432,30 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
                   round, evaluations, accepted, goal.text(portfolio_best), goal.text(measured),
                   goal.gain(portfolio_best, measured));
-  if (!options_.train.whole()) {
+  if (rejected_on_whole > 0) {
+    report += fmt::format("  {} moves faster on the slice were slower on the whole workload\n",
+                          rejected_on_whole);
+  }
+  if (train) {
     // Chosen on the first iterations: the choice and every portfolio mapping on the whole
     // workload, the best kept (the choice on ties).
-    auto whole = options_.model;
-    whole.slice = {};
     std::vector<topo::Mapping> finalists{incumbent};
     for (const auto& member : starts) {
       if (member != incumbent) finalists.push_back(member);
     }
-    const auto judged_whole = oracle.judge(finalists, whole);
+    if (start_whole) {  // the portfolio's are known: the choice alone is replayed, if new
+      std::vector<Judgement> known;
+      const auto member = std::find(starts.begin(), starts.end(), incumbent);
+      known.push_back(member != starts.end()
+                          ? judged_whole[static_cast<std::size_t>(member - starts.begin())]
+                          : incumbent_whole);
+      for (std::size_t k = 0; k < starts.size(); ++k) {
+        if (starts[k] != incumbent) known.push_back(std::move(judged_whole[k]));
+      }
+      judged_whole = std::move(known);
+    } else {
+      judged_whole = oracle.judge(finalists, whole);
+    }
     const auto reference =
         std::find(finalists.begin(), finalists.end(), starts.front()) - finalists.begin();
     const auto whole_goal = objective.reference(judged_whole[static_cast<std::size_t>(reference)]);

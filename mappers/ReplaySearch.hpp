@@ -41,16 +41,23 @@
 //    is faster. "Next to" a node: on it or on a node one hop away.
 // 3. Stop when the replays would pass `evaluations` (replays after the portfolio's, screened and
 //    confirmed alike), after `stall` rounds without a gain, or at `time-limit`.
-// 4. Choose on a slice, win on the whole: with `train=N` every replay of steps 1-3 runs the first
-//    N iterations of the workload only (a generated workload run with N iterations: its
+// 4. Choose on a slice, win on the whole: with `train=N` the search's replays run the first N
+//    iterations of the workload only (a generated workload run with N iterations: its
 //    iterations repeat the same messages, so N of them show the placement's effect at a fraction
-//    of the cost). The choice and every distinct portfolio mapping are then replayed whole under
-//    the model, and the fastest is the result: so it is never slower on the whole workload than
-//    any portfolio member either. `train-share=F` cuts any trace, OTF2 archives included: every
-//    replay of steps 1-3 runs the longest consistent cut within the first F of each rank's events
-//    (traces/TraceSlice.hpp: every message and collective is kept at all its ends or at none, every
-//    request kept is completed), then step 4 as with train=. train= on an OTF2 trace is an error
-//    (its iterations are not marked); giving both is an error.
+//    of the cost). With train-start=whole (the default) the portfolio is replayed whole under the
+//    model and step 2 starts from its fastest there (replayed on the slice too, with the
+//    portfolio's first mapping as the reference); a round's winner on the slice is replayed whole
+//    and replaces the incumbent only if it is faster there as well (one replay per round, counted
+//    in `evaluations`): the slice proposes, the whole workload disposes, so that the search does
+//    not drift where the slice misleads (the first iterations of a wavefront code are mostly its
+//    pipeline's fill). With train-start=slice the portfolio and every round replay the slice
+//    only. Either way the choice and every distinct portfolio mapping are judged whole at the end
+//    (the replays already made are reused) and the fastest is the result: so it is never slower
+//    on the whole workload than any portfolio member. `train-share=F` cuts any trace, OTF2
+//    archives included: the slice is the longest consistent cut within the first F of each
+//    rank's events (traces/TraceSlice.hpp: every message and collective is kept at all its ends or
+//    at none, every request kept is completed). train= on an OTF2 trace is an error (its
+//    iterations are not marked); giving both is an error.
 //
 // The choice is never slower under the model than any portfolio member: each was replayed, and
 // only faster mappings replace the incumbent (with train=, on the whole workload: step 4).

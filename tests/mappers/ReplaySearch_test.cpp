@@ -435,6 +435,7 @@ class SliceOracle final : public TimeOracle {
   [[nodiscard]] std::vector<Judgement> judge(std::span<const topo::Mapping> mappings,
                                              const Fidelity& fidelity) const override {
     slices_.push_back(fidelity.slice);
+    sizes_.push_back(mappings.size());
     std::vector<Judgement> out;
     for (const auto& m : mappings) {
       auto j = hop_bytes_judgement(matrix_, topology_, m);
@@ -446,6 +447,7 @@ class SliceOracle final : public TimeOracle {
   void report(std::string_view text) const override { reported_ += text; }
 
   std::vector<Slice> slices() const { return slices_; }
+  std::vector<std::size_t> sizes() const { return sizes_; }
   std::string reported() const { return reported_; }
 
  private:
@@ -453,19 +455,23 @@ class SliceOracle final : public TimeOracle {
   const traces::CommMatrix& matrix_;
   topo::Mapping in_order_;
   mutable std::vector<Slice> slices_;  // judge() is called from one thread
+  mutable std::vector<std::size_t> sizes_;
   mutable std::string reported_;
 };
 
-// train=2: the portfolio and the rounds replay 2 iterations; then the choice and every distinct
-// portfolio mapping are replayed whole, and the fastest is kept. Here the slice prefers the
-// hop-bytes optimum, the whole workload in-order's mapping (cost 1): the result is in-order's.
+// train=2, train-start=slice: the portfolio and the rounds replay 2 iterations; then the choice
+// and every distinct portfolio mapping are replayed whole, and the fastest is kept. Here the
+// slice prefers the hop-bytes optimum, the whole workload in-order's mapping (cost 1): the result
+// is in-order's.
 TEST(ReplaySearch, ChoosesOnTheSliceAndKeepsWhatIsFastestOnTheWhole) {
   const auto machine = topo::make_topology("torus:4x4");
   const auto matrix = testing::random_matrix(16, 3, 10);
   const SliceOracle oracle(*machine, matrix);
-  const auto mapping =
-      search(matrix, *machine, oracle,
-             {{"train", "2"}, {"evaluations", "40"}, {"portfolio", "random,in-order,best"}});
+  const auto mapping = search(matrix, *machine, oracle,
+                              {{"train", "2"},
+                               {"train-start", "slice"},
+                               {"evaluations", "40"},
+                               {"portfolio", "random,in-order,best"}});
   EXPECT_EQ(mapping, make_mapper("in-order")->map(matrix, *machine));
   const auto asked = oracle.slices();
   ASSERT_GE(asked.size(), 2U);
@@ -486,9 +492,11 @@ TEST(ReplaySearch, ChoosesOnAShareOfTheEventsAndKeepsWhatIsFastestOnTheWhole) {
   const auto machine = topo::make_topology("torus:4x4");
   const auto matrix = testing::random_matrix(16, 3, 10);
   const SliceOracle oracle(*machine, matrix);
-  const auto mapping = search(
-      matrix, *machine, oracle,
-      {{"train-share", "0.25"}, {"evaluations", "40"}, {"portfolio", "random,in-order,best"}});
+  const auto mapping = search(matrix, *machine, oracle,
+                              {{"train-share", "0.25"},
+                               {"train-start", "slice"},
+                               {"evaluations", "40"},
+                               {"portfolio", "random,in-order,best"}});
   EXPECT_EQ(mapping, make_mapper("in-order")->map(matrix, *machine));
   const auto asked = oracle.slices();
   ASSERT_GE(asked.size(), 2U);
@@ -1025,6 +1033,7 @@ TEST(ReplaySearch, UnderEnergyKeepsTheFinalistOfLeastEnergyOnTheWhole) {
     return Score{m == random ? 1 : 1000 + hop_bytes.makespan, m == in_order ? 1e-9 : 1 + e};
   };
   const ParamList params{{"train", "1"},
+                         {"train-start", "slice"},
                          {"evaluations", "40"},
                          {"portfolio", "random,in-order,best:objective=energy"}};
   const auto with = [&](const char* objective) {
@@ -1050,6 +1059,75 @@ TEST(ReplaySearch, UnderEnergyKeepsTheFinalistOfLeastEnergyOnTheWhole) {
   // The same search under time keeps random's.
   const ScoredOracle timed(*machine, matrix, score);
   EXPECT_EQ(search(matrix, *machine, timed, with("time")), random);
+}
+
+// train=2, train-start=whole (the default): the portfolio is replayed whole first and the search
+// starts from its fastest there (in-order's, cost 1), judged once more on the slice with the
+// portfolio's first mapping; a move that wins on the slice is replayed whole (one mapping) and
+// taken only if it wins there too. Here every slice winner loses on the whole workload (1000 +
+// hop-bytes against 1): none is taken, and in-order's mapping is kept without a final replay of
+// the portfolio.
+TEST(ReplaySearch, StartsFromTheFastestOnTheWholeAndTakesOnlyMovesThatWinThere) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  const SliceOracle oracle(*machine, matrix);
+  const auto mapping =
+      search(matrix, *machine, oracle,
+             {{"train", "2"}, {"evaluations", "40"}, {"portfolio", "random,in-order,best"}});
+  EXPECT_EQ(mapping, make_mapper("in-order")->map(matrix, *machine));
+  const auto asked = oracle.slices();
+  const auto sizes = oracle.sizes();
+  ASSERT_GE(asked.size(), 3U);
+  EXPECT_EQ(asked[0], Slice{});        // the portfolio, whole
+  EXPECT_EQ(sizes[0], 3U);             // random, in-order, best: three distinct mappings
+  EXPECT_EQ(asked[1], (Slice{2, 1}));  // the reference (random) and the start (in-order)
+  EXPECT_EQ(sizes[1], 2U);
+  std::size_t on_whole = 0;
+  for (std::size_t k = 2; k < asked.size(); ++k) {
+    if (asked[k] == Slice{}) {
+      EXPECT_EQ(sizes[k], 1U) << k;  // a slice winner, alone
+      ++on_whole;
+    } else {
+      EXPECT_EQ(asked[k], (Slice{2, 1})) << k;
+    }
+  }
+  EXPECT_GT(on_whole, 0U);
+  EXPECT_THAT(oracle.reported(), HasSubstr("(whole workload)"));
+  EXPECT_THAT(oracle.reported(),
+              HasSubstr(fmt::format("{} moves faster on the slice were slower on the whole "
+                                    "workload",
+                                    on_whole)));
+  EXPECT_THAT(oracle.reported(), HasSubstr("0 moves taken"));
+  EXPECT_THAT(oracle.reported(), HasSubstr("kept (no portfolio mapping is better)"));
+}
+
+// train-start=whole where the slice and the whole workload agree (hop-bytes at every fidelity):
+// the moves the slice finds are taken, and the result is no worse than the portfolio's best and
+// the same at one and two threads.
+TEST(ReplaySearch, TakesTheSlicesMovesThatTheWholeConfirms) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  const ParamList params{
+      {"train", "2"}, {"evaluations", "60"}, {"portfolio", "random,in-order,round-robin"}};
+  topo::Mapping one;
+  std::string reported;
+  {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    const FakeOracle oracle(*machine, matrix);
+    one = search(matrix, *machine, oracle, params);
+    reported = oracle.reported();
+  }
+  const FakeOracle oracle(*machine, matrix);
+  EXPECT_EQ(search(matrix, *machine, oracle, params), one);
+  EXPECT_THAT(reported, Not(HasSubstr(" 0 moves taken")));
+  EXPECT_THAT(reported, Not(HasSubstr("slower on the whole workload")));
+  std::int64_t least = std::numeric_limits<std::int64_t>::max();
+  for (const char* name : {"random", "in-order", "round-robin"}) {
+    least = std::min(
+        least,
+        hop_bytes_judgement(matrix, *machine, make_mapper(name)->map(matrix, *machine)).makespan);
+  }
+  EXPECT_LT(hop_bytes_judgement(matrix, *machine, one).makespan, least);
 }
 
 }  // namespace
