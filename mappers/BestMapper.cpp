@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -174,11 +175,11 @@ traces::CommMatrix critical_path_weights(const traces::CommMatrix& matrix,
 }
 
 BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                    const BestOptions& options, Seed seed) {
+                    const BestOptions& options, Seed seed, const traces::CommMatrix* objective) {
   // Latency weighs pairs by their messages: the search (and the starts' ranking) runs on the
   // message graph, the starts map the matrix as given (on a dense matrix, the skeleton of the
   // message graph, like the others' skeleton of theirs).
-  const CommGraph matrix_graph(matrix);
+  const CommGraph matrix_graph(objective != nullptr ? *objective : matrix);
   std::vector<topo::NodeId> reference;
   if (GoalSetup::needs_reference(options.goal)) {
     const auto in_order = make_mapper("in-order")->map(matrix, topology, seed);
@@ -319,23 +320,30 @@ class Best final : public Mapper {
                  static_cast<int>(params.integer("chains")),
                  static_cast<std::uint64_t>(params.integer("work")), params.real("time-limit"),
                  params.real("energy-weight")} {}
-  explicit Best(const BestOptions& options) : options_(options) {}
+  /// `best` under `options`, its objective summed over `weights` (critical-latency's).
+  Best(const BestOptions& options, std::shared_ptr<const traces::CommMatrix> weights)
+      : options_(options), weights_(std::move(weights)) {}
 
   [[nodiscard]] bool needs_oracle() const override { return critical_; }
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
-    return topo::Mapping(run_best(p.matrix, p.topology, options_, p.seed).nodes);
+    return topo::Mapping(run_best(p.matrix, p.topology, options_, p.seed, weights_.get()).nodes);
   }
 
+  // The starts map the matrix (a stencil's grid embeddings among them); the search and the
+  // starts' ranking weigh the critical path.
   topo::Mapping search(const Problem& p, const TimeOracle& oracle) const override {
-    return Best(options_).map(critical_path_weights(p.matrix, p.topology, oracle, p.seed),
-                              p.topology, p.seed);
+    auto weights = std::make_shared<const traces::CommMatrix>(
+        critical_path_weights(p.matrix, p.topology, oracle, p.seed));
+    return Best(options_, std::move(weights)).map(p.matrix, p.topology, p.seed);
   }
 
  private:
   bool critical_ = false;
   BestOptions options_;
+  std::shared_ptr<const traces::CommMatrix>
+      weights_;  // the objective's matrix, if not the problem's
 };
 
 }  // namespace

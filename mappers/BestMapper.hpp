@@ -41,7 +41,8 @@
 // waits on weigh as much as all others together (critical_path_weights below). With the path
 // alone (k infinite) the search would scatter every other pair, and the replay's path would move
 // there: LU class A on 64 ranks, 2 iterations, torus:4x4x4, communication only, replays 62 %
-// slower than under latency.
+// slower than under latency. The starts map the matrix itself (a stencil's grid embeddings are
+// among them) and are ranked, like the search's moves, by the weighted latency.
 
 #include <string>
 #include <vector>
@@ -81,7 +82,10 @@ traces::CommMatrix critical_path_weights(const traces::CommMatrix& matrix,
                                          const topo::Topology& topology, const TimeOracle& oracle,
                                          Seed seed);
 
+/// `objective`: the matrix the objective sums over when it is not `matrix` (critical-latency's
+/// weights); the starts map `matrix` either way.
 BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                    const BestOptions& options, Seed seed);
+                    const BestOptions& options, Seed seed,
+                    const traces::CommMatrix* objective = nullptr);
 
 }  // namespace mapsim::map
