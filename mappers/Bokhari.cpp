@@ -14,11 +14,12 @@
 // On hierarchical machines two nodes are adjacent (hops <= 1) when they share a leaf switch or
 // router. The objective is the cardinality |M| (SearchObjective.hpp), or hop-bytes with
 // objective=hop-bytes (then "|M| < |B|" reads "M has more hop-bytes than B"), or the traffic
-// energy with objective=energy, or messages x route latency with objective=latency (likewise).
-// The initial mapping
-// is `sweep`, as in the thesis (in-order, the same order, on a machine without a grid: a Slurm
-// cluster). n, the number of random interchanges of a jump, is the side of Bokhari's n x n
-// array: round(sqrt(ranks)) (jump-pairs overrides it).
+// energy with objective=energy, or messages x route latency with objective=latency (likewise),
+// or one of `best`'s link objectives with objective=congestion, congestion-smooth or hybrid:
+// their lexicographic costs (LocalSearch.hpp), every core evaluated exactly (GoalSearch below).
+// The initial mapping is `sweep`, as in the thesis (in-order, the same order, on a machine without
+// a grid: a Slurm cluster). n, the number of random interchanges of a jump, is the side of
+// Bokhari's n x n array: round(sqrt(ranks)) (jump-pairs overrides it).
 //
 // Resolved here: ties go to the lowest slot (core) of the partner. When the machine has more
 // cores than ranks, idle cores take part as processes without traffic (the usual padding of
