@@ -512,8 +512,10 @@ class Bokhari final : public Mapper {
   topo::Mapping compute(const Problem& p) const override {
     const auto start = sweep_or_in_order(p.matrix, p.topology, p.seed);
     if (MappingScorer::links(word_)) {
-      GoalSearch search(p, parse_search_goal(word_), Placement(p.topology, start.nodes()),
-                        reference(word_, p));
+      const SearchGoal goal = parse_search_goal(word_);
+      const auto in_order =
+          GoalSetup::needs_reference(goal) ? reference(word_, p) : std::vector<NodeId>{};
+      GoalSearch search(p, goal, Placement(p.topology, start.nodes()), in_order);
       return jumps(p, search);
     }
     Search search(p, parse_objective(word_), Placement(p.topology, start.nodes()), table_);

@@ -226,13 +226,6 @@ class GoalReplicas {
   /// Exchanges slots a and b in every copy (`after`: the cost after, from after() or least()).
   void commit(Slot a, Slot b, const SearchCost& after);
 
-  /// Work units spent (LocalSearch.hpp), over all copies.
-  [[nodiscard]] std::uint64_t work() const {
-    std::uint64_t sum = 0;
-    for (const auto w : works_) sum += w;
-    return sum;
-  }
-
  private:
   void run_ranges(
       std::size_t n, std::size_t parallel_from,
@@ -241,7 +234,7 @@ class GoalReplicas {
   std::vector<Placement> placements_;
   std::vector<GoalCost> costs_;
   std::vector<GoalCandidate> found_;  // per copy, during least()
-  std::vector<std::uint64_t> works_;  // per copy
+  std::vector<std::uint64_t> works_;  // per copy: the costs' work units, unread (no budget)
 };
 
 template <typename Eval>
