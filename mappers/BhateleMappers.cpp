@@ -16,6 +16,18 @@
 //      sit on top of each other; `best` (the default) keeps whichever has fewer hop-bytes (the
 //      slides choose "based on hop-bytes"). If a slab row is longer than a plane holds, the
 //      grid is tried transposed.
+//      `tile` and `tile-fold` (ours, after Cray's grid_order) cut the object grid instead into
+//      tiles of a plane's shape, where its sides are multiples of the plane's (or, transposed,
+//      of the plane's other side): tile (tx, ty) goes to plane tx + (tiles per row) * ty, each
+//      object at its place in the tile (every heuristic leaves a grid that fits the plane
+//      where it is). Both of a tile's axes stay on the plane's, so a 64 x 64 grid on a 16 x 16 x
+//      16 torus keeps every neighbour but those across a tile's edge one hop away, where slabs of
+//      64 x 4 must stretch one axis. `tile-fold` mirrors the odd tiles along each axis, so that
+//      neighbours across a tile's edge sit on top of each other (for meshes, whose edges do not
+//      wrap). A grid that does not tile the planes is mapped by mht, as an irregular one.
+//   The pattern is matched exactly, as the slides do (`pattern=exact`, the default), or without
+//   its light pairs where the exact match fails (`pattern=dominant`; RegularPattern.hpp), which
+//   finds the halo grid of an NPB kernel whose matrix counts its collectives.
 //   If the pattern is not regular (and no `grid` is given), coce falls back to coce-mht and the
 //   others to mht, the slides' heuristics for irregular graphs, and say so in the log.
 //   Machines without a grid (Topology::has_grid: an allocation or a small job's first nodes on a
@@ -29,6 +41,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -52,12 +65,20 @@ constexpr ParamSpec kGridParams[] = {
     {"grid", ParamType::Text, "",
      "process grid AxB or AxBxC (rank = x + A * (y + B * z)); empty: detect the pattern"},
     {"layers", ParamType::Choice, "best",
-     "2-D -> 3-D: stack slabs, fold them, or keep the best by hop-bytes", 0, 0, "best|stack|fold"},
+     "2-D -> 3-D: stack slabs, fold them, keep the better by hop-bytes, or cut the grid into "
+     "tiles of a plane each, laid the same way or mirrored in turn",
+     0, 0, "best|stack|fold|tile|tile-fold"},
+    {"pattern", ParamType::Choice, "exact",
+     "grid detection: every pair one grid step apart (the slides), or where that fails only the "
+     "pairs carrying at least 1 % of the heaviest pair's bytes (dominant: a kernel's halos with "
+     "its collectives counted)",
+     0, 0, "exact|dominant"},
 };
 
 constexpr ParamSpec kAffineParams[] = {
     kGridParams[0],
     kGridParams[1],
+    kGridParams[2],
     {"variant", ParamType::Choice, "floor",
      "floor(P * x / O) as in the slides, round(P * x / O), or corners onto corners", 0, 0,
      "floor|round|corners"},
@@ -153,6 +174,8 @@ class GridMapper final : public Mapper {
       : heuristic_(heuristic),
         grid_(params.text("grid")),
         layers_(params.text("layers")),
+        pattern_(params.text("pattern") == "dominant" ? PatternMatch::Dominant
+                                                      : PatternMatch::Exact),
         variant_(heuristic == GridHeuristic::Affine ? variant_of(params.text("variant"))
                                                     : AffineVariant::Floor) {}
 
@@ -163,14 +186,25 @@ class GridMapper final : public Mapper {
              "grid", p.topology);
     }
     const auto dims =
-        grid_.empty() ? detect_pattern(p.graph)
+        grid_.empty() ? detect_pattern(p.graph, pattern_)
                       : parse_grid(grid_, p.ranks(),
                                    fmt::format("mapper '{}': parameter 'grid'", name(heuristic_)));
-    if (dims.empty())
-      return fall_back(p, "the communication pattern is not a regular 2-D or 3-D grid");
+    if (dims.empty()) {
+      return fall_back(p, pattern_ == PatternMatch::Exact
+                              ? "the communication pattern is not a regular 2-D or 3-D grid "
+                                "(pattern=dominant leaves out the pairs under 1 % of the "
+                                "heaviest's, such as a kernel's collectives)"
+                              : "the communication pattern is not a regular 2-D or 3-D grid, "
+                                "even without its light pairs");
+    }
     int oy = 1;
     for (std::size_t d = 1; d < dims.size(); ++d) oy *= dims[d];
     const VirtualMachine vm(p.topology);
+    if (layers_ == "tile" || layers_ == "tile-fold") {
+      if (auto tiled = tile(p, vm, dims[0], oy, layers_ == "tile-fold")) return std::move(*tiled);
+      return fall_back(p, fmt::format("the {}x{} process grid does not tile the {}x{} planes of {}",
+                                      dims[0], oy, vm.width(), vm.height(), p.topology.spec()));
+    }
     const auto slabs = cut_slabs(dims[0], oy, vm);
     if (!slabs) {
       return fall_back(p, fmt::format("the {}x{} process grid does not fit the planes of {}",
@@ -228,9 +262,40 @@ class GridMapper final : public Mapper {
     return topo::Mapping(std::move(node_of));
   }
 
+  // The ox x oy object grid (maybe transposed) in tiles of a plane each, tile (tx, ty) on plane
+  // tx + (tiles per row) * ty; with `fold` the odd tiles mirrored along that axis. Empty if the
+  // grid does not tile the planes.
+  std::optional<topo::Mapping> tile(const Problem& p, const VirtualMachine& vm, int ox, int oy,
+                                    bool fold) const {
+    const int w = vm.width();
+    const int h = vm.height();
+    for (const bool transposed : {false, true}) {
+      const int gx = transposed ? oy : ox;  // the grid as laid out
+      const int gy = transposed ? ox : oy;
+      if (gx % w != 0 || gy % h != 0 || (gx / w) * (gy / h) > vm.planes) continue;
+      const auto embedding = embed_grid(heuristic_, w, h, w, h, variant_);
+      std::vector<NodeId> node_of(static_cast<std::size_t>(p.ranks()), -1);
+      for (int y = 0; y < gy; ++y) {
+        for (int x = 0; x < gx; ++x) {
+          const int tx = x / w;
+          const int ty = y / h;
+          const int ix = fold && tx % 2 == 1 ? w - 1 - x % w : x % w;
+          const int iy = fold && ty % 2 == 1 ? h - 1 - y % h : y % h;
+          // Back to the untransposed object grid, whose object (x, y) is rank x + ox * y.
+          const Rank rank = transposed ? y + ox * x : x + ox * y;
+          const int at = embedding[static_cast<std::size_t>(ix + w * iy)];
+          node_of[static_cast<std::size_t>(rank)] = vm.node(at % w, at / w, tx + (gx / w) * ty);
+        }
+      }
+      return topo::Mapping(std::move(node_of));
+    }
+    return std::nullopt;
+  }
+
   GridHeuristic heuristic_;
   std::string grid_;
   std::string layers_;
+  PatternMatch pattern_;
   AffineVariant variant_;
 };
 

@@ -69,4 +69,25 @@ CommGraph CommGraph::by_messages() const {
   return counts;
 }
 
+CommGraph CommGraph::heavy(double share) const {
+  std::uint64_t heaviest = 0;
+  for (const auto& nb : neighbors_) heaviest = std::max(heaviest, nb.bytes());
+  const auto least = static_cast<double>(heaviest) * share;
+  CommGraph kept;
+  const auto n = static_cast<std::size_t>(rank_count());
+  kept.row_start_.assign(n + 1, 0);
+  kept.volume_.assign(n, 0);
+  for (std::size_t r = 0; r < n; ++r) {
+    for (const auto& nb : neighbors(static_cast<Rank>(r))) {
+      if (static_cast<double>(nb.bytes()) < least) continue;
+      kept.neighbors_.push_back(nb);
+      kept.volume_[r] += nb.bytes();
+    }
+    kept.row_start_[r + 1] = kept.neighbors_.size();
+    kept.max_degree_ =
+        std::max(kept.max_degree_, static_cast<int>(kept.row_start_[r + 1] - kept.row_start_[r]));
+  }
+  return kept;
+}
+
 }  // namespace mapsim::map

@@ -34,6 +34,11 @@ class CommGraph {
   /// weights of objective=latency, which a message costs whatever its size).
   [[nodiscard]] CommGraph by_messages() const;
 
+  /// The same graph without its light pairs: those whose bytes (both ways) are under `share` of
+  /// the heaviest pair's. A stencil's halos stand out from the small messages its collectives
+  /// send (regular-pattern detection, RegularPattern.hpp).
+  [[nodiscard]] CommGraph heavy(double share) const;
+
   [[nodiscard]] Rank rank_count() const { return static_cast<Rank>(row_start_.size() - 1); }
   /// Number of undirected edges (pairs of distinct ranks with traffic either way).
   [[nodiscard]] std::size_t edge_count() const { return neighbors_.size() / 2; }

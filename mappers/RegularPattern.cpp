@@ -37,7 +37,9 @@ bool fits_grid(const CommGraph& graph, const std::vector<int>& dims) {
   return true;
 }
 
-std::vector<int> detect_pattern(const CommGraph& graph) {
+namespace {
+
+std::vector<int> exact_pattern(const CommGraph& graph) {
   const Rank n = graph.rank_count();
   if (n <= 1) return {n, 1};
   const int degree = graph.max_degree();
@@ -60,6 +62,16 @@ std::vector<int> detect_pattern(const CommGraph& graph) {
     }
   }
   return {};
+}
+
+}  // namespace
+
+std::vector<int> detect_pattern(const CommGraph& graph, PatternMatch match) {
+  auto dims = exact_pattern(graph);
+  if (dims.empty() && match == PatternMatch::Dominant) {
+    dims = exact_pattern(graph.heavy(kLightPairShare));
+  }
+  return dims;
 }
 
 std::vector<int> parse_grid(std::string_view text, Rank ranks, std::string_view what) {

@@ -12,7 +12,12 @@
 // A step across the grid's edge (x from 0 to dx - 1, ...) counts as one step: periodic
 // stencils are regular. A rank without partners is allowed (it sits at its grid place). The
 // first grid that explains every pair wins: 1-D, then 2-D with the smallest row, then 3-D.
+// That is the exact match of the slides. The `dominant` match, where the exact one finds no
+// grid, looks again without the light pairs (under kLightPairShare of the heaviest pair's
+// bytes): the collectives of an NPB kernel (broadcasts from rank 0, allreduces) add partners
+// that hide its halo grid, and carry a tiny share of its bytes.
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -20,8 +25,14 @@
 
 namespace mapsim::map {
 
+enum class PatternMatch : std::uint8_t { Exact, Dominant };
+
+/// Pairs lighter than this share of the heaviest pair's bytes do not count under
+/// PatternMatch::Dominant.
+inline constexpr double kLightPairShare = 0.01;
+
 /// The process grid of a regular pattern (x fastest), or empty if the pattern is irregular.
-std::vector<int> detect_pattern(const CommGraph& graph);
+std::vector<int> detect_pattern(const CommGraph& graph, PatternMatch match = PatternMatch::Exact);
 
 /// True if every communicating pair of `graph` is one grid step apart on `dims` (with wrap).
 bool fits_grid(const CommGraph& graph, const std::vector<int>& dims);

@@ -37,7 +37,8 @@ constexpr ParamSpec kParams[] = {
     {"portfolio", ParamType::Text,
      "in-order,round-robin,random,hilbert,scan,greedy,rcm,bisection,scotch,treematch,mxovlp,mht,"
      "random-router,group-striped,best,best:objective=congestion,best:objective=congestion-smooth,"
-     "best:objective=energy,best:objective=latency,best:objective=hybrid",
+     "best:objective=energy,best:objective=latency,best:objective=hybrid,"
+     "mxovlp:layers=tile:pattern=dominant,mxovlp:layers=tile-fold:pattern=dominant",
      "the mappers whose mappings the search starts from, comma-separated, each NAME or "
      "NAME:key=value:key=value"},
     {"evaluations", ParamType::Integer, "200",

@@ -16,8 +16,10 @@
 //    in-order and round-robin, random, the curves hilbert and scan, the graph mappers greedy,
 //    rcm, bisection, scotch and treematch, Bhatele's mxovlp and mht, the job placements
 //    random-router and group-striped — advise's portfolio: one of each family that stays fast
-//    at thousands of ranks — and best under each objective: hop-bytes, congestion,
-//    congestion-smooth, energy, latency, hybrid);
+//    at thousands of ranks — best under each objective: hop-bytes, congestion,
+//    congestion-smooth, energy, latency, hybrid, and a halo grid's tiles, laid the same way and
+//    mirrored: mxovlp:layers=tile and tile-fold with pattern=dominant, last so that they win
+//    only when strictly faster);
 //    those that refuse the machine are skipped and named in the report. Identical mappings are
 //    merged; every distinct one is replayed under the model, and the fastest is the incumbent.
 // 2. Improvement, in rounds: from the incumbent and what its replay measured, `batch` candidates,

@@ -59,6 +59,71 @@ TEST(BhateleMappers, FoldingBeatsStackingFor2DOn3D) {
   EXPECT_EQ(hop_bytes("best"), std::min(stacked, folded));
 }
 
+TEST(BhateleMappers, TilesKeepBothAxesOfTheGridOnThePlanes) {
+  // An 8x8 stencil on torus:4x4x4 in tiles of 4x4: tile (tx, ty) on plane tx + 2 ty, every rank
+  // at its place in its tile, whichever heuristic lays the tile.
+  const auto machine = topo::make_topology("torus:4x4x4");
+  const auto matrix = testing::stencil_2d(8, 8, false);
+  for (const char* mapper : kRegular) {
+    const auto tiled = make_mapper(mapper, {{"layers", "tile"}})->map(matrix, *machine);
+    const auto folded = make_mapper(mapper, {{"layers", "tile-fold"}})->map(matrix, *machine);
+    for (Rank r = 0; r < 64; ++r) {
+      const int x = r % 8;
+      const int y = r / 8;
+      const int plane = x / 4 + 2 * (y / 4);
+      EXPECT_EQ(tiled.node(r), x % 4 + 4 * (y % 4 + 4 * plane)) << mapper << " rank " << r;
+      // tile-fold: the tiles of odd tx mirrored in x, of odd ty in y.
+      const int ix = x / 4 == 1 ? 3 - x % 4 : x % 4;
+      const int iy = y / 4 == 1 ? 3 - y % 4 : y % 4;
+      EXPECT_EQ(folded.node(r), ix + 4 * (iy + 4 * plane)) << mapper << " rank " << r;
+    }
+  }
+}
+
+TEST(BhateleMappers, FoldedTilesMeetAcrossTheirEdgesOnAMesh) {
+  // On mesh:4x4x4, neighbours across a tile's x edge are 3 hops apart in x plus a plane when the
+  // tiles are laid the same way, and a plane apart when mirrored; across a y edge, 3 + 2 and 2.
+  const auto machine = topo::make_topology("mesh:4x4x4");
+  const auto matrix = testing::stencil_2d(8, 8, false);
+  auto dilation = [&](const char* layers) {
+    return metrics::evaluate(matrix, *machine,
+                             make_mapper("mxovlp", {{"layers", layers}})->map(matrix, *machine))
+        .dilation_max;
+  };
+  EXPECT_EQ(dilation("tile"), 5);
+  EXPECT_EQ(dilation("tile-fold"), 2);
+}
+
+TEST(BhateleMappers, AGridTilesThePlanesTransposedWhenItMustElseFallsBack) {
+  // A 4x16 stencil on torus:8x4x2 (planes of 8x4): 4 is no multiple of 8, so the grid is laid
+  // transposed, 16x4 in two tiles: rank x + 4 y on (y % 8, x) of plane y / 8.
+  const auto machine = topo::make_topology("torus:8x4x2");
+  const auto matrix = testing::stencil_2d(4, 16, false);
+  const auto mapping = make_mapper("mxovlp", {{"layers", "tile"}})->map(matrix, *machine);
+  for (Rank r = 0; r < 64; ++r) {
+    const int x = r % 4;
+    const int y = r / 4;
+    EXPECT_EQ(mapping.node(r), y % 8 + 8 * (x + 4 * (y / 8))) << r;
+  }
+  // A 6x6 grid does not tile planes of 4x4: mapped by mht, as an irregular pattern.
+  const auto cube = topo::make_topology("torus:4x4x4");
+  const auto six = testing::stencil_2d(6, 6, false);
+  EXPECT_EQ(make_mapper("mxovlp", {{"layers", "tile"}})->map(six, *cube, 3),
+            make_mapper("mht")->map(six, *cube, 3));
+}
+
+TEST(BhateleMappers, TheDominantPatternIgnoresACollectivesLightPairs) {
+  // An 8x4 stencil whose rank 0 sends every rank 8 bytes: irregular to the exact match (mht),
+  // the 8x4 grid to the dominant one, which lays it in place on mesh:8x4.
+  const auto matrix = testing::stencil_2d_with_broadcast(8, 4, 8);
+  const auto machine = topo::make_topology("mesh:8x4");
+  EXPECT_EQ(make_mapper("mxovlp")->map(matrix, *machine, 2),
+            make_mapper("mht")->map(matrix, *machine, 2));
+  const auto dominant = make_mapper("mxovlp", {{"pattern", "dominant"}})->map(matrix, *machine);
+  for (Rank r = 0; r < 32; ++r) EXPECT_EQ(dominant.node(r), r) << r;
+  EXPECT_THROW((void)make_mapper("mxovlp", {{"pattern", "loose"}}), InputError);
+}
+
 TEST(BhateleMappers, TianheChipsHoldBlocksOfTheGrid) {
   // tianhe3:2x2:nodes=16: each chip is a 4x4 block of virtual processors, the chip grid 2x2, so
   // an 8x8 stencil lands with each 4x4 quarter on one chip.

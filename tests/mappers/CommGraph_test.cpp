@@ -31,6 +31,37 @@ TEST(CommGraph, KeepsBothDirectionsApartAndDropsSelfMessages) {
   EXPECT_EQ(graph.max_degree(), 2);
 }
 
+TEST(CommGraph, HeavyDropsThePairsUnderAShareOfTheHeaviest) {
+  // Pairs {0,1}: 1000 B, {1,2}: 600 + 400 B, {0,2}: 9 B, {2,3}: 10 B. At 1 %, 10 B is the least
+  // a pair may carry: {0,2} goes, {2,3} (exactly 1 %) stays.
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 3, 1000);
+  builder.add(1, 2, 1, 600);
+  builder.add(2, 1, 1, 400);
+  builder.add(0, 2, 1, 9);
+  builder.add(3, 2, 2, 10);
+  const CommGraph graph(builder.build());
+  const auto heavy = graph.heavy(0.01);
+  ASSERT_EQ(heavy.rank_count(), 4);
+  EXPECT_EQ(heavy.edge_count(), 3u);
+  ASSERT_EQ(heavy.degree(0), 1);
+  EXPECT_EQ(heavy.neighbors(0)[0].rank, 1);
+  EXPECT_EQ(heavy.neighbors(0)[0].messages_out, 3u);
+  ASSERT_EQ(heavy.degree(2), 2);
+  EXPECT_EQ(heavy.neighbors(2)[0].rank, 1);
+  EXPECT_EQ(heavy.neighbors(2)[0].bytes_out, 400u);
+  EXPECT_EQ(heavy.neighbors(2)[0].bytes_in, 600u);
+  EXPECT_EQ(heavy.neighbors(2)[1].rank, 3);
+  EXPECT_EQ(heavy.bytes(0), 1000u);
+  EXPECT_EQ(heavy.bytes(2), 1010u);
+  EXPECT_EQ(heavy.max_degree(), 2);
+  EXPECT_EQ(graph.max_degree(), 3);
+  // At 0 every pair stays; above the heaviest's share none does.
+  EXPECT_EQ(graph.heavy(0).edge_count(), graph.edge_count());
+  EXPECT_EQ(graph.heavy(1.5).edge_count(), 0u);
+  EXPECT_EQ(graph.heavy(1.5).bytes(1), 0u);
+}
+
 TEST(CommGraph, IsSymmetricOnARandomMatrix) {
   const CommGraph graph(testing::random_matrix(50, 6, 3));
   for (Rank r = 0; r < graph.rank_count(); ++r) {

@@ -45,6 +45,28 @@ TEST(RegularPattern, RejectsIrregularGraphs) {
   EXPECT_TRUE(detect_pattern(CommGraph(traces::CommMatrix(8))).empty());
 }
 
+// An 8 x 4 stencil whose rank 0 also sends everyone a few bytes: rank 0 then has 31 partners.
+TEST(RegularPattern, TheDominantMatchSeesTheHaloGridBehindTheCollectives) {
+  const CommGraph light(testing::stencil_2d_with_broadcast(8, 4, 8));
+  EXPECT_TRUE(detect_pattern(light).empty());
+  EXPECT_TRUE(detect_pattern(light, PatternMatch::Exact).empty());
+  EXPECT_EQ(detect_pattern(light, PatternMatch::Dominant), (std::vector<int>{8, 4}));
+  // A broadcast of over 1 % of the heaviest pair's bytes (2,025 B both ways) is part of the
+  // pattern: no grid.
+  const CommGraph heavy(testing::stencil_2d_with_broadcast(8, 4, 25));
+  EXPECT_TRUE(detect_pattern(heavy, PatternMatch::Dominant).empty());
+  // Where the exact match finds a grid the dominant one finds the same, even if a light pair
+  // would give a smaller one: a 4x4 stencil whose y neighbours carry 0.5 % of the x ones'.
+  traces::CommMatrixBuilder builder(16);
+  for (Rank r = 0; r < 16; ++r) {
+    if (r % 4 != 3) builder.add(r, r + 1, 1, 1000);
+    if (r < 12) builder.add(r, r + 4, 1, 5);
+  }
+  const CommGraph grid(builder.build());
+  EXPECT_EQ(detect_pattern(grid, PatternMatch::Exact), (std::vector<int>{4, 4}));
+  EXPECT_EQ(detect_pattern(grid, PatternMatch::Dominant), (std::vector<int>{4, 4}));
+}
+
 TEST(RegularPattern, ParsesGridShapes) {
   EXPECT_EQ(parse_grid("9x8", 72, "grid"), (std::vector<int>{9, 8}));
   EXPECT_EQ(parse_grid("4x4x4", 64, "grid"), (std::vector<int>{4, 4, 4}));

@@ -293,6 +293,35 @@ TEST(ReplaySearch, NeverWorseThanAnyPortfolioMember) {
   }
 }
 
+// The default portfolio holds a halo grid's tiles even when the matrix counts the collectives:
+// an 8x8 stencil whose rank 0 also sends every rank 8 bytes, on torus:4x4x4, has members that
+// lay it in 4x4 tiles, tile (tx, ty) on plane tx + 2 ty, the same way and mirrored.
+TEST(ReplaySearch, ThePortfolioHoldsTheHaloGridsTiles) {
+  const auto matrix = testing::stencil_2d_with_broadcast(8, 8, 8);
+  const auto machine = topo::make_topology("torus:4x4x4");
+  std::vector<topo::NodeId> same(64);
+  std::vector<topo::NodeId> mirrored(64);
+  for (Rank r = 0; r < 64; ++r) {
+    const int x = r % 8;
+    const int y = r / 8;
+    const int plane = x / 4 + 2 * (y / 4);
+    same[static_cast<std::size_t>(r)] = x % 4 + 4 * (y % 4 + 4 * plane);
+    const int ix = x / 4 == 1 ? 3 - x % 4 : x % 4;
+    const int iy = y / 4 == 1 ? 3 - y % 4 : y % 4;
+    mirrored[static_cast<std::size_t>(r)] = ix + 4 * (iy + 4 * plane);
+  }
+  const auto members = parse_members(default_portfolio());
+  const auto own = member_mappings(members, matrix, *machine, 0);
+  auto held = [&](const std::vector<topo::NodeId>& nodes) {
+    return std::any_of(own.begin(), own.end(), [&](const auto& mapping) {
+      return mapping &&
+             std::vector<topo::NodeId>(mapping->nodes().begin(), mapping->nodes().end()) == nodes;
+    });
+  };
+  EXPECT_TRUE(held(same));
+  EXPECT_TRUE(held(mirrored));
+}
+
 // With no replays for the improvement, the result is the portfolio's fastest mapping as that
 // member computed it, the earliest member among equals.
 TEST(ReplaySearch, WithoutEvaluationsTakesTheBestPortfolioMember) {

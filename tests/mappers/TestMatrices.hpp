@@ -32,6 +32,19 @@ inline traces::CommMatrix stencil_2d(int nx, int ny, bool periodic, std::uint64_
   return builder.build();
 }
 
+/// The non-periodic 2-D stencil above (1000 bytes a message) with rank 0 also sending every
+/// other rank `broadcast_bytes` in one message, as an NPB kernel's collectives add partners to
+/// its halo grid.
+inline traces::CommMatrix stencil_2d_with_broadcast(int nx, int ny, std::uint64_t broadcast_bytes) {
+  const auto stencil = stencil_2d(nx, ny, false);
+  traces::CommMatrixBuilder builder(nx * ny);
+  for (Rank r = 0; r < nx * ny; ++r) {
+    for (const Rank d : stencil.destinations(r)) builder.add(r, d, 1, 1000);
+  }
+  for (Rank r = 1; r < nx * ny; ++r) builder.add(0, r, 1, broadcast_bytes);
+  return builder.build();
+}
+
 /// 3-D seven-point stencil on nx x ny x nz, rank = x + nx * (y + ny * z).
 inline traces::CommMatrix stencil_3d(int nx, int ny, int nz, bool periodic,
                                      std::uint64_t bytes = 1000) {
