@@ -1,7 +1,7 @@
 # mapsim report: Do the static metrics order the mappers as the simulation does? Mean rho
 # Redraws summary-agreement.svg and summary-agreement.png: gnuplot summary-agreement.gp (in this directory).
 reset
-set terminal svg size 800,720 dynamic enhanced font 'Helvetica,12'
+set terminal svg size 830,720 dynamic enhanced font 'Helvetica,12'
 set output 'summary-agreement.svg'
 set termoption noenhanced
 set key below horizontal
@@ -39,10 +39,13 @@ set ylabel 'mean Spearman rho with simulated time'
 set title "Do the static metrics order the mappers as the\nsimulation does? Mean rho"
 plot 'summary-agreement.dat' using 2:xtic(1) title 'hop-bytes', \
   '' using 3 title 'link-bytes-max', \
-  '' using 4 title 'dilation-max'
+  '' using 4 title 'dilation-max', \
+  '' using 5 title 'busiest-link-s', \
+  '' using 6 title 'link-load-squares', \
+  '' using 7 title 'latency-s'
 unset output
 reset
-set terminal pngcairo size 800,720
+set terminal pngcairo size 830,720
 set output 'summary-agreement.png'
 set termoption noenhanced
 set key below horizontal
@@ -80,5 +83,8 @@ set ylabel 'mean Spearman rho with simulated time'
 set title "Do the static metrics order the mappers as the\nsimulation does? Mean rho"
 plot 'summary-agreement.dat' using 2:xtic(1) title 'hop-bytes', \
   '' using 3 title 'link-bytes-max', \
-  '' using 4 title 'dilation-max'
+  '' using 4 title 'dilation-max', \
+  '' using 5 title 'busiest-link-s', \
+  '' using 6 title 'link-load-squares', \
+  '' using 7 title 'latency-s'
 unset output
