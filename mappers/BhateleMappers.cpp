@@ -191,11 +191,13 @@ class GridMapper final : public Mapper {
                                    fmt::format("mapper '{}': parameter 'grid'", name(heuristic_)));
     if (dims.empty()) {
       return fall_back(p, pattern_ == PatternMatch::Exact
-                              ? "the communication pattern is not a regular 2-D or 3-D grid "
-                                "(pattern=dominant leaves out the pairs under 1 % of the "
-                                "heaviest's, such as a kernel's collectives)"
-                              : "the communication pattern is not a regular 2-D or 3-D grid, "
-                                "even without its light pairs");
+                              ? fmt::format("the communication pattern is not a regular 2-D or "
+                                            "3-D grid (pattern=dominant leaves out the pairs "
+                                            "under {} % of the heaviest's, such as a kernel's "
+                                            "collectives)",
+                                            100 * kLightPairShare)
+                              : std::string("the communication pattern is not a regular 2-D or "
+                                            "3-D grid, even without its light pairs"));
     }
     int oy = 1;
     for (std::size_t d = 1; d < dims.size(); ++d) oy *= dims[d];
