@@ -49,10 +49,43 @@ constexpr double kTie = 0.001;
 /// launcher's orders, space-filling curves, graph mappers, Bhatele's grid and graph heuristics,
 /// the job-placement policies of hierarchies — and `best`, the library's search. (The other
 /// searches, ohtma, bokhari, genetic and sampling, take minutes at thousands of ranks; the other
-/// members of a family rarely add a distinct mapping. --mapper all takes every one.)
+/// members of a family rarely add a distinct mapping. --mapper all takes every one.) Last, a
+/// halo grid's tiles, laid the same way and mirrored (mxovlp's layers=tile and tile-fold, with
+/// the grid found behind the collectives): they beat in-order where in-order's rows stretch
+/// over a plane (LU at hundreds of ranks and more), and merge with mht's mapping elsewhere.
 constexpr std::string_view kPortfolio =
     "in-order,round-robin,random,hilbert,scan,greedy,treematch,rcm,bisection,scotch,mxovlp,mht,"
-    "random-router,group-striped,best";
+    "random-router,group-striped,best,mxovlp:layers=tile:pattern=dominant,"
+    "mxovlp:layers=tile-fold:pattern=dominant";
+
+/// The portfolio `list` names: "all" (every mapper that maps from the matrix alone), or a comma
+/// list of items NAME[:key=value...], each checked now; in-order first (added if missing).
+std::vector<map::MapperItem> portfolio_of(std::string_view list) {
+  std::vector<map::MapperItem> items;
+  if (list == "all") {
+    for (const auto name : choose_mappers(list, "--mapper"))
+      items.push_back({std::string(name), {}, std::string(name)});
+  } else {
+    for (const auto item : split_fields(list, ',')) {
+      if (trim(item) == "all") throw InputError("--mapper: 'all' stands alone, not in a list");
+      auto parsed = map::parse_mapper_item(item, "--mapper");
+      if (std::any_of(items.begin(), items.end(),
+                      [&](const map::MapperItem& m) { return m.label == parsed.label; })) {
+        throw InputError(fmt::format("--mapper: '{}' is named twice", parsed.label));
+      }
+      items.push_back(std::move(parsed));
+    }
+  }
+  // In-order first: every ratio is to its mapping.
+  const auto in_order = std::find_if(
+      items.begin(), items.end(), [](const map::MapperItem& m) { return m.label == "in-order"; });
+  if (in_order == items.end()) {
+    items.insert(items.begin(), {"in-order", {}, "in-order"});
+  } else {
+    std::rotate(items.begin(), in_order, in_order + 1);
+  }
+  return items;
+}
 
 /// One distinct mapping: the mappers that gave it and what the replays measured.
 struct Candidate {
@@ -105,8 +138,8 @@ int run_advise(const std::vector<std::string>& args) {
                              "OTF2 trace (anchor file or directory) or generator spec")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
       "mapper", po::value<std::string>(),
-      fmt::format("the portfolio: a comma list of mappers or 'all' (default: {}); in-order is "
-                  "always added",
+      fmt::format("the portfolio: 'all' or a comma list of mappers, each NAME or "
+                  "NAME:key=value[:key=value...] (default: {}); in-order is always added",
                   kPortfolio)
           .c_str())("candidates", po::value<std::string>()->default_value("2"),
                     "how many of the fastest mappings to replay for the whole run too (1 to 64)")(
@@ -138,10 +171,7 @@ int run_advise(const std::vector<std::string>& args) {
   const auto overheads = costs.overheads;
   const std::string list =
       options.count("mapper") != 0 ? options["mapper"].as<std::string>() : std::string(kPortfolio);
-  auto names = choose_mappers(list, "--mapper");
-  if (std::find(names.begin(), names.end(), "in-order") == names.end()) {
-    names.insert(names.begin(), "in-order");
-  }
+  const auto items = portfolio_of(list);
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
   if (options.count("out") != 0) prepare_output(options["out"].as<std::string>(), "--out");
   TraceInput trace(options["trace"].as<std::string>(), ReadMode::Auto);
@@ -160,8 +190,8 @@ int run_advise(const std::vector<std::string>& args) {
 
   // 1. Map with every mapper of the portfolio (in parallel); a mapper that refuses the machine
   // (a grid-only one on a fat-tree) is left out and named.
-  std::vector<std::optional<topo::Mapping>> mappings(names.size());
-  std::vector<std::string> refusals(names.size());
+  std::vector<std::optional<topo::Mapping>> mappings(items.size());
+  std::vector<std::string> refusals(items.size());
   {
     // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here.
     const auto level = log::level();
@@ -170,10 +200,11 @@ int run_advise(const std::vector<std::string>& args) {
       log::Level level;
       ~Restore() { log::set_level(level); }
     } restore{level};
-    Progress progress("mapping", names.size(), "mappers");
-    tbb::parallel_for(std::size_t{0}, names.size(), [&](std::size_t k) {
+    Progress progress("mapping", items.size(), "mappers");
+    tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t k) {
       try {
-        mappings[k] = map::make_mapper(names[k])->map(matrix, *topology, seed);
+        mappings[k] =
+            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
       } catch (const InputError& e) {
         refusals[k] = e.what();
       }
@@ -183,20 +214,21 @@ int run_advise(const std::vector<std::string>& args) {
   if (!mappings[0]) throw InputError("in-order cannot map this trace: " + refusals[0]);
   std::vector<Candidate> candidates;
   std::vector<std::string> refused;
-  for (std::size_t k = 0; k < names.size(); ++k) {
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const std::string_view label = items[k].label;
     if (!mappings[k]) {
-      refused.push_back(std::string(names[k]));
-      log::debug("advise: {} refused: {}", names[k], refusals[k]);
+      refused.emplace_back(label);
+      log::debug("advise: {} refused: {}", label, refusals[k]);
       continue;
     }
     const auto same = std::find_if(candidates.begin(), candidates.end(),
                                    [&](const Candidate& c) { return c.mapping == *mappings[k]; });
     if (same != candidates.end()) {
-      same->mappers.push_back(names[k]);
+      same->mappers.push_back(label);
       continue;
     }
     Candidate c;
-    c.mappers.push_back(names[k]);
+    c.mappers.push_back(label);
     c.mapping = std::move(*mappings[k]);
     c.hop_bytes = map::metrics::hop_bytes(matrix, *topology, c.mapping);
     candidates.push_back(std::move(c));
@@ -379,7 +411,7 @@ int run_advise(const std::vector<std::string>& args) {
         .add("lat_factor", comm_only.model_options.latency_factor.to_string())
         .add("reverse_traffic", comm_only.model_options.reverse_traffic)
         .add("seed", seed)
-        .add("mappers", names.size())
+        .add("mappers", items.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))
         .add("distinct_mappings", candidates.size())
         .add("recommended", std::string(winner.mappers.front()))
@@ -429,14 +461,16 @@ int run_advise(const std::vector<std::string>& args) {
   fmt::print(out, "machine        {} ({} {}nodes x {} cores)\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
              topology->cores_per_node());
-  fmt::print(out, "portfolio      {} mappers, {} distinct mappings{}\n", names.size(),
+  fmt::print(out, "portfolio      {} mappers, {} distinct mappings{}\n", items.size(),
              candidates.size(),
              refused.empty() ? std::string()
                              : fmt::format("; refused the machine: {}", fmt::join(refused, ", ")));
-  fmt::print(out, "\n{:<28} {:>10} {:>22} {:>22} {:>8}\n", "mapping", "hop-bytes", "communication",
-             "whole run", "energy");
+  std::size_t width = 28;  // the mapping column: its longest name
+  for (const auto& c : candidates) width = std::max(width, name_of(c).size());
+  fmt::print(out, "\n{:<{}} {:>10} {:>22} {:>22} {:>8}\n", "mapping", width, "hop-bytes",
+             "communication", "whole run", "energy");
   for (const auto& c : candidates) {
-    fmt::print(out, "{:<28} {:>10.3f} {:>10.3f} {:>11} {:>10} {:>11} {:>8.3f}\n", name_of(c),
+    fmt::print(out, "{:<{}} {:>10.3f} {:>10.3f} {:>11} {:>10} {:>11} {:>8.3f}\n", name_of(c), width,
                ratio(static_cast<double>(c.hop_bytes), static_cast<double>(in_order.hop_bytes)),
                comm_ratio(c), seconds_text(c.comm),
                c.whole ? fmt::format("{:.3f}", whole_ratio(c)) : std::string("-"),

@@ -6,6 +6,7 @@
 #include "mappers/Metrics.hpp"
 #include "mappers/SocketGrouping.hpp"
 #include "support/Error.hpp"
+#include "support/Parse.hpp"
 #include "support/Suggest.hpp"
 #include "topologies/Block.hpp"
 #include "topologies/NodeSubset.hpp"
@@ -119,6 +120,23 @@ const MapperInfo& find_mapper(std::string_view name) {
 std::unique_ptr<Mapper> make_mapper(std::string_view name, const ParamList& params) {
   const auto& info = find_mapper(name);
   return info.make(parse_params(fmt::format("mapper '{}'", info.name), info.params, params));
+}
+
+MapperItem parse_mapper_item(std::string_view item, std::string_view where) {
+  MapperItem parsed;
+  parsed.label = std::string(trim(item));
+  if (parsed.label.empty()) throw InputError(fmt::format("{}: an empty item", where));
+  const auto parts = split_fields(parsed.label, ':');
+  parsed.name = std::string(trim(parts.front()));
+  const auto context = fmt::format("{} item '{}'", where, parsed.label);
+  for (std::size_t k = 1; k < parts.size(); ++k)
+    parsed.params.push_back(split_param(parts[k], context));
+  try {
+    (void)make_mapper(parsed.name, parsed.params);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", context, e.what()));
+  }
+  return parsed;
 }
 
 }  // namespace mapsim::map

@@ -135,4 +135,16 @@ const MapperInfo& find_mapper(std::string_view name);
 /// Builds mapper `name` with parameters `params` (unknown keys and bad values are InputErrors).
 std::unique_ptr<Mapper> make_mapper(std::string_view name, const ParamList& params = {});
 
+/// One mapper of a portfolio (replay-search's `portfolio=`, advise's --mapper), as written:
+/// NAME or NAME:key=value[:key=value...], e.g. "best:objective=latency".
+struct MapperItem {
+  std::string name;
+  ParamList params;
+  std::string label;  ///< the item as written, trimmed
+};
+
+/// Parses one item and checks its mapper and parameters now; throws InputError naming `where`
+/// and the item otherwise (an empty item, an unknown mapper, a bad key or value).
+MapperItem parse_mapper_item(std::string_view item, std::string_view where);
+
 }  // namespace mapsim::map

@@ -67,37 +67,17 @@ constexpr ParamSpec kParams[] = {
      0, 1e9},
 };
 
-struct Member {
-  std::string name;
-  ParamList params;
-  std::string label;  ///< as written in `portfolio`
-};
-
-std::vector<Member> parse_portfolio(const std::string& text) {
-  std::vector<Member> members;
+std::vector<MapperItem> parse_portfolio(const std::string& text) {
+  std::vector<MapperItem> members;
   for (const auto item : split_fields(text, ',')) {
-    const auto trimmed = std::string(trim(item));
-    if (trimmed.empty()) {
+    if (trim(item).empty()) {
       throw InputError(
           fmt::format("mapper 'replay-search': portfolio '{}' has an empty item", text));
     }
-    Member member;
-    member.label = trimmed;
-    const auto parts = split_fields(trimmed, ':');
-    member.name = std::string(trim(parts.front()));
+    // Unknown mappers and bad parameters fail now, naming the item.
+    auto member = parse_mapper_item(item, "mapper 'replay-search': portfolio");
     if (member.name == "replay-search") {
       throw InputError("mapper 'replay-search': the portfolio cannot contain replay-search itself");
-    }
-    for (std::size_t k = 1; k < parts.size(); ++k) {
-      member.params.push_back(
-          split_param(parts[k], fmt::format("replay-search portfolio item '{}'", trimmed)));
-    }
-    // Unknown mappers and bad parameters fail now, naming the item.
-    try {
-      (void)make_mapper(member.name, member.params);
-    } catch (const InputError& e) {
-      throw InputError(
-          fmt::format("mapper 'replay-search': portfolio item '{}': {}", trimmed, e.what()));
     }
     members.push_back(std::move(member));
   }
@@ -176,7 +156,7 @@ struct Options {
   double energy_weight = 0;
   Fidelity model;
   Fidelity screen;
-  std::vector<Member> portfolio;
+  std::vector<MapperItem> portfolio;
   std::int64_t evaluations = 0;
   std::size_t batch = 0;
   std::size_t confirm = 0;

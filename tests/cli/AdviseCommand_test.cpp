@@ -3,6 +3,7 @@
 // every bad input.
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -100,6 +101,14 @@ TEST(AdviseCommand, ItsNumbersAreWhatSimulateAndMapMeasure) {
     EXPECT_EQ(advice.rows[0]["mapper"], "in-order");
     EXPECT_EQ(std::stoul(advice.settings["distinct_mappings"]), advice.rows.size());
 
+    // The default portfolio: 15 mappers with in-order, and a halo grid's two tile layouts.
+    EXPECT_EQ(advice.settings["mappers"], "17");
+    if (trace == "lu.S.8") {
+      std::string labels;
+      for (auto& f : advice.rows) labels += f["mapper"] + "," + f["same_as"] + ",";
+      EXPECT_THAT(labels, HasSubstr("mxovlp:layers=tile:pattern=dominant,"));
+      EXPECT_THAT(labels, HasSubstr("mxovlp:layers=tile-fold:pattern=dominant,"));
+    }
     // In-order's replays and the recommended mapping's file, replayed by `simulate`.
     EXPECT_EQ(advice.rows[0]["comm_ps"],
               replayed(kTraces / trace, machine, {}, "--compute-scale 0"));
@@ -204,6 +213,59 @@ TEST(AdviseCommand, PrintsATableAndAVerdict) {
   }
 }
 
+TEST(AdviseCommand, TakesMappersWithParametersAndKeepsInOrderFirst) {
+  // LU's 4x2 process grid on the 2x2x2 torus: its halo grid, found behind the collectives,
+  // tiles the two planes, folded; plain mxovlp finds no exact grid and falls back to mht.
+  const TempDir dir;
+  const auto trace = kTraces / "lu.S.8";
+  const std::string machine = "torus:2x2x2";
+  const std::string tiles = "mxovlp:layers=tile-fold:pattern=dominant";
+  const auto r = run_mapsim("advise " + sh(trace) + " --topology " + machine +
+                            " --format json --mapper greedy," + tiles + ",in-order,mxovlp");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto advice = parse(r.out);
+  EXPECT_EQ(advice.settings["mappers"], "4");
+  ASSERT_FALSE(advice.rows.empty());
+  EXPECT_EQ(advice.rows[0]["mapper"], "in-order");  // listed third, ratios are to it
+  const auto row_of = [&](const std::string& label) {
+    return std::find_if(advice.rows.begin(), advice.rows.end(),
+                        [&](Fields& f) { return f["mapper"] == label; });
+  };
+  const auto tiled = row_of(tiles);
+  const auto plain = row_of("mxovlp");
+  ASSERT_NE(tiled, advice.rows.end());
+  ASSERT_NE(plain, advice.rows.end());
+  // The item's parameters reached the mapper: its row is what `map` and `simulate` measure of
+  // mxovlp with them, and not plain mxovlp's mapping.
+  const auto file = dir.path() / "tiles.map";
+  const auto map = run_mapsim("map --trace " + sh(trace) + " --topology " + machine +
+                              " --mapper mxovlp --param layers=tile-fold --param pattern=dominant" +
+                              " --format json --out " + sh(file));
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  EXPECT_EQ((*tiled)["hop_bytes"], fields_of(map.out)["hop_bytes"]);
+  EXPECT_EQ((*tiled)["comm_ps"], replayed(trace, machine, file, "--compute-scale 0"));
+  EXPECT_NE((*tiled)["hop_bytes"], (*plain)["hop_bytes"]);
+
+  // The text table's columns stay aligned under a long name.
+  const auto text =
+      run_mapsim("advise " + sh(trace) + " --topology " + machine + " --mapper greedy," + tiles);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const auto header = text.out.find("\nmapping ");
+  ASSERT_NE(header, std::string::npos) << text.out;
+  const auto header_end = text.out.find('\n', header + 1);
+  const auto column = text.out.find("hop-bytes", header) - header - 1 + 8;  // its last letter
+  std::size_t rows = 0;
+  for (std::size_t at = header_end + 1; text.out.compare(at, 1, "(") != 0 && at < text.out.size();
+       at = text.out.find('\n', at) + 1) {
+    const auto line = text.out.substr(at, text.out.find('\n', at) - at);
+    ASSERT_GT(line.size(), column) << line;
+    EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[column]))) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3U);  // in-order, greedy and the tiles
+  EXPECT_THAT(text.out, HasSubstr("\n" + tiles + " "));
+}
+
 TEST(AdviseCommand, RecommendsInOrderWhenNothingElseBeatsIt) {
   // in-order alone, and in-order with a mapper that gives the same mapping on this machine.
   for (const std::string& mappers : std::vector<std::string>{"in-order", "in-order,contiguous"}) {
@@ -241,6 +303,13 @@ TEST(AdviseCommand, RefusesBadInputClearly) {
       {"advise " + lu + " --topology torus:2x2x2 --format csv", "--format csv"},
       {"advise " + lu + " --topology torus:2x2x2 --candidates 0", "--candidates"},
       {"advise " + lu + " --topology torus:2x2x2 --mapper gredy", "gredy"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,mxovlp:layers=tiles",
+       "--mapper item 'mxovlp:layers=tiles'"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy:weight", "key=value"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,,scotch", "an empty item"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,scotch,greedy",
+       "'greedy' is named twice"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,all", "'all' stands alone"},
       {"advise " + lu + " --topology torus:2x2", "8 ranks do not fit on torus:2x2"},
       {"advise " + lu + " --topology torus:2x2x2 --mapping-format xml", "xml"},
       {"advise " + lu + " --topology torus:2x2x2 --seed -1", "--seed"},

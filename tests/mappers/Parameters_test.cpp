@@ -9,6 +9,7 @@
 namespace mapsim::map {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 constexpr ParamSpec kSpecs[] = {
@@ -115,6 +116,41 @@ TEST(Parameters, MapperRejectsUnknownParameter) {
     EXPECT_THAT(e.what(), HasSubstr("mapper 'greedy': unknown parameter 'wieght'; valid: weight"));
   }
   EXPECT_THROW((void)make_mapper("in-order", {{"x", "1"}}), InputError);
+}
+
+TEST(Parameters, AMapperItemNamesTheMapperAndItsParameters) {
+  const auto bare = parse_mapper_item(" greedy ", "--mapper");
+  EXPECT_EQ(bare.name, "greedy");
+  EXPECT_TRUE(bare.params.empty());
+  EXPECT_EQ(bare.label, "greedy");
+  const auto item = parse_mapper_item("mxovlp:layers=tile-fold:pattern=dominant", "--mapper");
+  EXPECT_EQ(item.name, "mxovlp");
+  EXPECT_EQ(item.params, (ParamList{{"layers", "tile-fold"}, {"pattern", "dominant"}}));
+  EXPECT_EQ(item.label, "mxovlp:layers=tile-fold:pattern=dominant");
+  // A value may hold '=' (only the first splits key from value).
+  EXPECT_EQ(parse_mapper_item("best:objective=latency", "x").params,
+            (ParamList{{"objective", "latency"}}));
+}
+
+TEST(Parameters, ABadMapperItemIsNamedWithWhereItCameFrom) {
+  const auto error_of_item = [](std::string_view item) {
+    try {
+      (void)parse_mapper_item(item, "--mapper");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_THAT(error_of_item("  "), HasSubstr("--mapper: an empty item"));
+  EXPECT_THAT(error_of_item("gredy"),
+              AllOf(HasSubstr("--mapper item 'gredy'"), HasSubstr("unknown mapper 'gredy'")));
+  EXPECT_THAT(error_of_item("mxovlp:layers=tiles"),
+              AllOf(HasSubstr("--mapper item 'mxovlp:layers=tiles'"), HasSubstr("'tiles'")));
+  EXPECT_THAT(error_of_item("greedy:wieght=bytes"),
+              AllOf(HasSubstr("item 'greedy:wieght=bytes'"), HasSubstr("'wieght'")));
+  EXPECT_THAT(error_of_item("greedy:weight"),
+              AllOf(HasSubstr("item 'greedy:weight'"), HasSubstr("not of the form key=value")));
+  EXPECT_THAT(error_of_item("greedy:weight=bytes:weight=messages"), HasSubstr("'weight'"));
 }
 
 }  // namespace
