@@ -61,21 +61,7 @@ constexpr std::string_view kPortfolio =
 /// The portfolio `list` names: "all" (every mapper that maps from the matrix alone), or a comma
 /// list of items NAME[:key=value...], each checked now; in-order first (added if missing).
 std::vector<map::MapperItem> portfolio_of(std::string_view list) {
-  std::vector<map::MapperItem> items;
-  if (list == "all") {
-    for (const auto name : choose_mappers(list, "--mapper"))
-      items.push_back({std::string(name), {}, std::string(name)});
-  } else {
-    for (const auto item : split_fields(list, ',')) {
-      if (trim(item) == "all") throw InputError("--mapper: 'all' stands alone, not in a list");
-      auto parsed = map::parse_mapper_item(item, "--mapper");
-      if (std::any_of(items.begin(), items.end(),
-                      [&](const map::MapperItem& m) { return m.label == parsed.label; })) {
-        throw InputError(fmt::format("--mapper: '{}' is named twice", parsed.label));
-      }
-      items.push_back(std::move(parsed));
-    }
-  }
+  auto items = choose_mapper_items(list, "--mapper");
   // In-order first: every ratio is to its mapping.
   const auto in_order = std::find_if(
       items.begin(), items.end(), [](const map::MapperItem& m) { return m.label == "in-order"; });

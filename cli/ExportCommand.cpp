@@ -94,9 +94,10 @@ int run_export(const std::vector<std::string>& args) {
       "mapping", po::value<std::string>(),
       "with --topology: the placement, a mapping file in any format 'mapsim map' writes")(
       "mapper", po::value<std::string>(),
-      "with --topology: compute the placement with this mapper from the trace's point-to-point "
-      "matrix ('mapsim list mappers')")("param", po::value<std::vector<std::string>>()->composing(),
-                                        "mapper parameter key=value; repeatable")(
+      "with --topology: compute the placement with this mapper (NAME or "
+      "NAME:key=value[:key=value...]) from the trace's point-to-point matrix ('mapsim list "
+      "mappers')")("param", po::value<std::vector<std::string>>()->composing(),
+                   "mapper parameter key=value; repeatable")(
       "seed", po::value<std::string>(), "random seed of the mapper (default 0)")(
       "link", po::value<std::vector<std::string>>()->composing(),
       "with --topology: override a link class the machine has, as in simulate: CLASS:GBPS:NS "
@@ -173,7 +174,7 @@ int run_export(const std::vector<std::string>& args) {
     if (options.count("mapper") != 0) {
       const auto name = options["mapper"].as<std::string>();
       chosen =
-          with_params(choose_mappers(name, "--mapper"),
+          with_params(choose_mapper_items(name, "--mapper"),
                       options.count("param") != 0 ? options["param"].as<std::vector<std::string>>()
                                                   : std::vector<std::string>{},
                       name);

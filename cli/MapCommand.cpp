@@ -197,7 +197,7 @@ Outcome run_one(const ChosenMapper& chosen, const traces::CommMatrix& matrix,
                 const topo::Topology& topology, const topo::LinkTable& links, map::Seed seed,
                 const map::TimeOracle* oracle) {
   Outcome outcome;
-  outcome.mapper = chosen.name;
+  outcome.mapper = chosen.label;
   outcome.params = chosen.described;
   const auto mapper = map::make_mapper(chosen.name, chosen.params);
   const auto start = std::chrono::steady_clock::now();
@@ -217,13 +217,15 @@ std::optional<std::uint64_t> in_order_hop_bytes(const std::vector<Outcome>& outc
 /// `sockets`: the machine's nodes have several; a column counts the messages between sockets.
 void print_table(std::FILE* out, const std::vector<Outcome>& outcomes, bool sockets) {
   const auto baseline = in_order_hop_bytes(outcomes);
-  fmt::print(out, "{:<12} {:>10} {:>16} {:>11} {:>5} {:>8} {:>14} {:>12} {:>12} {:>12}{}\n",
-             "mapper", "time [ms]", "hop-bytes", "vs in-order", "dil", "avg hops", "hop-messages",
-             "IeNLC", "max link msg", "max link s",
+  std::size_t width = 12;  // the mapper column: its longest name
+  for (const auto& o : outcomes) width = std::max(width, o.mapper.size());
+  fmt::print(out, "{:<{}} {:>10} {:>16} {:>11} {:>5} {:>8} {:>14} {:>12} {:>12} {:>12}{}\n",
+             "mapper", width, "time [ms]", "hop-bytes", "vs in-order", "dil", "avg hops",
+             "hop-messages", "IeNLC", "max link msg", "max link s",
              sockets ? fmt::format(" {:>14}", "inter-socket") : "");
   for (const auto& o : outcomes) {
     if (!o.error.empty()) {
-      fmt::print(out, "{:<12} error: {}\n", o.mapper, o.error);
+      fmt::print(out, "{:<{}} error: {}\n", o.mapper, width, o.error);
       continue;
     }
     const auto& m = o.metrics;
@@ -232,10 +234,10 @@ void print_table(std::FILE* out, const std::vector<Outcome>& outcomes, bool sock
                                                               static_cast<double>(*baseline))
                                   : "-";
     fmt::print(out,
-               "{:<12} {:>10.3f} {:>16} {:>11} {:>5} {:>8.4f} {:>14} {:>12} {:>12} {:>12.4g}{}\n",
-               o.mapper, o.seconds * 1e3, m.hop_bytes, ratio, m.dilation_max, m.dilation_average,
-               m.hop_messages, m.inter_node_messages, m.directed_messages.max, m.max_link_seconds,
-               sockets ? fmt::format(" {:>14}", m.inter_socket_messages) : "");
+               "{:<{}} {:>10.3f} {:>16} {:>11} {:>5} {:>8.4f} {:>14} {:>12} {:>12} {:>12.4g}{}\n",
+               o.mapper, width, o.seconds * 1e3, m.hop_bytes, ratio, m.dilation_max,
+               m.dilation_average, m.hop_messages, m.inter_node_messages, m.directed_messages.max,
+               m.max_link_seconds, sockets ? fmt::format(" {:>14}", m.inter_socket_messages) : "");
   }
 }
 
@@ -308,7 +310,9 @@ int run_map(const std::vector<std::string>& args) {
       "trace", po::value<std::string>(),
       "OTF2 trace (anchor file or directory) or generator spec (e.g. npb:lu:C:64)")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
-      "mapper", po::value<std::string>(), "mapper name, a comma list of them, or 'all'")(
+      "mapper", po::value<std::string>(),
+      "mapper name, a comma list of them, or 'all'; an item may carry "
+      "parameters, NAME:key=value[:key=value...] (mxovlp:layers=tile,mxovlp:layers=tile-fold)")(
       "mapping", po::value<std::string>(), "evaluate this mapping file instead of mapping")(
       "seed", po::value<std::string>()->default_value("0"), "random seed (an unsigned integer)")(
       "param", po::value<std::vector<std::string>>()->composing(),
@@ -357,7 +361,7 @@ int run_map(const std::vector<std::string>& args) {
     if (!given.empty()) throw po::error("--param needs --mapper");
   } else {
     mapper_list = (*vm)["mapper"].as<std::string>();
-    chosen = with_params(choose_mappers(mapper_list, "--mapper"), given, mapper_list);
+    chosen = with_params(choose_mapper_items(mapper_list, "--mapper"), given, mapper_list);
   }
   const auto topology = make_machine(*vm, (*vm)["topology"].as<std::string>(), "--topology");
   const auto links = apply_link_energy(vm->count("link-energy") != 0
@@ -382,7 +386,7 @@ int run_map(const std::vector<std::string>& args) {
                         out.path.string()));
       }
       if (fs::is_directory(out.path)) {
-        for (const auto& c : chosen) prepare_output(out.file_for(c.name, mapping_format), "--out");
+        for (const auto& c : chosen) prepare_output(out.file_for(c.label, mapping_format), "--out");
       } else {
         prepare_output(out.path, "--out");
       }
@@ -454,7 +458,7 @@ int run_map(const std::vector<std::string>& args) {
     o.metrics = metrics::evaluate(matrix, *topology, *o.mapping, links);
     outcomes.push_back(std::move(o));
   } else if (chosen.size() == 1) {
-    const ProgressStep step(fmt::format("mapping with {}", chosen[0].name));
+    const ProgressStep step(fmt::format("mapping with {}", chosen[0].label));
     outcomes.push_back(
         run_one(chosen[0], matrix, *topology, links, seed, oracle ? &*oracle : nullptr));
   } else {
@@ -469,7 +473,7 @@ int run_map(const std::vector<std::string>& args) {
         outcomes[k] =
             run_one(chosen[k], matrix, *topology, links, seed, oracle ? &*oracle : nullptr);
       } catch (const InputError& e) {  // this mapper cannot handle this input: its row says why
-        outcomes[k].mapper = chosen[k].name;
+        outcomes[k].mapper = chosen[k].label;
         outcomes[k].params = chosen[k].described;
         outcomes[k].error = e.what();
       }

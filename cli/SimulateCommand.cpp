@@ -186,12 +186,14 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
   for (const auto& r : replays) {
     if (r.mapping == "in-order" && r.result) baseline = r.result->makespan;
   }
-  fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>10} {:>14} {:>9} {:>10} {:>12}\n", "mapper",
-             "makespan", "vs in-order", "MPI max", "link max", "latency mean", "slowdown",
+  std::size_t width = 12;  // the mapper column: its longest name
+  for (const auto& replay : replays) width = std::max(width, replay.mapping.size());
+  fmt::print(out, "{:<{}} {:>14} {:>11} {:>14} {:>10} {:>14} {:>9} {:>10} {:>12}\n", "mapper",
+             width, "makespan", "vs in-order", "MPI max", "link max", "latency mean", "slowdown",
              "replay [s]", "energy [J]");
   for (const auto& replay : replays) {
     if (!replay.result) {
-      fmt::print(out, "{:<12} error: {}\n", replay.mapping, replay.error);
+      fmt::print(out, "{:<{}} error: {}\n", replay.mapping, width, replay.error);
       continue;
     }
     const auto& r = *replay.result;
@@ -199,15 +201,15 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
                                   ? fmt::format("{:.3f}", static_cast<double>(r.makespan) /
                                                               static_cast<double>(*baseline))
                                   : "-";
-    fmt::print(out, "{:<12} {:>14} {:>11} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f} {:>12.6g}\n",
-               replay.mapping, seconds(r.makespan), ratio, seconds(r.mpi_time_max),
+    fmt::print(out, "{:<{}} {:>14} {:>11} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f} {:>12.6g}\n",
+               replay.mapping, width, seconds(r.makespan), ratio, seconds(r.mpi_time_max),
                100 * r.max_link_utilisation, seconds(static_cast<sim::Time>(r.latency.mean())),
                r.latency.mean_slowdown(), r.wall_seconds, replay.energy.joules());
   }
   fmt::print(out, "\ncritical path (shares of each makespan; Result.hpp, CriticalPath):\n");
   for (const auto& replay : replays) {
     if (replay.result)
-      fmt::print(out, "{:<12} {}\n", replay.mapping,
+      fmt::print(out, "{:<{}} {}\n", replay.mapping, width,
                  path_shares(replay.result->critical_path,
                              !config.overheads.none(topology.sockets_per_node() > 1)));
   }
@@ -349,8 +351,9 @@ int run_simulate(const std::vector<std::string>& args) {
       "mapping file in any format 'mapsim map' writes (plain 'rank node' lines, an Open MPI "
       "rankfile, a host list, a SLURM_HOSTFILE, an MPICH_RANK_ORDER), read by its content")(
       "mapper", po::value<std::string>(),
-      "compute the mapping with this mapper (a comma list, or 'all') from the trace's "
-      "matrix, collectives included unless --p2p-only ('mapsim list mappers')")(
+      "compute the mapping with this mapper (a comma list, or 'all'; an item may carry "
+      "parameters, NAME:key=value[:key=value...]) from the trace's matrix, collectives "
+      "included unless --p2p-only ('mapsim list mappers')")(
       "seed", po::value<std::string>()->default_value("0"),
       "random seed of the mappers and of per-message routes (routing=ecmp, valiant, ugal)")(
       "param", po::value<std::vector<std::string>>()->composing(),
@@ -410,7 +413,7 @@ int run_simulate(const std::vector<std::string>& args) {
     const auto list = options["mapper"].as<std::string>();
     const auto given = options.count("param") != 0 ? options["param"].as<std::vector<std::string>>()
                                                    : std::vector<std::string>{};
-    chosen = with_params(choose_mappers(list, "--mapper"), given, list);
+    chosen = with_params(choose_mapper_items(list, "--mapper"), given, list);
     seed = static_cast<map::Seed>(
         parse_integer(options["seed"].as<std::string>(), "--seed", 0, INT64_MAX));
   }
@@ -513,9 +516,10 @@ int run_simulate(const std::vector<std::string>& args) {
     replays.resize(chosen.size());
     mappings.resize(chosen.size());
     for (std::size_t k = 0; k < chosen.size(); ++k) {
-      replays[k].mapping = replays[k].mapper = chosen[k].name;
+      replays[k].mapping = chosen[k].label;
+      replays[k].mapper = chosen[k].name;
       replays[k].params = chosen[k].described;
-      replays[k].placement = fmt::format("{} (seed {})", chosen[k].name, *seed);
+      replays[k].placement = fmt::format("{} (seed {})", chosen[k].label, *seed);
     }
     // A mapper that replays (replay-search) judges mappings with this command's replay
     // settings; its model and compute scale are its own parameters.

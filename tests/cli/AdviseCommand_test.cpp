@@ -306,7 +306,7 @@ TEST(AdviseCommand, RefusesBadInputClearly) {
       {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,mxovlp:layers=tiles",
        "--mapper item 'mxovlp:layers=tiles'"},
       {"advise " + lu + " --topology torus:2x2x2 --mapper greedy:weight", "key=value"},
-      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,,scotch", "an empty item"},
+      {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,,scotch", "an empty mapper name"},
       {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,scotch,greedy",
        "'greedy' is named twice"},
       {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,all", "'all' stands alone"},

@@ -19,6 +19,7 @@ namespace mapsim {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::AllOf;
 using testing::csv_cell;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -136,6 +137,55 @@ TEST(MapFormats, MapperListsAreCheckedWhole) {
       run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:2x2 --mapper greedy,");
   EXPECT_EQ(empty.exit_code, 1);
   EXPECT_THAT(empty.err, HasSubstr("an empty mapper name"));
+}
+
+TEST(MapFormats, MapperItemsCarryTheirOwnParameters) {
+  // LU's 4x2 process grid on the 2x2x2 torus, laid in folded tiles and by plain mxovlp (which
+  // falls back to mht): two items of one mapper side by side, --param MAPPER.key for both.
+  const testing::TempDir dir;
+  const auto lu = kTraces + "npb/lu.S.8";
+  const auto out = dir.path() / "maps";
+  const auto r = run_mapsim("map --trace " + lu +
+                            " --topology torus:2x2x2 --mapper mxovlp:layers=tile-fold,mxovlp"
+                            " --param mxovlp.pattern=dominant --format csv --out " +
+                            out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(csv_cell(r.out, 0, "mapper"), "mxovlp:layers=tile-fold");
+  EXPECT_THAT(csv_cell(r.out, 0, "params"),
+              AllOf(HasSubstr("layers=tile-fold"), HasSubstr("pattern=dominant")));
+  EXPECT_EQ(csv_cell(r.out, 1, "mapper"), "mxovlp");
+  EXPECT_THAT(csv_cell(r.out, 1, "params"),
+              AllOf(HasSubstr("layers=best"), HasSubstr("pattern=dominant")));
+  EXPECT_TRUE(fs::exists(out / "mxovlp:layers=tile-fold.map"));
+  EXPECT_TRUE(fs::exists(out / "mxovlp.map"));
+  // The item's row is what the mapper with those parameters alone gives.
+  const auto alone = run_mapsim("map --trace " + lu +
+                                " --topology torus:2x2x2 --mapper mxovlp --param layers=tile-fold"
+                                " --param pattern=dominant --format csv");
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(csv_cell(r.out, 0, "hop_bytes"), csv_cell(alone.out, 0, "hop_bytes"));
+  EXPECT_NE(csv_cell(r.out, 0, "hop_bytes"), csv_cell(r.out, 1, "hop_bytes"));
+
+  const auto map = [&](const std::string& args) {
+    return run_mapsim("map --matrix " + ring_csv(dir) + " --topology mesh:2x2 " + args);
+  };
+  const auto twice = map("--mapper greedy:weight=messages --param weight=bytes");
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_THAT(twice.err, AllOf(HasSubstr("mapper 'greedy:weight=messages'"), HasSubstr("weight")));
+  const auto bad = map("--mapper greedy:weight=nonsense");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err,
+              AllOf(HasSubstr("--mapper item 'greedy:weight=nonsense'"), HasSubstr("nonsense")));
+  const auto form = map("--mapper greedy:weight");
+  EXPECT_EQ(form.exit_code, 1);
+  EXPECT_THAT(form.err, HasSubstr("not of the form key=value"));
+  const auto same = map("--mapper greedy:weight=bytes,greedy:weight=bytes");
+  EXPECT_EQ(same.exit_code, 1);
+  EXPECT_THAT(same.err, HasSubstr("mapper 'greedy:weight=bytes' is named twice"));
+  // Items of two mappers: a bare --param is still ambiguous.
+  const auto bare = map("--mapper greedy:weight=bytes,minmd --param weight=bytes");
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_THAT(bare.err, HasSubstr("name the mapper"));
 }
 
 TEST(MapFormats, SeveralMappersWriteOneFileEachIntoADirectory) {

@@ -436,6 +436,41 @@ TEST(SimulateCommand, MapsWithAMapperFromTheTrace) {
   EXPECT_THAT(r.out, HasSubstr("11298 point-to-point (6610368 bytes), 0 unmatched"));
 }
 
+TEST(SimulateCommand, MapperItemsNameTheirMappingsAndKeepTheMapperApart) {
+  // Two items of mxovlp side by side; each row's mapping is the item, its mapper mxovlp, and
+  // the tiles' replay is that of the mapping `map` writes for mxovlp with those parameters.
+  const testing::TempDir dir;
+  const std::string tiles = "mxovlp:layers=tile-fold:pattern=dominant";
+  const auto r = run_mapsim("simulate --trace " + kLu +
+                            " --topology torus:2x2x2 --compute-scale 0 --mapper in-order," + tiles +
+                            ",mxovlp --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::csv_cell(r.out, 1, "mapping"), tiles);
+  EXPECT_EQ(testing::csv_cell(r.out, 1, "mapper"), "mxovlp");
+  EXPECT_THAT(testing::csv_cell(r.out, 1, "params"), HasSubstr("layers=tile-fold"));
+  EXPECT_EQ(testing::csv_cell(r.out, 2, "mapping"), "mxovlp");
+  const auto file = dir.path() / "tiles.map";
+  const auto map = run_mapsim("map --trace " + kLu +
+                              " --topology torus:2x2x2 --mapper mxovlp --param layers=tile-fold"
+                              " --param pattern=dominant --out " +
+                              file.string());
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  const auto alone = run_mapsim(
+      "simulate --trace " + kLu +
+      " --topology torus:2x2x2 --compute-scale 0 --format csv --mapping " + file.string());
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(testing::csv_cell(r.out, 1, "makespan_ps"),
+            testing::csv_cell(alone.out, 0, "makespan_ps"));
+  EXPECT_NE(testing::csv_cell(r.out, 1, "makespan_ps"), testing::csv_cell(r.out, 2, "makespan_ps"));
+  // The text table fits the longest name.
+  const auto text =
+      run_mapsim("simulate --trace " + kLu +
+                 " --topology torus:2x2x2 --compute-scale 0 --mapper in-order," + tiles);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("\nin-order" + std::string(tiles.size() - 8, ' ') + " "));
+  EXPECT_THAT(text.out, HasSubstr("\n" + tiles + " "));
+}
+
 // replay-search maps by replaying the trace (with this command's replay settings, under its own
 // model), then the chosen mapping is replayed as any other.
 TEST(SimulateCommand, MapsWithReplaySearch) {
