@@ -376,22 +376,30 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       confirmed = oracle.judge(candidates, with_path);
     }
     evaluations += static_cast<std::int64_t>(order.size());
-    std::size_t winner = order.size();
+    // The confirmed candidates faster than the incumbent, fastest first (ties: earlier first).
+    std::vector<std::size_t> faster;
     for (std::size_t k = 0; k < order.size(); ++k) {
-      if (goal.less(confirmed[k], measured) &&
-          (winner == order.size() || goal.less(confirmed[k], confirmed[winner])))
-        winner = k;
+      if (goal.less(confirmed[k], measured)) faster.push_back(k);
     }
+    std::stable_sort(faster.begin(), faster.end(), [&](std::size_t a, std::size_t b) {
+      return goal.less(confirmed[a], confirmed[b]);
+    });
+    std::size_t winner = faster.empty() ? order.size() : faster.front();
     // train-start=whole: a move that wins on the slice is taken only if it also wins on the
     // whole workload (one replay more), so that the slice steers the search and the whole keeps it
-    // from drifting where the slice misleads.
-    if (winner < order.size() && start_whole) {
-      auto on_whole = oracle.judge(std::span(&candidates[order[winner]], 1), whole).front();
-      ++evaluations;
-      if (portfolio_goal.less(on_whole, incumbent_whole)) {
-        incumbent_whole = std::move(on_whole);
-      } else {
-        winner = order.size();
+    // from drifting where the slice misleads. When the slice's fastest loses there, the next
+    // fastest on the slice is tried, while the budget lasts (the first replay is the round's).
+    if (start_whole) {
+      winner = order.size();
+      for (std::size_t i = 0; i < faster.size(); ++i) {
+        if (i > 0 && evaluations >= options_.evaluations) break;
+        auto on_whole = oracle.judge(std::span(&candidates[order[faster[i]]], 1), whole).front();
+        ++evaluations;
+        if (portfolio_goal.less(on_whole, incumbent_whole)) {
+          incumbent_whole = std::move(on_whole);
+          winner = faster[i];
+          break;
+        }
         ++rejected_on_whole;
       }
     }

@@ -50,7 +50,9 @@
 //    model and step 2 starts from its fastest there (replayed on the slice too, with the
 //    portfolio's first mapping as the reference); a round's winner on the slice is replayed whole
 //    and replaces the incumbent only if it is faster there as well (one replay per round, counted
-//    in `evaluations`): the slice proposes, the whole workload disposes, so that the search does
+//    in `evaluations`; if it is not, the round's next fastest on the slice that beats the
+//    incumbent there is tried, and so on, while the budget lasts): the slice proposes, the whole
+//    workload disposes, so that the search does
 //    not drift where the slice misleads (the first iterations of a wavefront code are mostly its
 //    pipeline's fill). With train-start=slice the portfolio and every round replay the slice
 //    only. Either way the choice and every distinct portfolio mapping are judged whole at the end

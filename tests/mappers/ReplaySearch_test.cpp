@@ -1159,5 +1159,50 @@ TEST(ReplaySearch, TakesTheSlicesMovesThatTheWholeConfirms) {
   EXPECT_LT(hop_bytes_judgement(matrix, *machine, one).makespan, least);
 }
 
+// train-start=whole where the whole workload forbids one kind of move: there every mapping that
+// moves one of ranks 0-7 off in-order's node costs 10^12 more than its hop-bytes, while the
+// slice sees hop-bytes only. When a round's fastest on the slice moved one of them, the next
+// fastest on the slice is replayed whole (in the same round, while the budget lasts) and taken
+// if it wins there: moves are taken, none moves ranks 0-7.
+TEST(ReplaySearch, TriesTheSlicesNextFastestWhenItsFastestLosesOnTheWhole) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  const auto in_order = make_mapper("in-order")->map(matrix, *machine);
+  const Scorer score = [&](const topo::Mapping& m, const Fidelity& fidelity,
+                           const Judgement& hop_bytes) -> std::optional<Score> {
+    bool moved = false;
+    for (Rank r = 0; r < 8; ++r) moved = moved || m.node(r) != in_order.node(r);
+    const auto extra = fidelity.slice.whole() && moved ? std::int64_t{1'000'000'000'000} : 0;
+    return Score{hop_bytes.makespan + extra, 0};
+  };
+  const ScoredOracle oracle(*machine, matrix, score);
+  const auto evaluations = 300;
+  const auto mapping = search(
+      matrix, *machine, oracle,
+      {{"train", "2"}, {"evaluations", std::to_string(evaluations)}, {"portfolio", "in-order"}});
+  EXPECT_EQ(oracle.invalid(), 0);
+  for (Rank r = 0; r < 8; ++r) EXPECT_EQ(mapping.node(r), in_order.node(r)) << r;
+  EXPECT_LT(hop_bytes_judgement(matrix, *machine, mapping).makespan,
+            hop_bytes_judgement(matrix, *machine, in_order).makespan);
+  const auto reported = oracle.reported();
+  EXPECT_THAT(reported, Not(HasSubstr(" 0 moves taken")));
+  EXPECT_THAT(reported, HasSubstr("moves faster on the slice were slower on the whole workload"));
+  // A round that replayed two of its candidates whole, one after the other; and the rounds'
+  // replays (after the portfolio, whole, and the start on the slice) within the budget.
+  const auto calls = oracle.calls();
+  ASSERT_GE(calls.size(), 3U);
+  bool second_try = false;
+  std::int64_t replays = 0;
+  for (std::size_t k = 2; k < calls.size(); ++k) {
+    replays += static_cast<std::int64_t>(calls[k].mappings.size());
+    if (k + 1 < calls.size() && calls[k].fidelity.slice.whole() &&
+        calls[k + 1].fidelity.slice.whole() && calls[k].mappings.size() == 1 &&
+        calls[k + 1].mappings.size() == 1)
+      second_try = true;
+  }
+  EXPECT_TRUE(second_try);
+  EXPECT_LE(replays, evaluations);
+}
+
 }  // namespace
 }  // namespace mapsim::map
