@@ -11,39 +11,36 @@
 
 namespace mapsim::cli {
 
-std::vector<std::string_view> choose_mappers(std::string_view list, std::string_view what) {
+namespace {
+
+/// Every mapper that maps from the matrix alone: replay-search runs others and replays.
+std::vector<std::string_view> all_mappers() {
   std::vector<std::string_view> names;
-  if (list == "all") {
-    // Every mapper that maps from the matrix alone: replay-search runs others and replays.
-    for (const auto& info : map::mapper_infos()) {
-      if (!info.replays) names.push_back(info.name);
-    }
-    return names;
+  for (const auto& info : map::mapper_infos()) {
+    if (!info.replays) names.push_back(info.name);
   }
-  for (;;) {
-    const auto comma = list.find(',');
-    const auto item = list.substr(0, comma);
-    if (item.empty()) {
-      throw InputError(fmt::format(
-          "{} '{}': an empty mapper name (give NAME, NAME,NAME,... or all)", what, list));
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string_view> choose_mappers(std::string_view list, std::string_view what) {
+  if (list == "all") return all_mappers();
+  std::vector<std::string_view> names;
+  for (const auto& item : choose_mapper_items(list, what)) {
+    if (!item.params.empty()) {
+      throw InputError(
+          fmt::format("{}: '{}': name mappers only here, without parameters", what, item.label));
     }
-    if (item == "all") {
-      throw InputError(fmt::format("{}: 'all' stands alone, not in a list", what));
-    }
-    const auto name = map::find_mapper(item).name;  // registry storage outlives the command
-    if (std::find(names.begin(), names.end(), name) != names.end()) {
-      throw InputError(fmt::format("{}: mapper '{}' is named twice", what, name));
-    }
-    names.push_back(name);
-    if (comma == std::string_view::npos) return names;
-    list.remove_prefix(comma + 1);
+    names.push_back(map::find_mapper(item.name).name);  // registry storage outlives the command
   }
+  return names;
 }
 
 std::vector<map::MapperItem> choose_mapper_items(std::string_view list, std::string_view what) {
   std::vector<map::MapperItem> items;
   if (list == "all") {
-    for (const auto name : choose_mappers(list, what))
+    for (const auto name : all_mappers())
       items.push_back({std::string(name), {}, std::string(name)});
     return items;
   }

@@ -16,8 +16,9 @@ namespace mapsim::cli {
 
 /// The mappers `list` names ("greedy", "greedy,scotch", "all": every registered one but those
 /// that replay (replay-search), in
-/// registry order), in the order given. Throws InputError for an unknown or repeated name or
-/// an empty item, naming `what` ("--mapper").
+/// registry order), in the order given: names only (`run` picks a sweep's runs by mapper name).
+/// Throws InputError for an unknown or repeated name, an empty item or an item with
+/// parameters, naming `what` ("--mapper").
 std::vector<std::string_view> choose_mappers(std::string_view list, std::string_view what);
 
 /// The mappers `list` names as `map` and `simulate` take them: "all" (as above, without

@@ -168,6 +168,11 @@ TEST(RunMapperOption, RestrictsTheDemoSweepsMappers) {
   const auto absent = run_mapsim("run --dry-run --mapper sampling --db " + db);
   EXPECT_EQ(absent.exit_code, 1);
   EXPECT_THAT(absent.err, HasSubstr("the sweep has no mapper 'sampling'; its mappers: in-order"));
+  // Runs are picked by mapper name: an item with parameters is refused, naming it.
+  const auto item = run_mapsim("run --dry-run --mapper greedy:weight=messages --db " + db);
+  EXPECT_EQ(item.exit_code, 1);
+  EXPECT_THAT(item.err,
+              HasSubstr("'greedy:weight=messages': name mappers only here, without parameters"));
 }
 
 }  // namespace
