@@ -4,7 +4,8 @@
 // and `packet`, and prints one table and a verdict: the recommended mapping and its gain, the
 // communication share of the run, whether the models agree, whether hop-bytes would have chosen
 // the same, and each mapping's network energy while communicating (sim/Energy.hpp); it writes
-// the winner's launcher file.
+// the winner's launcher file. A mapper of the portfolio that replays (replay-search, which
+// --search adds) replays through an oracle with the same settings as the communication column.
 //
 // The rule: the recommended mapping is the one with the shortest communication-only replay
 // under flow (the placement's effect, which computation would hide), if it beats in-order by
@@ -38,6 +39,7 @@
 #include "support/Parse.hpp"
 #include "support/Progress.hpp"
 #include "support/Version.hpp"
+#include "tuning/ReplayOracle.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -106,7 +108,8 @@ std::string seconds_text(sim::Time t) {
 int run_advise(const std::vector<std::string>& args) {
   CommandLine line(
       "advise",
-      "TRACE --topology SPEC [--allocation LIST|@FILE] [--hosts FILE] [--out FILE "
+      "TRACE --topology SPEC [--allocation LIST|@FILE] [--hosts FILE] [--search[=PARAMS]] [--out "
+      "FILE "
       "--mapping-format rankfile|slurm|mpich|hostlist|plain] [--format text|json]",
       "Which placement for this trace on this machine, and how much does it matter? Maps the\n"
       "ranks with a portfolio of mappers (every fast one and 'best'), replays every distinct\n"
@@ -119,7 +122,9 @@ int run_advise(const std::vector<std::string>& args) {
       "the network energy each mapping's communication spends (links' power included; the\n"
       "most frugal mapping named). --out writes the recommended mapping for a launcher.\n"
       "TRACE is an OTF2 archive or a generator spec (npb:lu:A:64); its matrix counts\n"
-      "collectives as everywhere in mapsim.");
+      "collectives as everywhere in mapsim. --search adds replay-search, the mapper that\n"
+      "searches with this replay in the loop (about 200 replays more: minutes where one\n"
+      "replay takes a second), which is never slower than its own portfolio there.");
   line.options.add_options()("trace", po::value<std::string>()->required(),
                              "OTF2 trace (anchor file or directory) or generator spec")(
       "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
@@ -127,8 +132,15 @@ int run_advise(const std::vector<std::string>& args) {
       fmt::format("the portfolio: 'all' or a comma list of mappers, each NAME or "
                   "NAME:key=value[:key=value...] (default: {}); in-order is always added",
                   kPortfolio)
-          .c_str())("candidates", po::value<std::string>()->default_value("2"),
-                    "how many of the fastest mappings to replay for the whole run too (1 to 64)")(
+          .c_str())(
+      "search", po::value<std::string>()->implicit_value(""),
+      "also map with replay-search, which replays with these costs and collectives (by "
+      "default as the communication column: flow, communication only); "
+      "--search=KEY=VALUE[:KEY=VALUE...] sets its parameters, e.g. "
+      "--search=evaluations=40:time-limit=60 ('mapsim list mappers'). replay-search may also "
+      "be an item of --mapper")(
+      "candidates", po::value<std::string>()->default_value("2"),
+      "how many of the fastest mappings to replay for the whole run too (1 to 64)")(
       "seed", po::value<std::string>()->default_value("0"),
       "random seed of the mappers and of per-message routes")(
       "out", po::value<std::string>(), "write the recommended mapping to FILE ('-': stdout)")(
@@ -157,7 +169,18 @@ int run_advise(const std::vector<std::string>& args) {
   const auto overheads = costs.overheads;
   const std::string list =
       options.count("mapper") != 0 ? options["mapper"].as<std::string>() : std::string(kPortfolio);
-  const auto items = portfolio_of(list);
+  auto items = portfolio_of(list);
+  if (options.count("search") != 0) {
+    const auto& given = options["search"].as<std::string>();
+    const auto item = map::parse_mapper_item(
+        given.empty() ? "replay-search" : "replay-search:" + given, "--search");
+    if (std::any_of(items.begin(), items.end(),
+                    [&](const map::MapperItem& m) { return m.label == item.label; })) {
+      throw InputError(
+          fmt::format("--search: mapper '{}' is named in --mapper as well", item.label));
+    }
+    items.push_back(item);
+  }
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
   if (options.count("out") != 0) prepare_output(options["out"].as<std::string>(), "--out");
   TraceInput trace(options["trace"].as<std::string>(), ReadMode::Auto);
@@ -173,6 +196,21 @@ int run_advise(const std::vector<std::string>& args) {
   trace.load();
   const auto matrix_settings = matrix_options(options);
   const auto matrix = trace.matrix(matrix_settings);
+
+  // The replays that judge the mappings: communication only, under flow (step 2).
+  sim::SimConfig comm_only;
+  comm_only.collectives = matrix_settings.algorithms;
+  comm_only.overheads = overheads;
+  sim::apply(costs, "flow", comm_only.model_options);
+  comm_only.compute_scale = 0;
+  comm_only.seed = seed;
+  // A mapper that replays (replay-search) judges its candidates with the same settings; its
+  // model and compute scale are its own parameters (by default flow, communication only).
+  const tuning::ReplayOracle oracle(
+      *topology, comm_only,
+      [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
+        return trace.simulate(*topology, mapping, c, slice);
+      });
 
   // 1. Map with every mapper of the portfolio (in parallel); a mapper that refuses the machine
   // (a grid-only one on a fat-tree) is left out and named.
@@ -190,7 +228,7 @@ int run_advise(const std::vector<std::string>& args) {
     tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t k) {
       try {
         mappings[k] =
-            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
+            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed, &oracle);
       } catch (const InputError& e) {
         refusals[k] = e.what();
       }
@@ -220,13 +258,10 @@ int run_advise(const std::vector<std::string>& args) {
     candidates.push_back(std::move(c));
   }
 
+  // What the searches tried (replay-search's portfolio, rounds and gain).
+  if (const auto text = oracle.reported(); !text.empty()) log::info("{}", trim(text));
+
   // 2. Every distinct mapping, communication only, under flow.
-  sim::SimConfig comm_only;
-  comm_only.collectives = matrix_settings.algorithms;
-  comm_only.overheads = overheads;
-  sim::apply(costs, "flow", comm_only.model_options);
-  comm_only.compute_scale = 0;
-  comm_only.seed = seed;
   {
     Progress progress("replaying", candidates.size(), "mappings (communication only, flow)");
     tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t k) {

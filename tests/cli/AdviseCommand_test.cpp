@@ -266,6 +266,38 @@ TEST(AdviseCommand, TakesMappersWithParametersAndKeepsInOrderFirst) {
   EXPECT_THAT(text.out, HasSubstr("\n" + tiles + " "));
 }
 
+TEST(AdviseCommand, SearchesWithItsOwnReplaysInTheLoop) {
+  // replay-search judges its candidates by the replays advise reports (communication only, flow,
+  // with the overheads given): its row is what `simulate` measures of its choice under those
+  // settings, and no row is faster.
+  const auto trace = kTraces / "cg.S.8";
+  const std::string machine = "torus:2x2x2";
+  const std::string costs = " --overheads typical";
+  const std::string search = "replay-search:evaluations=20";
+  for (const std::string& how :
+       {std::string(" --search=evaluations=20"), std::string(" --mapper greedy,scan," + search)}) {
+    SCOPED_TRACE(how);
+    const auto r = run_mapsim("advise " + sh(trace) + " --topology " + machine + costs +
+                              " --format json" + how);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("replay-search: minimising the flow makespan"));
+    auto advice = parse(r.out);
+    EXPECT_EQ(advice.settings["refused"], "");
+    const auto searched = std::find_if(advice.rows.begin(), advice.rows.end(), [&](Fields& f) {
+      return f["mapper"] == search || f["same_as"].find(search) != std::string::npos;
+    });
+    ASSERT_NE(searched, advice.rows.end()) << r.out;
+    const auto s = run_mapsim("simulate --trace " + sh(trace) + " --topology " + machine + costs +
+                              " --compute-scale 0 --format json --mapper replay-search" +
+                              " --param evaluations=20");
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    EXPECT_EQ((*searched)["comm_ps"], fields_of(s.out)["makespan_ps"]);
+    for (auto& row : advice.rows) {
+      EXPECT_LE(std::stoll((*searched)["comm_ps"]), std::stoll(row["comm_ps"])) << row["mapper"];
+    }
+  }
+}
+
 TEST(AdviseCommand, RecommendsInOrderWhenNothingElseBeatsIt) {
   // in-order alone, and in-order with a mapper that gives the same mapping on this machine.
   for (const std::string& mappers : std::vector<std::string>{"in-order", "in-order,contiguous"}) {
@@ -310,6 +342,13 @@ TEST(AdviseCommand, RefusesBadInputClearly) {
       {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,scotch,greedy",
        "'greedy' is named twice"},
       {"advise " + lu + " --topology torus:2x2x2 --mapper greedy,all", "'all' stands alone"},
+      {"advise " + lu + " --topology torus:2x2x2 --search=evaluations", "key=value"},
+      {"advise " + lu + " --topology torus:2x2x2 --search=evaluations=many",
+       "--search item 'replay-search:evaluations=many'"},
+      {"advise " + lu + " --topology torus:2x2x2 --search=portfolio=greedy,replay-search",
+       "cannot contain replay-search"},
+      {"advise " + lu + " --topology torus:2x2x2 --search --mapper greedy,replay-search",
+       "'replay-search' is named in --mapper as well"},
       {"advise " + lu + " --topology torus:2x2", "8 ranks do not fit on torus:2x2"},
       {"advise " + lu + " --topology torus:2x2x2 --mapping-format xml", "xml"},
       {"advise " + lu + " --topology torus:2x2x2 --seed -1", "--seed"},
