@@ -68,26 +68,92 @@ void print_dry_run(const exp::Sweep& sweep, const std::vector<exp::StoredState>&
              sweep.combinations, sweep.excluded, sweep.filtered, sweep.merged);
 }
 
-/// --mapper LIST: `where` ANDed with "mapper IN (LIST)"; every name must be on the sweep's mappers
-/// axis (as the where condition also reaches Slurm shards, they run the same runs).
+/// `text` as an SQL string literal.
+std::string sql_quoted(std::string_view text) {
+  std::string quoted = "'";
+  for (const char c : text) {
+    if (c == '\'') quoted += '\'';
+    quoted += c;
+  }
+  return quoted + "'";
+}
+
+/// The items of a --mapper list: split at commas outside brackets (a sweep's labels, such as
+/// "scotch[runs=8,strategy=quality]", hold commas).
+std::vector<std::string_view> mapper_list_items(std::string_view list) {
+  std::vector<std::string_view> items;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= list.size(); ++i) {
+    if (i == list.size() || (list[i] == ',' && depth == 0)) {
+      items.push_back(trim(list.substr(from, i - from)));
+      from = i + 1;
+    } else if (list[i] == '[') {
+      ++depth;
+    } else if (list[i] == ']' && depth > 0) {
+      --depth;
+    }
+  }
+  return items;
+}
+
+/// --mapper LIST: `where` ANDed with the runs of these mappers, each a mapper name (all its runs)
+/// or a label of the sweep's mappers axis (that entry's runs: "best-latency", "scotch[runs=8]");
+/// every one must be on the axis (as the where condition also reaches Slurm shards, they run the
+/// same runs).
 std::string restrict_mappers(const exp::SweepConfig& config, const po::variables_map& options,
                              const std::string& where) {
   const auto list = options["mapper"].as<std::string>();
   if (list == "all") return where;
-  std::vector<std::string> quoted;
-  for (const auto name : choose_mappers(list, "--mapper")) {
-    const auto on_axis = [&](const exp::MapperValue& m) { return m.name == name; };
-    if (std::none_of(config.mappers.begin(), config.mappers.end(), on_axis)) {
-      std::vector<std::string_view> names;
-      for (const auto& m : config.mappers) {
-        if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
-      }
-      throw InputError(fmt::format("--mapper {}: the sweep has no mapper '{}'; its mappers: {}",
-                                   list, name, fmt::join(names, ", ")));
-    }
-    quoted.push_back(fmt::format("'{}'", name));
+  std::vector<std::string_view> names;
+  std::vector<std::string_view> labels;
+  for (const auto& m : config.mappers) {
+    if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
+    if (m.label != m.name) labels.push_back(m.label);
   }
-  const auto condition = fmt::format("mapper IN ({})", fmt::join(quoted, ", "));
+  const auto known = [&] {
+    return labels.empty() ? fmt::format("its mappers: {}", fmt::join(names, ", "))
+                          : fmt::format("its mappers: {}; its labels: {}", fmt::join(names, ", "),
+                                        fmt::join(labels, ", "));
+  };
+  std::vector<std::string> by_name;
+  std::vector<std::string> by_label;
+  std::vector<std::string_view> rest;  // mapper names, checked as everywhere
+  for (const auto item : mapper_list_items(list)) {
+    if (item.empty()) {
+      throw InputError(fmt::format(
+          "--mapper '{}': an empty mapper name (give NAME, NAME,NAME,... or all)", list));
+    }
+    if (std::find(labels.begin(), labels.end(), item) != labels.end()) {
+      by_label.push_back(sql_quoted(item));
+    } else {
+      rest.push_back(item);
+    }
+  }
+  if (!rest.empty()) {
+    std::vector<std::string_view> chosen;
+    try {
+      chosen = choose_mappers(fmt::format("{}", fmt::join(rest, ",")), "--mapper");
+    } catch (const InputError& e) {
+      if (labels.empty()) throw;
+      throw InputError(
+          fmt::format("{}; the sweep's labels: {}", e.what(), fmt::join(labels, ", ")));
+    }
+    for (const auto name : chosen) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        throw InputError(
+            fmt::format("--mapper {}: the sweep has no mapper '{}'; {}", list, name, known()));
+      }
+      by_name.push_back(sql_quoted(name));
+    }
+  }
+  std::vector<std::string> conditions;
+  if (!by_name.empty())
+    conditions.push_back(fmt::format("mapper IN ({})", fmt::join(by_name, ", ")));
+  if (!by_label.empty())
+    conditions.push_back(fmt::format("mapper_label IN ({})", fmt::join(by_label, ", ")));
+  const auto condition =
+      conditions.size() == 1 ? conditions[0] : fmt::format("({})", fmt::join(conditions, " OR "));
   return where.empty() ? condition : fmt::format("({}) AND {}", where, condition);
 }
 
@@ -125,7 +191,8 @@ int run_run(const std::vector<std::string>& args) {
       "anything is expanded")(
       "mapper", po::value<std::string>(),
       "only the runs of these mappers of the sweep (the demo's or the config's mappers axis): "
-      "NAME[,NAME...] or all");
+      "NAME[,NAME...] or all; an item may also be a label of that axis (best-latency, "
+      "scotch[runs=8]) for that entry's runs alone");
   line.positional.add("config", 1);
   const auto vm = parse(line, args);
   if (!vm) return 0;

@@ -2,6 +2,7 @@
 // JSON reports with every effective setting, options the model would ignore, link classes the
 // machine lacks, mappings made for another machine, and `mapsim run --mapper`.
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -173,6 +174,52 @@ TEST(RunMapperOption, RestrictsTheDemoSweepsMappers) {
   EXPECT_EQ(item.exit_code, 1);
   EXPECT_THAT(item.err,
               HasSubstr("'greedy:weight=messages': name mappers only here, without parameters"));
+}
+
+TEST(RunMapperOption, PicksASweepsEntryByItsLabel) {
+  // Two entries of best (one labelled) and scotch with parameters (its label names them, with a
+  // comma inside the brackets): a label picks its entry's runs, a name every entry of the mapper.
+  const testing::TempDir dir;
+  const auto config = dir.path() / "labels.yaml";
+  std::ofstream(config) << "workloads: [npb:cg:S:8]\n"
+                           "machines: [torus:2x2x2]\n"
+                           "mappers:\n"
+                           "  - in-order\n"
+                           "  - best\n"
+                           "  - {name: best, params: {objective: latency}, label: best-latency}\n"
+                           "  - {name: scotch, params: {runs: 2, strategy: quality}}\n"
+                           "models: [analytic]\n";
+  const auto db = (dir.path() / "results.db").string();
+  const auto dry = [&](const std::string& mappers) {
+    return run_mapsim("run " + config.string() + " --dry-run --db " + db + " --mapper '" + mappers +
+                      "'");
+  };
+  const auto latency = dry("best-latency");
+  ASSERT_EQ(latency.exit_code, 0) << latency.err;
+  EXPECT_THAT(latency.out, HasSubstr("1 runs: 1 new"));
+  EXPECT_THAT(latency.out, HasSubstr("/best-latency/"));
+  const auto both = dry("best");
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_THAT(both.out, HasSubstr("2 runs: 2 new"));
+  const auto mixed = dry("in-order,scotch[runs=2,strategy=quality]");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_THAT(mixed.out, HasSubstr("2 runs: 2 new"));
+  EXPECT_THAT(mixed.out, HasSubstr("/scotch[runs=2,strategy=quality]/"));
+  EXPECT_THAT(mixed.out, Not(HasSubstr("/best")));
+  // A word that is neither a mapper of the sweep nor a label: the labels are named.
+  const auto typo = dry("best-latencyy");
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_THAT(typo.err, HasSubstr("unknown mapper 'best-latencyy'"));
+  EXPECT_THAT(typo.err,
+              HasSubstr("the sweep's labels: best-latency, scotch[runs=2,strategy=quality]"));
+  const auto absent = dry("greedy");
+  EXPECT_EQ(absent.exit_code, 1);
+  EXPECT_THAT(absent.err,
+              HasSubstr("the sweep has no mapper 'greedy'; its mappers: in-order, best, "
+                        "scotch; its labels: best-latency"));
+  const auto empty = dry("best-latency,,best");
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_THAT(empty.err, HasSubstr("'best-latency,,best': an empty mapper name"));
 }
 
 }  // namespace
