@@ -213,35 +213,56 @@ int run_advise(const std::vector<std::string>& args) {
       });
 
   // 1. Map with every mapper of the portfolio (in parallel); a mapper that refuses the machine
-  // (a grid-only one on a fat-tree) is left out and named.
+  // (a grid-only one on a fat-tree) is left out and named. Mappers that replay (searches, which
+  // take long) come after the others, one at a time, their progress shown.
   std::vector<std::optional<topo::Mapping>> mappings(items.size());
   std::vector<std::string> refusals(items.size());
+  std::vector<std::size_t> fast;
+  std::vector<std::size_t> searches;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    (map::make_mapper(items[k].name, items[k].params)->needs_oracle() ? searches : fast)
+        .push_back(k);
+  }
+  // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here, nor
+  // are a search's rounds (its report follows).
   {
-    // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here.
     const auto level = log::level();
     if (level == log::Level::Info) log::set_level(log::Level::Warning);
     const struct Restore {
       log::Level level;
       ~Restore() { log::set_level(level); }
     } restore{level};
-    Progress progress("mapping", items.size(), "mappers");
-    tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t k) {
+    Progress progress("mapping", fast.size(), "mappers");
+    tbb::parallel_for(std::size_t{0}, fast.size(), [&](std::size_t i) {
+      const auto k = fast[i];
       try {
         mappings[k] =
-            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed, &oracle);
+            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
       } catch (const InputError& e) {
         refusals[k] = e.what();
       }
       progress.advance();
     });
+    for (const auto k : searches) {
+      const ProgressStep step(fmt::format("searching with {}", items[k].label));
+      try {
+        mappings[k] =
+            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed, &oracle);
+      } catch (const InputError& e) {  // asked for by name: say why it has no row
+        refusals[k] = e.what();
+        log::warning("{}: {}", items[k].label, e.what());
+      }
+    }
   }
   if (!mappings[0]) throw InputError("in-order cannot map this trace: " + refusals[0]);
   std::vector<Candidate> candidates;
   std::vector<std::string> refused;
+  std::vector<std::string> failed;  // searches that could not run (their warning says why)
   for (std::size_t k = 0; k < items.size(); ++k) {
     const std::string_view label = items[k].label;
     if (!mappings[k]) {
-      refused.emplace_back(label);
+      const bool search = std::find(searches.begin(), searches.end(), k) != searches.end();
+      (search ? failed : refused).emplace_back(label);
       log::debug("advise: {} refused: {}", label, refusals[k]);
       continue;
     }
@@ -434,6 +455,7 @@ int run_advise(const std::vector<std::string>& args) {
         .add("seed", seed)
         .add("mappers", items.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))
+        .add("failed_searches", fmt::format("{}", fmt::join(failed, ",")))
         .add("distinct_mappings", candidates.size())
         .add("recommended", std::string(winner.mappers.front()))
         .add("comm_vs_in_order", comm_ratio(winner))
@@ -482,10 +504,12 @@ int run_advise(const std::vector<std::string>& args) {
   fmt::print(out, "machine        {} ({} {}nodes x {} cores)\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
              topology->cores_per_node());
-  fmt::print(out, "portfolio      {} mappers, {} distinct mappings{}\n", items.size(),
+  fmt::print(out, "portfolio      {} mappers, {} distinct mappings{}{}\n", items.size(),
              candidates.size(),
              refused.empty() ? std::string()
-                             : fmt::format("; refused the machine: {}", fmt::join(refused, ", ")));
+                             : fmt::format("; refused the machine: {}", fmt::join(refused, ", ")),
+             failed.empty() ? std::string()
+                            : fmt::format("; could not search: {}", fmt::join(failed, ", ")));
   std::size_t width = 28;  // the mapping column: its longest name
   for (const auto& c : candidates) width = std::max(width, name_of(c).size());
   fmt::print(out, "\n{:<{}} {:>10} {:>22} {:>22} {:>8}\n", "mapping", width, "hop-bytes",

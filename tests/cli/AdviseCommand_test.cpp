@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::run_mapsim;
 using testing::sh;
 using testing::TempDir;
@@ -296,6 +297,16 @@ TEST(AdviseCommand, SearchesWithItsOwnReplaysInTheLoop) {
       EXPECT_LE(std::stoll((*searched)["comm_ps"]), std::stoll(row["comm_ps"])) << row["mapper"];
     }
   }
+  // A search that cannot run here (train= cuts generated workloads only) is named with its
+  // reason; the other mappings are advised on as without it.
+  const auto failed =
+      run_mapsim("advise " + sh(trace) + " --topology " + machine + " --search=train=1");
+  ASSERT_EQ(failed.exit_code, 0) << failed.err;
+  EXPECT_THAT(failed.out, HasSubstr("; could not search: replay-search:train=1\n"));
+  EXPECT_THAT(failed.out, Not(HasSubstr("refused the machine")));
+  EXPECT_THAT(failed.err, HasSubstr("warning: replay-search:train=1: "));
+  EXPECT_THAT(failed.err, HasSubstr("only a generated workload can be replayed"));
+  EXPECT_THAT(failed.out, HasSubstr("\nrecommended    "));
 }
 
 TEST(AdviseCommand, RecommendsInOrderWhenNothingElseBeatsIt) {
