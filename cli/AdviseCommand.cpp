@@ -108,9 +108,8 @@ std::string seconds_text(sim::Time t) {
 int run_advise(const std::vector<std::string>& args) {
   CommandLine line(
       "advise",
-      "TRACE --topology SPEC [--allocation LIST|@FILE] [--hosts FILE] [--search[=PARAMS]] [--out "
-      "FILE "
-      "--mapping-format rankfile|slurm|mpich|hostlist|plain] [--format text|json]",
+      "TRACE --topology SPEC [--allocation LIST|@FILE] [--hosts FILE] [--search[=PARAMS]] "
+      "[--out FILE --mapping-format rankfile|slurm|mpich|hostlist|plain] [--format text|json]",
       "Which placement for this trace on this machine, and how much does it matter? Maps the\n"
       "ranks with a portfolio of mappers (every fast one and 'best'), replays every distinct\n"
       "mapping communication only under the flow model, the leading ones also for the whole\n"
@@ -232,17 +231,19 @@ int run_advise(const std::vector<std::string>& args) {
       log::Level level;
       ~Restore() { log::set_level(level); }
     } restore{level};
-    Progress progress("mapping", fast.size(), "mappers");
-    tbb::parallel_for(std::size_t{0}, fast.size(), [&](std::size_t i) {
-      const auto k = fast[i];
-      try {
-        mappings[k] =
-            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
-      } catch (const InputError& e) {
-        refusals[k] = e.what();
-      }
-      progress.advance();
-    });
+    {
+      Progress progress("mapping", fast.size(), "mappers");
+      tbb::parallel_for(std::size_t{0}, fast.size(), [&](std::size_t i) {
+        const auto k = fast[i];
+        try {
+          mappings[k] =
+              map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
+        } catch (const InputError& e) {
+          refusals[k] = e.what();
+        }
+        progress.advance();
+      });
+    }
     for (const auto k : searches) {
       const ProgressStep step(fmt::format("searching with {}", items[k].label));
       try {
