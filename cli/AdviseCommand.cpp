@@ -222,8 +222,7 @@ int run_advise(const std::vector<std::string>& args) {
     (map::make_mapper(items[k].name, items[k].params)->needs_oracle() ? searches : fast)
         .push_back(k);
   }
-  // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here, nor
-  // are a search's rounds (its report follows).
+  // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here.
   {
     const auto level = log::level();
     if (level == log::Level::Info) log::set_level(log::Level::Warning);
@@ -231,28 +230,27 @@ int run_advise(const std::vector<std::string>& args) {
       log::Level level;
       ~Restore() { log::set_level(level); }
     } restore{level};
-    {
-      Progress progress("mapping", fast.size(), "mappers");
-      tbb::parallel_for(std::size_t{0}, fast.size(), [&](std::size_t i) {
-        const auto k = fast[i];
-        try {
-          mappings[k] =
-              map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
-        } catch (const InputError& e) {
-          refusals[k] = e.what();
-        }
-        progress.advance();
-      });
-    }
-    for (const auto k : searches) {
-      const ProgressStep step(fmt::format("searching with {}", items[k].label));
+    Progress progress("mapping", fast.size(), "mappers");
+    tbb::parallel_for(std::size_t{0}, fast.size(), [&](std::size_t i) {
+      const auto k = fast[i];
       try {
         mappings[k] =
-            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed, &oracle);
-      } catch (const InputError& e) {  // asked for by name: say why it has no row
+            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
+      } catch (const InputError& e) {
         refusals[k] = e.what();
-        log::warning("{}: {}", items[k].label, e.what());
       }
+      progress.advance();
+    });
+  }
+  // A search takes long: its rounds are shown as they end (as `map` shows them).
+  for (const auto k : searches) {
+    const ProgressStep step(fmt::format("searching with {}", items[k].label));
+    try {
+      mappings[k] =
+          map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed, &oracle);
+    } catch (const InputError& e) {  // asked for by name: say why it has no row
+      refusals[k] = e.what();
+      log::warning("{}: {}", items[k].label, e.what());
     }
   }
   if (!mappings[0]) throw InputError("in-order cannot map this trace: " + refusals[0]);
