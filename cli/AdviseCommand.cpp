@@ -216,12 +216,10 @@ int run_advise(const std::vector<std::string>& args) {
   // take long) come after the others, one at a time, their progress shown.
   std::vector<std::optional<topo::Mapping>> mappings(items.size());
   std::vector<std::string> refusals(items.size());
+  const auto replays = [&](std::size_t k) { return map::find_mapper(items[k].name).replays; };
   std::vector<std::size_t> fast;
   std::vector<std::size_t> searches;
-  for (std::size_t k = 0; k < items.size(); ++k) {
-    (map::make_mapper(items[k].name, items[k].params)->needs_oracle() ? searches : fast)
-        .push_back(k);
-  }
+  for (std::size_t k = 0; k < items.size(); ++k) (replays(k) ? searches : fast).push_back(k);
   // Fallbacks of grid heuristics ("not a regular grid: mapping with mht") are no news here.
   {
     const auto level = log::level();
@@ -260,8 +258,7 @@ int run_advise(const std::vector<std::string>& args) {
   for (std::size_t k = 0; k < items.size(); ++k) {
     const std::string_view label = items[k].label;
     if (!mappings[k]) {
-      const bool search = std::find(searches.begin(), searches.end(), k) != searches.end();
-      (search ? failed : refused).emplace_back(label);
+      (replays(k) ? failed : refused).emplace_back(label);
       log::debug("advise: {} refused: {}", label, refusals[k]);
       continue;
     }
