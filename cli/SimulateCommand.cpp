@@ -35,6 +35,7 @@
 #include "mappers/MappingFile.hpp"
 #include "sim/Energy.hpp"
 #include "sim/Network.hpp"
+#include "sim/PlacementBound.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
@@ -215,6 +216,35 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
   }
 }
 
+/// The placement bound below the report: its makespan, what it assumes, and how far the fastest
+/// mapping replayed is above it.
+void print_bound(std::FILE* out, const sim::Result& bound, Rank ranks,
+                 const std::vector<Replay>& replays, const topo::Topology& topology,
+                 const sim::SimConfig& config) {
+  const auto ideal = sim::ideal_machine(topology, ranks, config);
+  const Replay* fastest = nullptr;
+  for (const auto& r : replays) {
+    if (r.result && (fastest == nullptr || r.result->makespan < fastest->result->makespan))
+      fastest = &r;
+  }
+  if (replays.size() > 1) fmt::print(out, "\n");
+  fmt::print(
+      out,
+      "bound            {}: no mapping replays faster under {} (no contention; every pair "
+      "of ranks on the machine's cheapest channel, {:g} ns and {:g} GB/s{})\n",
+      seconds(bound.makespan), config.model, static_cast<double>(ideal.latency) / 1e3,
+      ideal.bandwidth / 1e9,
+      config.overheads.none(topology.sockets_per_node() > 1) ? "" : ", with the least overheads");
+  if (fastest == nullptr || fastest->result->makespan <= 0) return;
+  const double makespan = static_cast<double>(fastest->result->makespan);
+  fmt::print(out,
+             "                 {} {:.3f} x the bound: no placement is more than {:.1f} % faster\n",
+             replays.size() == 1 ? "this mapping is"
+                                 : fmt::format("{} (the fastest) is", fastest->mapping),
+             makespan / static_cast<double>(bound.makespan),
+             100.0 * (1.0 - static_cast<double>(bound.makespan) / makespan));
+}
+
 Record settings_record(const TraceInput& trace, const topo::Topology& topology,
                        const sim::SimConfig& config, const std::vector<std::string>& overrides,
                        std::optional<map::Seed> seed) {
@@ -387,9 +417,13 @@ int run_simulate(const std::vector<std::string>& args) {
       "critical-messages", po::value<std::string>(),
       "write the messages on the critical path, per pair of ranks, as a CSV matrix "
       "(src,dst,messages,bytes; '-': standard output): the weights of `best`'s objective=latency "
-      "along the path (one mapping only)")("format",
-                                           po::value<std::string>()->default_value("text"),
-                                           "report format: text, csv or json");
+      "along the path (one mapping only)")(
+      "bound",
+      "also replay the placement bound: a makespan no mapping of these ranks on this machine "
+      "can beat under this model (analytic or flow): no contention, every pair of ranks on "
+      "the machine's cheapest channel (sim/PlacementBound.hpp)")(
+      "format", po::value<std::string>()->default_value("text"),
+      "report format: text, csv or json");
   add_matrix_options(line.options);
   add_replay_cost_options(line.options);
   add_machine_options(line.options);
@@ -589,8 +623,20 @@ int run_simulate(const std::vector<std::string>& args) {
                  [&](std::ostream& out) { write_links_csv(out, replays, *topology); });
   }
 
+  // The bound: the same replay on the ideal machine of these ranks.
+  std::optional<sim::Result> bound;
+  if (options.count("bound") != 0) {
+    const auto ideal = sim::ideal_machine(*topology, ranks, config);
+    bound = trace.simulate(*ideal.topology, ideal.mapping, ideal.config);
+  }
+
   if (format != ReportFormat::Text) {
-    const auto settings = settings_record(trace, *topology, config, overrides, seed);
+    auto settings = settings_record(trace, *topology, config, overrides, seed);
+    if (bound) {
+      settings.add("placement_bound_ps", bound->makespan);
+    } else {
+      settings.add_null("placement_bound_ps");
+    }
     std::vector<Record> rows;
     for (const auto& r : replays) rows.push_back(replay_record(r));
     print_report(report, format, settings, rows);
@@ -603,6 +649,7 @@ int run_simulate(const std::vector<std::string>& args) {
   } else {
     print_table(report, replays, trace, *topology, config);
   }
+  if (bound) print_bound(report, *bound, ranks, replays, *topology, config);
   return exit_status(replays);
 }
 

@@ -93,6 +93,44 @@ TEST(SimulateCommand, TextReportNamesTheCorrections) {
   EXPECT_THAT(table.out, HasSubstr("corrections      lat-factor 0:2\n"));
 }
 
+// --bound: the placement bound below the report (one replay or a table) and in the settings of
+// csv and json; never above a makespan, and equal to a mapping's on the real trace where it
+// sits every pair on the cheapest channel (two ranks on neighbours, analytic); refused under
+// packet.
+TEST(SimulateCommand, BoundsWhatAnyPlacementCanReach) {
+  const auto base = "simulate --trace " + kLu + " --topology torus:4x2 --compute-scale 0";
+  const auto one = run_mapsim(base + " --bound");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_THAT(one.out, HasSubstr("bound            "));
+  EXPECT_THAT(one.out, HasSubstr("this mapping is "));
+  const auto table = run_mapsim(base + " --mapper in-order,random --bound");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("(the fastest) is "));
+  const auto json = run_mapsim(base + " --mapper in-order,random,greedy --bound --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto bound = testing::json_values(json.out, "placement_bound_ps");
+  ASSERT_EQ(bound.size(), 1U);
+  for (const auto& makespan : testing::json_values(json.out, "makespan_ps"))
+    EXPECT_LE(std::stoll(bound[0]), std::stoll(makespan));
+  const auto plain = run_mapsim(base + " --format json");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(testing::json_values(plain.out, "placement_bound_ps"),
+            std::vector<std::string>{"null"});
+  // CG on two ranks, on neighbours and replayed without contention (analytic): the bound itself.
+  testing::TempDir dir;
+  const auto pair = dir.write("pair.map", "0 0\n1 1\n");
+  const auto two = run_mapsim(
+      "simulate --trace npb:cg:S:2 --topology torus:4 --compute-scale 0 --model analytic "
+      "--mapping " +
+      pair.string() + " --bound --format json");
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(testing::json_values(two.out, "placement_bound_ps"),
+            testing::json_values(two.out, "makespan_ps"));
+  const auto packet = run_mapsim(base + " --model packet --bound");
+  EXPECT_NE(packet.exit_code, 0);
+  EXPECT_THAT(packet.err, HasSubstr("analytic and flow models, not 'packet'"));
+}
+
 TEST(ListCommand, LinkClassesShowTheirEnergy) {
   const auto r = run_mapsim("list link-classes");
   ASSERT_EQ(r.exit_code, 0) << r.err;
