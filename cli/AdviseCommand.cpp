@@ -32,6 +32,7 @@
 #include "mappers/MappingFile.hpp"
 #include "mappers/Metrics.hpp"
 #include "sim/Energy.hpp"
+#include "sim/PlacementBound.hpp"
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
 #include "support/Log.hpp"
@@ -117,9 +118,11 @@ int run_advise(const std::vector<std::string>& args) {
       "analytic and packet models, and prints one table and a verdict: the recommended\n"
       "mapping (the shortest communication, unless no mapping beats in-order by 0.1 %), its\n"
       "gain in communication and in the whole run, the communication share of the run,\n"
-      "whether the three models agree, whether hop-bytes would have chosen the same, and\n"
-      "the network energy each mapping's communication spends (links' power included; the\n"
-      "most frugal mapping named). --out writes the recommended mapping for a launcher.\n"
+      "the headroom left (its communication against the placement bound, a time no\n"
+      "placement can beat), whether the three models agree, whether hop-bytes would have\n"
+      "chosen the same, and the network energy each mapping's communication spends (links'\n"
+      "power included; the most frugal mapping named). --out writes the recommended mapping\n"
+      "for a launcher.\n"
       "TRACE is an OTF2 archive or a generator spec (npb:lu:A:64); its matrix counts\n"
       "collectives as everywhere in mapsim. --search adds replay-search, the mapper that\n"
       "searches with this replay in the loop (about 200 replays more: minutes where one\n"
@@ -321,6 +324,15 @@ int run_advise(const std::vector<std::string>& args) {
     });
   }
 
+  // The placement bound of the communication (sim/PlacementBound.hpp): how much any placement
+  // could still gain over the recommendation.
+  sim::Time bound = 0;
+  {
+    const ProgressStep step("replaying the placement bound");
+    const auto ideal = sim::ideal_machine(*topology, trace.ranks(), comm_only);
+    bound = trace.simulate(*ideal.topology, ideal.mapping, ideal.config).makespan;
+  }
+
   // 4. The recommendation, and its challenge under the other models: the winner against
   // in-order, or (in-order recommended) the fastest other mapping against in-order.
   std::size_t best = 0;
@@ -468,6 +480,8 @@ int run_advise(const std::vector<std::string>& args) {
         .add("frugal_energy_vs_in_order", energy_ratio(*frugal))
         .add("static_choice", std::string(by_hop_bytes->mappers.front()))
         .add("static_agrees", static_agrees ? "yes" : "no")
+        .add("comm_bound_ps", bound)
+        .add("comm_vs_bound", ratio(static_cast<double>(winner.comm), static_cast<double>(bound)))
         .add("verdict", verdict)
         .add("mapping_file", wrote)
         .add("mapping_format", map::name(mapping_format));
@@ -527,6 +541,15 @@ int run_advise(const std::vector<std::string>& args) {
              "communication  {:.1f} % of the whole run under in-order (communication replayed "
              "alone / whole run; time in MPI, waiting included: {:.1f} %)\n",
              100 * comm_share, 100 * mpi_share);
+  fmt::print(out,
+             "headroom       no placement communicates faster than {} (the placement bound: no "
+             "contention, every pair of ranks on the machine's cheapest channel); {} takes {:.3f} "
+             "times as long: at most {:.1f} % left to gain\n",
+             seconds_text(bound), winner.mappers.front(),
+             ratio(static_cast<double>(winner.comm), static_cast<double>(bound)),
+             winner.comm > 0
+                 ? 100.0 * (1.0 - static_cast<double>(bound) / static_cast<double>(winner.comm))
+                 : 0.0);
   fmt::print(out, "models         {}\n", models_text);
   fmt::print(out, "energy         {}\n", energy_text);
   fmt::print(out, "static metric  {}\n", static_text);

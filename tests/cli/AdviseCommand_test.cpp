@@ -143,6 +143,15 @@ TEST(AdviseCommand, ItsNumbersAreWhatSimulateAndMapMeasure) {
     const auto map = run_mapsim("map --trace " + sh(kTraces / trace) + " --topology " + machine +
                                 " --mapper " + lowest["mapper"] + " --format json");
     EXPECT_EQ(fields_of(map.out)["hop_bytes"], lowest["hop_bytes"]);
+    // The headroom: the placement bound as `simulate --bound` replays it, below every row.
+    const auto bounded = run_mapsim("simulate --trace " + sh(kTraces / trace) + " --topology " +
+                                    machine + " --compute-scale 0 --bound --format json");
+    ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
+    const auto bound = advice.settings["comm_bound_ps"];
+    EXPECT_EQ(bound, fields_of(bounded.out)["placement_bound_ps"]);
+    for (auto& f : advice.rows) EXPECT_LE(std::stoll(bound), std::stoll(f["comm_ps"]));
+    EXPECT_DOUBLE_EQ(std::stod(advice.settings["comm_vs_bound"]),
+                     std::stod((*row)["comm_ps"]) / std::stod(bound));
     // Whole-run replays for in-order and the 2 fastest others, no more.
     const auto whole = std::count_if(advice.rows.begin(), advice.rows.end(),
                                      [](Fields& f) { return f["whole_run_ps"] != "null"; });
@@ -209,6 +218,7 @@ TEST(AdviseCommand, PrintsATableAndAVerdict) {
        std::vector<std::string>{"trace          ", "machine        torus:2x2x2 (8 nodes x 1 cores)",
                                 "portfolio      3 mappers, 3 distinct mappings", "in-order ",
                                 "greedy ", "random ", "recommended    ", "communication  ",
+                                "headroom       no placement communicates faster than ",
                                 "models         ", "energy         ", "static metric  "}) {
     EXPECT_THAT(r.out, HasSubstr(line));
   }
