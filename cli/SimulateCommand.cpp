@@ -218,10 +218,9 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
 
 /// The placement bound below the report: its makespan, what it assumes, and how far the fastest
 /// mapping replayed is above it.
-void print_bound(std::FILE* out, const sim::Result& bound, Rank ranks,
+void print_bound(std::FILE* out, const sim::Result& bound, const sim::IdealMachine& ideal,
                  const std::vector<Replay>& replays, const topo::Topology& topology,
                  const sim::SimConfig& config) {
-  const auto ideal = sim::ideal_machine(topology, ranks, config);
   const Replay* fastest = nullptr;
   for (const auto& r : replays) {
     if (r.result && (fastest == nullptr || r.result->makespan < fastest->result->makespan))
@@ -530,6 +529,15 @@ int run_simulate(const std::vector<std::string>& args) {
                     topology->allocation().empty() ? "" : "allocated ", topology->cores_per_node(),
                     options["trace"].as<std::string>(), ranks));
   }
+  // The placement bound's machine, before any replay: the model may not have one.
+  std::optional<sim::IdealMachine> ideal;
+  if (options.count("bound") != 0) {
+    try {
+      ideal = sim::ideal_machine(*topology, ranks, config);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--bound: {}", e.what()));
+    }
+  }
   std::vector<Replay> replays;
   std::vector<topo::Mapping> mappings;
   if (options.count("mapping") != 0) {
@@ -625,10 +633,7 @@ int run_simulate(const std::vector<std::string>& args) {
 
   // The bound: the same replay on the ideal machine of these ranks.
   std::optional<sim::Result> bound;
-  if (options.count("bound") != 0) {
-    const auto ideal = sim::ideal_machine(*topology, ranks, config);
-    bound = trace.simulate(*ideal.topology, ideal.mapping, ideal.config);
-  }
+  if (ideal) bound = trace.simulate(*ideal->topology, ideal->mapping, ideal->config);
 
   if (format != ReportFormat::Text) {
     auto settings = settings_record(trace, *topology, config, overrides, seed);
@@ -649,7 +654,7 @@ int run_simulate(const std::vector<std::string>& args) {
   } else {
     print_table(report, replays, trace, *topology, config);
   }
-  if (bound) print_bound(report, *bound, ranks, replays, *topology, config);
+  if (bound) print_bound(report, *bound, *ideal, replays, *topology, config);
   return exit_status(replays);
 }
 
