@@ -42,8 +42,9 @@ constexpr ParamSpec kParams[] = {
      "the mappers whose mappings the search starts from, comma-separated, each NAME or "
      "NAME:key=value:key=value"},
     {"evaluations", ParamType::Integer, "200",
-     "replays the improvement may make after the portfolio's (screened and confirmed alike)", 0,
-     1000000},
+     "replays the improvement may make after the portfolio's (screened and confirmed alike; "
+     "with train-start=whole a replay of the slice counts as its share of the whole's events)",
+     0, 1000000},
     {"batch", ParamType::Integer, "16", "candidate moves per round", 1, 4096},
     {"confirm", ParamType::Integer, "4", "screened candidates per round replayed under `model`", 1,
      4096},
@@ -285,10 +286,16 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   oracle.progress(fmt::format("replay-search: portfolio of {} mappings replayed, best {} ({})",
                               starts.size(), origins[best], goal.text(portfolio_best)));
 
-  // 2. Rounds of moves.
+  // 2. Rounds of moves. The budget counts replays of the whole workload: with train-start=whole
+  // a replay of the slice counts as its share of the whole's trace events, so that the slice's
+  // cheaper replays buy more rounds.
+  const double slice_cost = start_whole && judged_whole.front().events > 0
+                                ? static_cast<double>(judged.front().events) /
+                                      static_cast<double>(judged_whole.front().events)
+                                : 1.0;
   const replay::Traffic traffic(p.graph);
   const bool screening = options_.screen != options_.model;
-  std::int64_t evaluations = 0;
+  double evaluations = 0;
   std::int64_t stalled = 0;
   std::int64_t accepted = 0;
   std::uint64_t round = 0;
@@ -297,7 +304,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   if (screening && goal.relative() && options_.evaluations > 0) {
     const std::vector<topo::Mapping> reference{starts.front()};
     screen_goal = objective.reference(oracle.judge(reference, options_.screen).front());
-    ++evaluations;
+    evaluations += slice_cost;
   }
   std::optional<replay::WeightedPairs> busy;
   std::vector<Rank> late;
@@ -316,12 +323,13 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     return options_.time_limit > 0 &&
            std::chrono::duration<double>(Clock::now() - start).count() >= options_.time_limit;
   };
-  const std::size_t per_round =
-      (screening ? options_.batch + std::min(options_.confirm, options_.batch) : options_.batch) +
-      (start_whole ? 1 : 0);
-  while (stalled < options_.stall &&
-         evaluations + static_cast<std::int64_t>(per_round) <= options_.evaluations &&
-         !out_of_time()) {
+  const double per_round =
+      static_cast<double>(screening ? options_.batch + std::min(options_.confirm, options_.batch)
+                                    : options_.batch) *
+          slice_cost +
+      (start_whole ? 1.0 : 0.0);
+  const auto budget = static_cast<double>(options_.evaluations);
+  while (stalled < options_.stall && evaluations + per_round <= budget && !out_of_time()) {
     auto random = Random::stream(p.seed, round + 1);
     const replay::Placement placement(p.topology, incumbent);
     std::vector<topo::Mapping> candidates;
@@ -364,7 +372,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     std::vector<Judgement> confirmed;
     if (screening) {
       const auto screened = oracle.judge(candidates, options_.screen);
-      evaluations += static_cast<std::int64_t>(candidates.size());
+      evaluations += static_cast<double>(candidates.size()) * slice_cost;
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return screen_goal.less(screened[a], screened[b]);
       });
@@ -375,7 +383,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     } else {
       confirmed = oracle.judge(candidates, with_path);
     }
-    evaluations += static_cast<std::int64_t>(order.size());
+    evaluations += static_cast<double>(order.size()) * slice_cost;
     // The confirmed candidates faster than the incumbent, fastest first (ties: earlier first).
     std::vector<std::size_t> faster;
     for (std::size_t k = 0; k < order.size(); ++k) {
@@ -392,9 +400,9 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     if (start_whole) {
       winner = order.size();
       for (std::size_t i = 0; i < faster.size(); ++i) {
-        if (i > 0 && evaluations >= options_.evaluations) break;
+        if (i > 0 && evaluations >= budget) break;
         auto on_whole = oracle.judge(std::span(&candidates[order[faster[i]]], 1), whole).front();
-        ++evaluations;
+        evaluations += 1;
         if (portfolio_goal.less(on_whole, incumbent_whole)) {
           incumbent_whole = std::move(on_whole);
           winner = faster[i];
@@ -413,12 +421,12 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       ++stalled;
     }
     ++round;
-    oracle.progress(fmt::format("replay-search: round {}, {} of {} replays, best {} ({:+.2f} %)",
+    oracle.progress(fmt::format("replay-search: round {}, {:g} of {} replays, best {} ({:+.2f} %)",
                                 round, evaluations, options_.evaluations, goal.text(measured),
                                 goal.gain(portfolio_best, measured)));
   }
   report +=
-      fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
+      fmt::format("  improvement: {} rounds, {:g} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
                   round, evaluations, accepted, goal.text(portfolio_best), goal.text(measured),
                   goal.gain(portfolio_best, measured));
   if (rejected_on_whole > 0) {

@@ -48,6 +48,8 @@ struct Fidelity {
 /// What one replay of a mapping measured. Times are picoseconds of simulated time.
 struct Judgement {
   std::int64_t makespan = 0;
+  /// Trace events the replay ran: the workload's, or its slice's (the same for every mapping).
+  std::int64_t events = 0;
   /// When each rank finished (its last event).
   std::vector<std::int64_t> rank_finish;
   /// Busy time of each network link of the machine (bytes / bandwidth carried), by LinkId.

@@ -36,6 +36,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
           const auto result = replay_(mappings[k], config, fidelity.slice);
           auto& j = judgements[k];
           j.makespan = result.makespan;
+          j.events = static_cast<std::int64_t>(result.trace_events);
           j.rank_finish = result.rank_finish;
           j.energy_joules = sim::replay_energy(result, topology_, config.links).joules();
           const auto links = static_cast<std::size_t>(result.link_count);

@@ -690,6 +690,7 @@ TEST(ReplaySearch, StaysInTheAllocation) {
 struct Score {
   std::int64_t makespan = 0;
   double joules = 0;
+  std::int64_t events = 0;  ///< trace events of the replay (0: not reported)
 };
 
 /// A test's costs of a mapping under a fidelity, given the mapping's hop-bytes judgement; nothing
@@ -737,6 +738,7 @@ class ScoredOracle final : public TimeOracle {
       }
       j.makespan = score->makespan;
       j.energy_joules = score->joules;
+      j.events = score->events;
       judgements[k] = std::move(j);
     });
     return judgements;
@@ -1157,6 +1159,54 @@ TEST(ReplaySearch, TakesTheSlicesMovesThatTheWholeConfirms) {
         hop_bytes_judgement(matrix, *machine, make_mapper(name)->map(matrix, *machine)).makespan);
   }
   EXPECT_LT(hop_bytes_judgement(matrix, *machine, one).makespan, least);
+}
+
+// train-start=whole: the budget counts replays of the whole workload, a replay of the slice as
+// its share of the whole's trace events (here 250 of 1000: a quarter), so the rounds replay more
+// slices than `evaluations` and stay within it counted so. With train-start=slice, or an oracle
+// that reports no events, every replay counts one.
+TEST(ReplaySearch, CountsASlicesReplayAsItsShareOfTheBudget) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 10);
+  for (const std::int64_t whole_events : {1000, 0}) {
+    for (const auto* start : {"whole", "slice"}) {
+      SCOPED_TRACE(fmt::format("{} events, train-start={}", whole_events, start));
+      const Scorer score = [&](const topo::Mapping&, const Fidelity& fidelity,
+                               const Judgement& hop_bytes) -> std::optional<Score> {
+        return Score{hop_bytes.makespan, 0,
+                     fidelity.slice.whole() ? whole_events : whole_events / 4};
+      };
+      const ScoredOracle oracle(*machine, matrix, score);
+      const std::int64_t evaluations = 40;
+      (void)search(matrix, *machine, oracle,
+                   {{"train", "2"},
+                    {"train-start", start},
+                    {"evaluations", std::to_string(evaluations)},
+                    {"stall", "1000"},
+                    {"batch", "16"},
+                    {"confirm", "2"},
+                    {"portfolio", "random,in-order"}});
+      // After the portfolio (and, from the whole, the start on the slice): the rounds' replays.
+      const auto calls = oracle.calls();
+      const std::size_t first = std::string(start) == "whole" ? 2 : 1;
+      std::int64_t slices = 0;
+      std::int64_t wholes = 0;
+      for (std::size_t k = first; k < calls.size(); ++k) {
+        (calls[k].fidelity.slice.whole() ? wholes : slices) +=
+            static_cast<std::int64_t>(calls[k].mappings.size());
+      }
+      if (std::string(start) == "whole" && whole_events > 0) {
+        EXPECT_LE(static_cast<double>(slices) / 4 + static_cast<double>(wholes),
+                  static_cast<double>(evaluations));
+        EXPECT_GT(slices, evaluations);  // more than one replay each would allow
+        // Each round: 16 screens and 2 confirmations on the slice, one replay of the whole.
+        EXPECT_GT(slices + wholes, 2 * evaluations);
+      } else {
+        EXPECT_LE(slices + wholes, evaluations);
+        EXPECT_GT(slices + wholes, evaluations / 2);
+      }
+    }
+  }
 }
 
 // train-start=whole where the whole workload forbids one kind of move: there every mapping that
