@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <optional>
@@ -329,6 +330,10 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
           slice_cost +
       (start_whole ? 1.0 : 0.0);
   const auto budget = static_cast<double>(options_.evaluations);
+  // Whole replays as integers, slices' shares to a tenth.
+  const auto replays_text = [](double n) {
+    return n == std::floor(n) ? fmt::format("{:.0f}", n) : fmt::format("{:.1f}", n);
+  };
   while (stalled < options_.stall && evaluations + per_round <= budget && !out_of_time()) {
     auto random = Random::stream(p.seed, round + 1);
     const replay::Placement placement(p.topology, incumbent);
@@ -421,14 +426,14 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       ++stalled;
     }
     ++round;
-    oracle.progress(fmt::format("replay-search: round {}, {:g} of {} replays, best {} ({:+.2f} %)",
-                                round, evaluations, options_.evaluations, goal.text(measured),
-                                goal.gain(portfolio_best, measured)));
+    oracle.progress(fmt::format("replay-search: round {}, {} of {} replays, best {} ({:+.2f} %)",
+                                round, replays_text(evaluations), options_.evaluations,
+                                goal.text(measured), goal.gain(portfolio_best, measured)));
   }
   report +=
-      fmt::format("  improvement: {} rounds, {:g} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
-                  round, evaluations, accepted, goal.text(portfolio_best), goal.text(measured),
-                  goal.gain(portfolio_best, measured));
+      fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
+                  round, replays_text(evaluations), accepted, goal.text(portfolio_best),
+                  goal.text(measured), goal.gain(portfolio_best, measured));
   if (rejected_on_whole > 0) {
     report += fmt::format("  {} moves faster on the slice were slower on the whole workload\n",
                           rejected_on_whole);
