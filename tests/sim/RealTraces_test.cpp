@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "SimTestSupport.hpp"
+#include "sim/Overheads.hpp"
+#include "sim/PlacementBound.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
 
@@ -128,6 +130,42 @@ TEST(RealTraces, CommunicationOnlyIsFasterThanAsRecorded) {
   // The recorded compute gaps are most of LU's time on a fast network.
   EXPECT_LT(comm_only.makespan * 10, recorded.makespan);
   EXPECT_EQ(comm_only.mpi_time_max, comm_only.makespan);
+}
+
+// The placement bound (sim/PlacementBound.hpp) on the real traces Score-P recorded: no mapping
+// of in-order and three random ones replays below it under flow, with the computation or
+// without, with overheads or without, on single-core and 2-core nodes.
+TEST(RealTraces, NoMappingReplaysBelowThePlacementBound) {
+  const std::vector<std::pair<std::string, std::string>> cases{{"npb/bt.S.9", "torus:4x4"},
+                                                               {"npb/sp.S.4", "torus:2x2:cores=2"},
+                                                               {"npb/is.S.2", "torus:2x2:cores=2"},
+                                                               {"npb/ft.S.12", "torus:4x4"}};
+  std::mt19937 rng(5);
+  for (const auto& [path, spec] : cases) {
+    const auto trace = traces::read_trace(kTraces + path);
+    const auto machine = topo::make_topology(spec);
+    std::vector<topo::NodeId> slots;
+    for (topo::NodeId n = 0; n < machine->node_count(); ++n)
+      for (int c = 0; c < machine->cores_per_node(); ++c) slots.push_back(n);
+    std::vector<topo::Mapping> mappings{topo::in_order_mapping(trace.rank_count(), *machine)};
+    for (int k = 0; k < 3; ++k) {
+      std::shuffle(slots.begin(), slots.end(), rng);
+      mappings.emplace_back(std::vector<topo::NodeId>(
+          slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(trace.rank_count())));
+    }
+    for (const double scale : {0.0, 1.0}) {
+      for (const auto* overheads : {"none", "typical"}) {
+        SCOPED_TRACE(path + " on " + spec + ", compute x" + std::to_string(scale) + ", overheads " +
+                     overheads);
+        sim::SimConfig config;
+        config.compute_scale = scale;
+        config.overheads = sim::parse_overheads(overheads, "test");
+        const auto bound = sim::placement_bound(trace, *machine, config).makespan;
+        for (const auto& mapping : mappings)
+          EXPECT_LE(bound, sim::simulate(trace, *machine, mapping, config).makespan);
+      }
+    }
+  }
 }
 
 }  // namespace
