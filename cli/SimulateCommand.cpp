@@ -171,7 +171,8 @@ void print_result(std::FILE* out, const sim::Result& r, const sim::Energy& energ
 }
 
 void print_table(std::FILE* out, const std::vector<Replay>& replays, const TraceInput& trace,
-                 const topo::Topology& topology, const sim::SimConfig& config) {
+                 const topo::Topology& topology, const sim::SimConfig& config,
+                 std::optional<sim::Time> bound) {
   std::uint64_t events = 0;
   for (const auto& r : replays) {
     if (r.result) events = r.result->trace_events;
@@ -189,9 +190,16 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
   }
   std::size_t width = 12;  // the mapper column: its longest name
   for (const auto& replay : replays) width = std::max(width, replay.mapping.size());
-  fmt::print(out, "{:<{}} {:>14} {:>11} {:>14} {:>10} {:>14} {:>9} {:>10} {:>12}\n", "mapper",
-             width, "makespan", "vs in-order", "MPI max", "link max", "latency mean", "slowdown",
-             "replay [s]", "energy [J]");
+  // With --bound, each makespan's ratio to the placement bound as well.
+  const auto vs_bound = [&](sim::Time makespan) {
+    if (!bound) return std::string();
+    return *bound > 0 ? fmt::format(" {:>8.3f}",
+                                    static_cast<double>(makespan) / static_cast<double>(*bound))
+                      : fmt::format(" {:>8}", "-");
+  };
+  fmt::print(out, "{:<{}} {:>14} {:>11}{} {:>14} {:>10} {:>14} {:>9} {:>10} {:>12}\n", "mapper",
+             width, "makespan", "vs in-order", bound ? fmt::format(" {:>8}", "vs bound") : "",
+             "MPI max", "link max", "latency mean", "slowdown", "replay [s]", "energy [J]");
   for (const auto& replay : replays) {
     if (!replay.result) {
       fmt::print(out, "{:<{}} error: {}\n", replay.mapping, width, replay.error);
@@ -202,10 +210,11 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
                                   ? fmt::format("{:.3f}", static_cast<double>(r.makespan) /
                                                               static_cast<double>(*baseline))
                                   : "-";
-    fmt::print(out, "{:<{}} {:>14} {:>11} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f} {:>12.6g}\n",
-               replay.mapping, width, seconds(r.makespan), ratio, seconds(r.mpi_time_max),
-               100 * r.max_link_utilisation, seconds(static_cast<sim::Time>(r.latency.mean())),
-               r.latency.mean_slowdown(), r.wall_seconds, replay.energy.joules());
+    fmt::print(out, "{:<{}} {:>14} {:>11}{} {:>14} {:>9.3f}% {:>14} {:>9.4f} {:>10.3f} {:>12.6g}\n",
+               replay.mapping, width, seconds(r.makespan), ratio, vs_bound(r.makespan),
+               seconds(r.mpi_time_max), 100 * r.max_link_utilisation,
+               seconds(static_cast<sim::Time>(r.latency.mean())), r.latency.mean_slowdown(),
+               r.wall_seconds, replay.energy.joules());
   }
   fmt::print(out, "\ncritical path (shares of each makespan; Result.hpp, CriticalPath):\n");
   for (const auto& replay : replays) {
@@ -652,7 +661,8 @@ int run_simulate(const std::vector<std::string>& args) {
         report, *replays[0].result, replays[0].energy, trace, *topology, replays[0].placement,
         sim::to_string(config.overheads, topology->sockets_per_node() > 1), config.model_options);
   } else {
-    print_table(report, replays, trace, *topology, config);
+    print_table(report, replays, trace, *topology, config,
+                bound ? std::optional<sim::Time>(bound->makespan) : std::nullopt);
   }
   if (bound) print_bound(report, *bound, *ideal, replays, *topology, config);
   return exit_status(replays);

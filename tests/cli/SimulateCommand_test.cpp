@@ -106,6 +106,9 @@ TEST(SimulateCommand, BoundsWhatAnyPlacementCanReach) {
   const auto table = run_mapsim(base + " --mapper in-order,random --bound");
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("(the fastest) is "));
+  EXPECT_THAT(table.out, HasSubstr("vs in-order vs bound "));  // each row's ratio to it
+  EXPECT_THAT(run_mapsim(base + " --mapper in-order,random").out,
+              ::testing::Not(HasSubstr("vs bound")));
   const auto json = run_mapsim(base + " --mapper in-order,random,greedy --bound --format json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto bound = testing::json_values(json.out, "placement_bound_ps");
