@@ -70,7 +70,9 @@ IdealMachine ideal_machine(const topo::Topology& machine, Rank ranks, const SimC
   // The channels two distinct ranks can take on this machine, and their costs.
   std::vector<Channel> channels;
   Cheapest cheapest;
-  if (machine.cores_per_socket() > 1) {
+  // (One node of one core holds no two ranks; any channel will do: its intra-node one.)
+  const bool single = machine.node_count() == 1 && machine.sockets_per_node() == 1;
+  if (machine.cores_per_socket() > 1 || single) {
     channels.push_back(Channel::IntraNode);
     const auto& p = config.links[topo::LinkClass::IntraNode];
     cheapest.take(seconds_to_time(p.latency), p.bandwidth);
@@ -84,11 +86,6 @@ IdealMachine ideal_machine(const topo::Topology& machine, Rank ranks, const SimC
     channels.push_back(Channel::Network);
     const Cheapest route = network_route(machine, config.links);
     cheapest.take(route.latency, route.bandwidth);
-  }
-  if (channels.empty()) {  // one node of one core: no two ranks fit; any values do
-    channels.push_back(Channel::IntraNode);
-    const auto& p = config.links[topo::LinkClass::IntraNode];
-    cheapest.take(seconds_to_time(p.latency), p.bandwidth);
   }
 
   IdealMachine ideal;

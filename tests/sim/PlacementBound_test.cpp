@@ -131,23 +131,6 @@ TEST(PlacementBound, RefusesThePacketModelAndSaysWhy) {
   EXPECT_NE(message.find("analytic and flow"), std::string::npos) << message;
 }
 
-/// `count` random mappings of `ranks` ranks on the machine, each core at most once.
-std::vector<topo::Mapping> random_mappings(const topo::Topology& machine, Rank ranks, int count,
-                                           unsigned seed) {
-  std::vector<topo::NodeId> slots;
-  for (topo::NodeId n = 0; n < machine.node_count(); ++n)
-    for (int c = 0; c < machine.cores_per_node(); ++c) slots.push_back(n);
-  std::mt19937 rng(seed);
-  std::vector<topo::Mapping> mappings;
-  mappings.push_back(topo::in_order_mapping(ranks, machine));
-  for (int k = 0; k < count; ++k) {
-    std::shuffle(slots.begin(), slots.end(), rng);
-    mappings.emplace_back(std::vector<topo::NodeId>(
-        slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(ranks)));
-  }
-  return mappings;
-}
-
 /// A random exchange with messages of ranks to themselves among the others.
 traces::Trace exchange_with_self_messages(Rank ranks, unsigned seed) {
   auto trace = random_exchange(ranks, 3, seed);

@@ -140,19 +140,10 @@ TEST(RealTraces, NoMappingReplaysBelowThePlacementBound) {
                                                                {"npb/sp.S.4", "torus:2x2:cores=2"},
                                                                {"npb/is.S.2", "torus:2x2:cores=2"},
                                                                {"npb/ft.S.12", "torus:4x4"}};
-  std::mt19937 rng(5);
   for (const auto& [path, spec] : cases) {
     const auto trace = traces::read_trace(kTraces + path);
     const auto machine = topo::make_topology(spec);
-    std::vector<topo::NodeId> slots;
-    for (topo::NodeId n = 0; n < machine->node_count(); ++n)
-      for (int c = 0; c < machine->cores_per_node(); ++c) slots.push_back(n);
-    std::vector<topo::Mapping> mappings{topo::in_order_mapping(trace.rank_count(), *machine)};
-    for (int k = 0; k < 3; ++k) {
-      std::shuffle(slots.begin(), slots.end(), rng);
-      mappings.emplace_back(std::vector<topo::NodeId>(
-          slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(trace.rank_count())));
-    }
+    const auto mappings = random_mappings(*machine, trace.rank_count(), 3, 5);
     for (const double scale : {0.0, 1.0}) {
       for (const auto* overheads : {"none", "typical"}) {
         SCOPED_TRACE(path + " on " + spec + ", compute x" + std::to_string(scale) + ", overheads " +

@@ -3,7 +3,10 @@
 // times can be worked out on paper. Grid links: 1 GB/s (1 byte = 1 ns) and 100 ns; intra-node
 // channel: 1 GB/s and 200 ns.
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "sim/Simulation.hpp"
 #include "support/Error.hpp"
@@ -31,6 +34,23 @@ inline sim::Result run(const traces::Trace& trace, const std::string& spec,
 }
 
 inline const std::vector<std::string> kModels{"analytic", "flow", "packet"};
+
+/// In-order and `count` random mappings of `ranks` ranks on the machine, each core at most once.
+inline std::vector<topo::Mapping> random_mappings(const topo::Topology& machine, Rank ranks,
+                                                  int count, unsigned seed) {
+  std::vector<topo::NodeId> slots;
+  for (topo::NodeId n = 0; n < machine.node_count(); ++n)
+    for (int c = 0; c < machine.cores_per_node(); ++c) slots.push_back(n);
+  std::mt19937 rng(seed);
+  std::vector<topo::Mapping> mappings;
+  mappings.push_back(topo::in_order_mapping(ranks, machine));
+  for (int k = 0; k < count; ++k) {
+    std::shuffle(slots.begin(), slots.end(), rng);
+    mappings.emplace_back(std::vector<topo::NodeId>(
+        slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(ranks)));
+  }
+  return mappings;
+}
 
 /// The message of the InputError `f` throws, or "no error".
 template <typename F>
