@@ -102,12 +102,12 @@ std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> links, std::uint
   std::memcpy(&bits, &weight, sizeof bits);
   mix(bits);
   const auto found = by_key_.find(key);
-  if (found != by_key_.end()) {
-    const Bundle& b = bundles_[found->second];
-    const auto have = links_of(found->second);
+  if (found) {
+    const Bundle& b = bundles_[*found];
+    const auto have = links_of(*found);
     if (b.forward == forward && b.weight == weight &&
         std::equal(have.begin(), have.end(), links.begin(), links.end())) {
-      return found->second;
+      return *found;
     }
   }
   std::uint32_t id = 0;
@@ -133,8 +133,8 @@ std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> links, std::uint
   bundle.links = static_cast<std::uint32_t>(links.size());
   bundle.forward = forward;
   bundle.fixed = false;
-  bundle.mapped = found == by_key_.end();  // a rare hash collision: an unlisted bundle
-  if (bundle.mapped) by_key_.emplace(key, id);
+  bundle.mapped = !found;  // a rare hash collision: an unlisted bundle
+  if (bundle.mapped) by_key_.insert(key, id);
   for (std::uint32_t k = 0; k < links.size(); ++k) {
     auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
     entry_links_[id * route_block_ + k] = links[k];

@@ -72,9 +72,9 @@
 #include <cmath>
 #include <limits>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
+#include "sim/KeyIndex.hpp"
 #include "sim/NetworkModel.hpp"
 #include "sim/SlotPool.hpp"
 
@@ -201,7 +201,7 @@ class FlowModel final : public NetworkModel {
   SlotPool<Flow> flows_;
   std::vector<Bundle> bundles_;  // slots; free ones in free_bundles_ (their flow heaps kept)
   std::vector<std::uint32_t> free_bundles_;
-  std::unordered_map<std::uint64_t, std::uint32_t> by_key_;
+  KeyIndex by_key_;  // bundles by key (FNV-1a of links, split and weight)
   std::vector<Link> links_;
   std::vector<std::uint32_t> drains_;
   std::uint64_t started_ = 0;
