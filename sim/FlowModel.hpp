@@ -31,6 +31,8 @@
 //   P(t_j) drains when P reaches P(t_j) + n. A re-solve thus touches each bundle, not each flow
 //   (a rank that posts hundreds of sends to one neighbour, as LU's pipelined planes do with the
 //   computation left out, is one bundle on its links, not hundreds of flows).
+//   A route's bundle is found by a hash of its links and weight in a flat index (KeyIndex.hpp):
+//   with MPI overheads most bundles hold one flow, made and dissolved per message.
 // - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
 //   re-solve event at the same picosecond, queued behind every event already due then, solves
 //   once for all of them (max-min fairness has a unique allocation, so batching changes nothing
