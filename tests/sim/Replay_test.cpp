@@ -298,6 +298,47 @@ TEST(EventQueue, AllQueuesPopInTimeThenSchedulingOrder) {
   EXPECT_TRUE(binary.empty() && quad.empty() && pairing.empty());
 }
 
+// Times up to the clock's end and sequence numbers past 2^32 (the 4-ary heap compares (time, seq)
+// as one 128-bit key), with pushes and pops interleaved: every queue pops the earliest pending
+// event.
+TEST(EventQueue, AllQueuesKeepTheOrderAtLargeTimesAndSequenceNumbers) {
+  sim::BinaryHeap binary;
+  sim::QuadHeap quad;
+  sim::PairingHeap pairing;
+  std::mt19937_64 rng(3);
+  const std::vector<sim::Time> times{0,
+                                     1,
+                                     (sim::Time{1} << 32) - 1,
+                                     sim::Time{1} << 32,
+                                     sim::Time{1} << 62,
+                                     sim::kMaxTime - 1,
+                                     sim::kMaxTime};
+  std::vector<sim::QueuedEvent> pending;
+  std::uint64_t seq = (std::uint64_t{1} << 33) - 500;  // crosses 2^33 on the way
+  for (int step = 0; step < 3000; ++step) {
+    if (pending.empty() || rng() % 3 != 0) {
+      const sim::QueuedEvent e{times[rng() % times.size()], seq, 0,
+                               static_cast<std::uint32_t>(step)};
+      seq += 1 + rng() % 3;
+      pending.push_back(e);
+      binary.push(e);
+      quad.push(e);
+      pairing.push(e);
+      continue;
+    }
+    const auto want = *std::min_element(pending.begin(), pending.end(), sim::earlier);
+    ASSERT_EQ(binary.top().data, want.data) << "step " << step;
+    ASSERT_EQ(quad.top().data, want.data) << "step " << step;
+    ASSERT_EQ(pairing.top().data, want.data) << "step " << step;
+    binary.pop();
+    quad.pop();
+    pairing.pop();
+    pending.erase(std::find_if(pending.begin(), pending.end(),
+                               [&](const sim::QueuedEvent& e) { return e.data == want.data; }));
+  }
+  EXPECT_EQ(quad.size(), pending.size());
+}
+
 // The engine runs events in (time, scheduling order) while handlers schedule more, many of them
 // for the current picosecond (which skip the heap): the order it runs them in is the order a
 // single queue of every event, sorted by (time, seq), gives.
