@@ -29,6 +29,13 @@ inline bool earlier(const QueuedEvent& a, const QueuedEvent& b) {
   return a.time < b.time || (a.time == b.time && a.seq < b.seq);
 }
 
+/// (time, seq) as one unsigned 128-bit number, ordered as earlier() orders events (times are
+/// >= 0): one comparison without branches, for the engine's heap.
+__extension__ typedef unsigned __int128 OrderKey;
+inline OrderKey order_key(const QueuedEvent& e) {
+  return (static_cast<OrderKey>(static_cast<std::uint64_t>(e.time)) << 64) | e.seq;
+}
+
 class BinaryHeap {
  public:
   void push(const QueuedEvent& e) {
@@ -53,10 +60,10 @@ class QuadHeap {
   void push(const QueuedEvent& e) {
     std::size_t i = heap_.size();
     heap_.push_back(e);
-    const Key k = key(e);
+    const OrderKey k = order_key(e);
     while (i > 0) {
       const std::size_t parent = (i - 1) / 4;
-      if (!(k < key(heap_[parent]))) break;
+      if (!(k < order_key(heap_[parent]))) break;
       heap_[i] = heap_[parent];
       i = parent;
     }
@@ -69,16 +76,16 @@ class QuadHeap {
     const std::size_t n = heap_.size();
     if (n == 0) return;
     std::size_t i = 0;
-    const Key key_of_last = key(last);
+    const OrderKey key_of_last = order_key(last);
     for (;;) {
       const std::size_t first = 4 * i + 1;
       if (first >= n) break;
       // The earliest child, by selects on one 128-bit key rather than branches.
       std::size_t best = first;
-      Key least = key(heap_[first]);
+      OrderKey least = order_key(heap_[first]);
       const std::size_t end = std::min(first + 4, n);
       for (std::size_t c = first + 1; c < end; ++c) {
-        const Key k = key(heap_[c]);
+        const OrderKey k = order_key(heap_[c]);
         const bool less = k < least;
         least = less ? k : least;
         best = less ? c : best;
@@ -93,11 +100,6 @@ class QuadHeap {
   [[nodiscard]] std::size_t size() const { return heap_.size(); }
 
  private:
-  // (time, seq) as one unsigned 128-bit number: the same order as earlier(), times being >= 0.
-  __extension__ typedef unsigned __int128 Key;
-  static Key key(const QueuedEvent& e) {
-    return (static_cast<Key>(static_cast<std::uint64_t>(e.time)) << 64) | e.seq;
-  }
   std::vector<QueuedEvent> heap_;
 };
 

@@ -39,10 +39,10 @@ class KeyIndex {
   void erase(std::uint64_t key) {
     if (size_ == 0) return;
     std::size_t hole = slot(key);
-    while (entries_[hole].key != key || entries_[hole].id == kEmpty) {
-      if (entries_[hole].id == kEmpty) return;
-      hole = (hole + 1) & mask_;
+    for (; entries_[hole].id != kEmpty; hole = (hole + 1) & mask_) {
+      if (entries_[hole].key == key) break;
     }
+    if (entries_[hole].id == kEmpty) return;  // absent
     // Backward shift: an entry after the hole moves into it unless its home slot lies
     // cyclically in (hole, its position], where the hole does not interrupt its probe.
     for (std::size_t i = (hole + 1) & mask_; entries_[i].id != kEmpty; i = (i + 1) & mask_) {
