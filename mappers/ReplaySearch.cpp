@@ -299,6 +299,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   double evaluations = 0;
   std::int64_t stalled = 0;
   std::int64_t accepted = 0;
+  std::int64_t confirmations = 0;
+  std::int64_t ties = 0;  // confirmed candidates that cost exactly what the incumbent did
   std::uint64_t round = 0;
   // time+energy screens against the reference's own screen replay: one replay of the budget.
   auto screen_goal = goal;
@@ -393,7 +395,9 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     std::vector<std::size_t> faster;
     for (std::size_t k = 0; k < order.size(); ++k) {
       if (goal.less(confirmed[k], measured)) faster.push_back(k);
+      ties += !goal.less(confirmed[k], measured) && !goal.less(measured, confirmed[k]);
     }
+    confirmations += static_cast<std::int64_t>(order.size());
     std::stable_sort(faster.begin(), faster.end(), [&](std::size_t a, std::size_t b) {
       return goal.less(confirmed[a], confirmed[b]);
     });
@@ -434,6 +438,12 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
                   round, replays_text(evaluations), accepted, goal.text(portfolio_best),
                   goal.text(measured), goal.gain(portfolio_best, measured));
+  if (ties > 0) {
+    // Moves the model cannot tell from the incumbent: where most tie, the placement sits on a
+    // plateau of the model's time (a sign that further moves of this kind will not gain).
+    report += fmt::format("  {} of {} confirmed candidates tied the incumbent exactly\n", ties,
+                          confirmations);
+  }
   if (rejected_on_whole > 0) {
     report += fmt::format("  {} moves faster on the slice were slower on the whole workload\n",
                           rejected_on_whole);

@@ -40,7 +40,9 @@
 //    by one along each torus dimension (same hop-bytes, other routes under dimension order).
 //    The candidates are screened under `screen=` (analytic by default: cheap, contention-free);
 //    the `confirm` best are replayed under the model; the fastest replaces the incumbent if it
-//    is faster. "Next to" a node: on it or on a node one hop away.
+//    is faster. "Next to" a node: on it or on a node one hop away. The report counts the
+//    confirmed candidates that cost exactly what the incumbent did (moves the model cannot tell
+//    apart: a plateau).
 // 3. Stop when the replays would pass `evaluations` (replays after the portfolio's, screened and
 //    confirmed alike; with train-start=whole, below, counted in replays of the whole workload: a
 //    replay of the slice counts as its share of the whole's trace events, so that the slice's

@@ -409,6 +409,9 @@ TEST(ReplaySearch, StopsAfterStallRoundsWithoutGain) {
     for (std::size_t k = 1; k < lines.size(); ++k)
       EXPECT_THAT(lines[k], HasSubstr(fmt::format("round {}, ", k)));
     EXPECT_THAT(lines[3], HasSubstr("(+0.00 %)"));  // flat: no move gains
+    // Every confirmation (four a round) costs what the incumbent does.
+    EXPECT_THAT(oracle.reported(),
+                HasSubstr("  12 of 12 confirmed candidates tied the incumbent exactly\n"));
   }
   {
     const FakeOracle oracle(*machine, matrix, /*flat=*/true);
