@@ -4,17 +4,21 @@
 # torus:4x4x4 and on torus:2x2x4:cores=4 under flow, whole run and communication only, each
 # replayed REPEATS times alternately; printed per case: engine and trace events of both, the
 # median replay wall time, trace and engine events/s, and the ratios typical/none of trace
-# events/s and engine events/s (target in issue 24: within 10 %).
+# events/s and engine events/s (target in issue 24: within 10 %), with the range of the ratios
+# of the alternate pairs (the machine's noise: a replay of 0.2 s moves by several percent from
+# one run to the next, so ITERATIONS defaults to 100, replays of about a second each).
 #
 # Overheads add engine events of their own (an injection per message after its o_s, a rank's
 # resumption after each send's o_s when it does not compute, drains no longer simultaneous):
 # engine events/s measures the cost per event, trace events/s what a user waits for.
 #
-#   bench/overheads_speed.sh [BUILD_DIR] [REPEATS]   (defaults: build/release, 5; from the root)
+#   bench/overheads_speed.sh [BUILD_DIR] [REPEATS] [ITERATIONS]
+#                                  (defaults: build/release, 7, 100; from the root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
-repeats=${2:-5}
+repeats=${2:-7}
+iterations=${3:-100}
 mapsim=$build/mapsim
 [ -x "$mapsim" ] || { echo "overheads_speed: build mapsim first ($mapsim is missing)" >&2; exit 1; }
 scratch=$(mktemp -d)
@@ -35,15 +39,18 @@ printf '%-22s %-8s %-8s %10s %10s %10s %12s %12s\n' machine replay overheads tra
 for machine in torus:4x4x4 torus:2x2x4:cores=4; do
   for scale in 1 0; do
     replay=$([ "$scale" = 1 ] && echo whole || echo comm)
-    declare -A walls=() trace=() engine=()
+    declare -A walls=() trace=() engine=() last=()
+    pairs=""
     for ((i = 0; i < repeats; ++i)); do
       for overheads in none typical; do
-        read -r t e w < <(run "$overheads" --trace npb:lu:B:64:iterations=20 --topology "$machine" \
-          --compute-scale "$scale")
+        read -r t e w < <(run "$overheads" --trace "npb:lu:B:64:iterations=$iterations" \
+          --topology "$machine" --compute-scale "$scale")
         trace[$overheads]=$t
         engine[$overheads]=$e
         walls[$overheads]="${walls[$overheads]:-} $w"
+        last[$overheads]=$w
       done
+      pairs="$pairs $(python3 -c "print(${last[none]} / ${last[typical]})")"
     done
     declare -A trace_rate=() engine_rate=()
     for overheads in none typical; do
@@ -55,8 +62,10 @@ for machine in torus:4x4x4 torus:2x2x4:cores=4; do
         "${trace[$overheads]}" "${engine[$overheads]}" "$wall" "${trace_rate[$overheads]}" \
         "${engine_rate[$overheads]}"
     done
-    printf '%-22s %-8s typical/none: trace events/s %.3f, engine events/s %.3f\n' "$machine" \
-      "$replay" "$(python3 -c "print(${trace_rate[typical]} / ${trace_rate[none]})")" \
+    # shellcheck disable=SC2086
+    printf '%-22s %-8s typical/none: trace events/s %.3f (pairs %s), engine events/s %.3f\n' \
+      "$machine" "$replay" "$(python3 -c "print(${trace_rate[typical]} / ${trace_rate[none]})")" \
+      "$(python3 -c 'import sys; v=[float(x) for x in sys.argv[1:]]; print(f"{min(v):.3f}-{max(v):.3f}")' $pairs)" \
       "$(python3 -c "print(${engine_rate[typical]} / ${engine_rate[none]})")"
   done
 done

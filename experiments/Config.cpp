@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 #include <vector>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -184,16 +185,53 @@ void check_utf8(std::string_view text, std::string_view file) {
   }
 }
 
+/// Where each document of a YAML stream starts, and nothing else.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 /// The config's one YAML document; a second one (after `---`) is an error at its marker.
 YAML::Node load_document(std::string_view text, std::string_view file) {
-  std::vector<YAML::Node> documents;
+  // The documents are counted first, at most three: yaml-cpp 0.7's LoadAll loops for ever,
+  // allocating, on a token no document can start with (a top-level ',' as in "&a ,": an empty
+  // document at the same place each time; yaml-cpp issue 1040, fixed in 0.8). Such a document is
+  // a syntax error at that token.
+  const std::string copy(text);
+  DocumentStarts documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    std::istringstream stream(copy);
+    YAML::Parser parser(stream);
+    while (documents.starts.size() < 3 && parser.HandleNextDocument(documents)) {
+      const auto& starts = documents.starts;
+      if (starts.size() >= 2 && starts.back().pos == starts[starts.size() - 2].pos) {
+        const auto& at = starts.back();
+        const auto where = static_cast<std::size_t>(std::max(0, at.pos));
+        throw InputError(fmt::format(
+            "{}:{}:{}: YAML syntax: unexpected '{}' (a value cannot start with it)", file,
+            at.line + 1, at.column + 1, where < copy.size() ? copy.substr(where, 1) : ""));
+      }
+    }
+    if (documents.starts.size() <= 1) root = YAML::Load(copy);
   } catch (const YAML::Exception& e) {
     throw InputError(
         fmt::format("{}:{}:{}: YAML syntax: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  if (documents.size() > 1) {
+  if (documents.starts.size() > 1) {
     // The second document's node starts after its `---` line: point at the marker.
     std::vector<std::string_view> lines;
     for (std::size_t at = 0; at <= text.size();) {
@@ -201,7 +239,7 @@ YAML::Node load_document(std::string_view text, std::string_view file) {
       lines.push_back(text.substr(at, end - at));
       at = end + 1;
     }
-    auto line = static_cast<std::size_t>(std::max(0, documents[1].Mark().line));
+    auto line = static_cast<std::size_t>(std::max(0, documents.starts[1].line));
     line = std::min(line, lines.size() - 1);
     while (line > 0 && !lines[line].starts_with("---")) --line;
     throw InputError(fmt::format(
@@ -209,7 +247,7 @@ YAML::Node load_document(std::string_view text, std::string_view file) {
         "(merge the two, or remove the marker)",
         file, line + 1));
   }
-  return documents.empty() ? YAML::Node() : documents.front();
+  return documents.starts.empty() ? YAML::Node() : root;
 }
 
 }  // namespace

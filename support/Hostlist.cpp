@@ -55,7 +55,7 @@ std::vector<std::string> expand_group(std::string_view group, std::string_view w
 }
 
 void expand_item(std::string_view item, std::string_view where, std::string_view expression,
-                 std::vector<std::string>& names) {
+                 std::vector<std::string>& names, std::size_t& chars) {
   if (item.empty()) fail(where, expression, "it has an empty name (two commas, or one at an end)");
   // The item as literal parts and groups: the product is built left to right.
   std::vector<std::string> partial{""};
@@ -76,6 +76,15 @@ void expand_item(std::string_view item, std::string_view where, std::string_view
     if (partial.size() * numbers.size() > kMaxHostlistNames) {
       fail(where, expression, fmt::format("more than {} names", kMaxHostlistNames));
     }
+    // An upper bound of the product's characters: the longest partial name and number.
+    std::size_t longest = 0;
+    std::size_t widest = 0;
+    for (const auto& p : partial) longest = std::max(longest, p.size());
+    for (const auto& n : numbers) widest = std::max(widest, n.size());
+    if (chars + partial.size() * numbers.size() * (longest + widest) > kMaxHostlistChars) {
+      fail(where, expression,
+           fmt::format("its names would take more than {} MiB", kMaxHostlistChars >> 20));
+    }
     std::vector<std::string> next;
     next.reserve(partial.size() * numbers.size());
     for (const auto& p : partial)
@@ -86,6 +95,11 @@ void expand_item(std::string_view item, std::string_view where, std::string_view
   if (names.size() + partial.size() > kMaxHostlistNames) {
     fail(where, expression, fmt::format("more than {} names", kMaxHostlistNames));
   }
+  for (const auto& p : partial) chars += p.size();
+  if (chars > kMaxHostlistChars) {
+    fail(where, expression,
+         fmt::format("its names would take more than {} MiB", kMaxHostlistChars >> 20));
+  }
   for (auto& p : partial) names.push_back(std::move(p));
 }
 
@@ -93,6 +107,7 @@ void expand_item(std::string_view item, std::string_view where, std::string_view
 
 std::vector<std::string> expand_hostlist(std::string_view expression, std::string_view where) {
   std::vector<std::string> names;
+  std::size_t chars = 0;  // of the names so far
   if (expression.empty()) fail(where, expression, "it is empty");
   int depth = 0;
   std::size_t start = 0;
@@ -102,7 +117,7 @@ std::vector<std::string> expand_hostlist(std::string_view expression, std::strin
     if (c == ']') --depth;
     // The last item ends the expression whatever its brackets: "n[1-" is an error, not nothing.
     if ((c == ',' && depth == 0) || i == expression.size()) {
-      expand_item(expression.substr(start, i - start), where, expression, names);
+      expand_item(expression.substr(start, i - start), where, expression, names, chars);
       start = i + 1;
     }
   }

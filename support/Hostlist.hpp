@@ -16,12 +16,16 @@
 
 namespace mapsim {
 
-/// The most names one expression may expand to (a guard against "n[0-999999999]").
+/// The most names one expression may expand to (a guard against "n[0-999999999]"), and the most
+/// characters they may hold together (against long names in a product of groups: 1,000 names of
+/// 200 characters times 1,000 would take gigabytes).
 inline constexpr std::size_t kMaxHostlistNames = std::size_t{1} << 22;
+inline constexpr std::size_t kMaxHostlistChars = std::size_t{1} << 26;
 
 /// The names of `expression`, in the order it lists them. Throws InputError naming `where` and
 /// the expression for unbalanced or nested brackets, an empty item or group, a range whose end is
-/// below its start or that is not a number, and more than kMaxHostlistNames names.
+/// below its start or that is not a number, and more than kMaxHostlistNames names or
+/// kMaxHostlistChars characters of names.
 std::vector<std::string> expand_hostlist(std::string_view expression, std::string_view where);
 
 /// A compact expression of `names` (sorted by prefix, then number); expand_hostlist of it gives

@@ -561,6 +561,18 @@ TEST(ConfigErrors, ASecondYamlDocumentIsRefusedAtItsMarker) {
   EXPECT_NO_THROW((void)parse("---\n" + kBase + "...\n"));
 }
 
+TEST(ConfigErrors, ATokenNoValueStartsWithIsASyntaxErrorNotAHang) {
+  // yaml-cpp 0.7 reads an empty document at a top-level ',' again and again, allocating each time:
+  // the config names the token instead (found by the sweep_config fuzz target).
+  EXPECT_EQ(
+      error_of("&h,"),
+      std::string(kFile) + ":1:3: YAML syntax: unexpected ',' (a value cannot start with it)");
+  EXPECT_EQ(error_of(","), std::string(kFile) +
+                               ":1:1: YAML syntax: unexpected ',' (a value cannot start with it)");
+  EXPECT_THAT(error_of("# The sweep\n&a ,\nworkloads: [npb:lu:S:4]\n"),
+              StartsWith(std::string(kFile) + ":2:4: YAML syntax: unexpected ','"));
+}
+
 TEST(Config, NegativeZeroIsZero) {
   EXPECT_EQ(std::signbit(parse(with_base("sim: {compute-scale: [-0.0]}")).compute_scales.at(0)),
             false);

@@ -92,6 +92,14 @@ TEST(Hostlist, Errors) {
   check("n[1-2-3]", "'1-2-3', which is not a number");
   check("n[0-99999999]", "has more than 4194304 names");
   check("n[0-2047]x[0-2048]", "more than 4194304 names");  // the product of its groups
+  // Few enough names, but long ones: 10^6 names of 206 characters would take 206 MB.
+  check(std::string(200, 'n') + "[000-999]x[0-999]", "its names would take more than 64 MiB");
+  check("a,b," + std::string(100, 'n') + "[000-999]x[000-999]", "more than 64 MiB");
+  // and over the items together: 40 items of 10^4 names of 200 characters (80 MB).
+  std::string items;
+  for (int k = 0; k < 40; ++k) items += fmt::format("{}{}[0000-9999],", std::string(194, 'n'), k);
+  items.pop_back();
+  check(items, "more than 64 MiB");
 }
 
 TEST(Hostlist, CompressMergesTrailingNumbersOfOneWidth) {
