@@ -20,8 +20,8 @@ done
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 status=0
-for target in topology_spec matrix_csv mapping_file mapper_params sweep_config replay_costs \
-  benchmark_output; do
+for target in topology_spec matrix_csv recorded_matrix mapping_file mapper_params sweep_config \
+  replay_costs benchmark_output; do
   corpus=build/fuzz/corpus/$target
   mkdir -p "$corpus"
   cp -n fuzz/corpus/$target/* "$corpus"/ 2>/dev/null || true
