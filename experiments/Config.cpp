@@ -208,8 +208,8 @@ class DocumentStarts final : public YAML::EventHandler {
 YAML::Node load_document(std::string_view text, std::string_view file) {
   // The documents are counted first, at most three: yaml-cpp 0.7's LoadAll loops for ever,
   // allocating, on a token no document can start with (a top-level ',' as in "&a ,": an empty
-  // document at the same place each time; yaml-cpp issue 1040, fixed in 0.8). Such a document is
-  // a syntax error at that token.
+  // document at the same place each time; yaml-cpp issue 1040, fixed upstream by pull request
+  // 1319 in 2024, after 0.8.0). Such a document is a syntax error at that token.
   const std::string copy(text);
   DocumentStarts documents;
   YAML::Node root;
