@@ -195,7 +195,7 @@ int run_advise(const std::vector<std::string>& args) {
                     topology->allocation().empty() ? "" : "allocated ", topology->cores_per_node(),
                     trace.source(), trace.ranks()));
   }
-  trace.load();
+  trace.load(true);  // every step replays it
   const auto matrix_settings = matrix_options(options);
   const auto matrix = trace.matrix(matrix_settings);
 

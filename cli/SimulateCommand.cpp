@@ -379,12 +379,14 @@ int run_simulate(const std::vector<std::string>& args) {
   line.options.add_options()(
       "trace", po::value<std::string>()->required(),
       "OTF2 trace (anchor file or directory), or a generator spec such as npb:lu:D:4096 "
-      "(replayed as it is generated, never stored; 'mapsim generate --help')")(
+      "('mapsim generate --help')")(
       "read", po::value<std::string>()->default_value("auto"),
-      "how an archive's events reach the replays: memory (read once, shared), stream (read per "
-      "replay in windows per rank: memory independent of the trace's length), auto (memory up "
-      "to 256 MiB of event files, else stream)")("topology", po::value<std::string>()->required(),
-                                                 "machine spec, e.g. torus:4x4x4")(
+      "how the events reach the replays: memory (an archive read once, a generator spec "
+      "generated once; shared), stream (per replay, an archive read in windows per rank, a "
+      "spec generated as it is replayed: memory independent of the trace's length), auto "
+      "(memory up to 256 MiB of event files; a spec in memory when several replays share it "
+      "and it has at most 2 Mi messages; else stream)")(
+      "topology", po::value<std::string>()->required(), "machine spec, e.g. torus:4x4x4")(
       "mapping", po::value<std::string>(),
       "mapping file in any format 'mapsim map' writes (plain 'rank node' lines, an Open MPI "
       "rankfile, a host list, a SLURM_HOSTFILE, an MPICH_RANK_ORDER), read by its content")(
@@ -560,7 +562,12 @@ int run_simulate(const std::vector<std::string>& args) {
     mappings.push_back(topo::in_order_mapping(ranks, *topology));
     replays.push_back(std::move(replay));
   }
-  trace.load();
+  // A generated workload is generated once and held when several replays read it.
+  const bool shared = chosen.size() > 1 || ideal.has_value() ||
+                      std::any_of(chosen.begin(), chosen.end(), [](const ChosenMapper& c) {
+                        return map::make_mapper(c.name, c.params)->needs_oracle();
+                      });
+  trace.load(shared);
 
   if (!chosen.empty()) {
     const auto matrix = trace.matrix(matrix_options(options));

@@ -13,6 +13,7 @@
 #include "traces/TraceSlice.hpp"
 #include "traces/WorkloadMatrix.hpp"
 #include "traces/WorkloadStreams.hpp"
+#include "traces/generators/Generator.hpp"
 #include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::cli {
@@ -26,12 +27,8 @@ ReadMode read_mode_from_name(const std::string& name) {
                                suggest_suffix(name, names)));
 }
 
-TraceInput::TraceInput(const std::string& text, ReadMode mode) : text_(text) {
+TraceInput::TraceInput(const std::string& text, ReadMode mode) : text_(text), mode_(mode) {
   if (traces::is_generator_spec(text)) {
-    if (mode == ReadMode::Memory) {
-      throw InputError(fmt::format(
-          "--read memory: '{}' is a generator spec, whose events are always streamed", text));
-    }
     generator_ = traces::parse_generator_spec(text);
     streams_ = std::make_unique<traces::WorkloadStreams>(*generator_);
     ranks_ = streams_->rank_count();
@@ -46,23 +43,31 @@ TraceInput::TraceInput(const std::string& text, ReadMode mode) : text_(text) {
 }
 
 std::string_view TraceInput::reading() const {
-  if (generator_) return "generated";
+  if (generator_) return stored_ ? "generated in memory" : "generated";
   return stream_ ? "stream" : "memory";
 }
 
-void TraceInput::load() {
+void TraceInput::load(bool shared) {
   if (reader_ && !stream_) stored_ = reader_->read_trace();
+  if (!generator_ || mode_ == ReadMode::Stream) return;
+  if (mode_ == ReadMode::Auto &&
+      (!shared ||
+       traces::workload_matrix(*generator_, {}).total().messages > traces::kStoredWorkloadMessages))
+    return;
+  stored_ = traces::generate_trace(*generator_);
+  const std::scoped_lock lock(mutex_);
+  streams_.reset();  // the streams opened for the checks are not needed
 }
 
 traces::CommMatrix TraceInput::matrix(const traces::MatrixOptions& options) const {
   traces::CommMatrix matrix;
   std::optional<std::uint64_t> calls;
-  if (stored_) {
+  if (generator_) {
+    matrix = traces::workload_matrix(*generator_, options);
+  } else if (stored_) {
     matrix = options.collectives ? traces::matrix_with_collectives(*stored_, options.algorithms)
                                  : traces::point_to_point_matrix(*stored_);
     calls = collective_calls(reader_->summary());
-  } else if (generator_) {
-    matrix = traces::workload_matrix(*generator_, options);
   } else {
     traces::TraceReader reader(text_);
     matrix = traces::read_matrix(reader, options);

@@ -1,7 +1,8 @@
 #pragma once
-// The trace of `simulate` and `advise`: an OTF2 archive (read into memory once and shared by the
-// replays, or streamed per replay) or a generator spec (its ranks run as coroutines per replay),
-// with the mappers' matrix of it (cli/MatrixChoice.hpp).
+// The trace of `simulate`, `map` and `advise`: an OTF2 archive (read into memory once and shared
+// by the replays, or streamed per replay) or a generator spec (its ranks run as coroutines per
+// replay, or generated once and held when several replays share it), with the mappers' matrix
+// of it (cli/MatrixChoice.hpp).
 
 #include <memory>
 #include <mutex>
@@ -30,7 +31,8 @@ enum class ReadMode { Auto, Memory, Stream };
 ReadMode read_mode_from_name(const std::string& name);
 
 /// The trace named by --trace: an OTF2 archive, read into memory once or streamed per replay,
-/// or a generator spec, whose ranks run as coroutines per replay (traces/EventStreams.hpp).
+/// or a generator spec, whose ranks run as coroutines per replay (traces/EventStreams.hpp) or
+/// whose trace is generated once and held (load()).
 class TraceInput {
  public:
   /// Reads the archive's definitions (rank count, missing files) or parses the spec: cheap.
@@ -38,11 +40,16 @@ class TraceInput {
 
   [[nodiscard]] Rank ranks() const { return ranks_; }
   [[nodiscard]] const std::string& source() const { return source_; }
-  /// How the replays get the events: "memory", "stream" (an archive) or "generated".
+  /// How the replays get the events: "memory", "stream" (an archive), "generated" (per replay)
+  /// or "generated in memory" (once, held).
   [[nodiscard]] std::string_view reading() const;
 
   /// Reads an archive that is to be held in memory (the expensive step, after every cheap check).
-  void load();
+  /// A generator spec is generated once and held with ReadMode::Memory, or with ReadMode::Auto
+  /// when `shared` (several replays will read it: several mappers, a mapper that replays) and its
+  /// matrix counts at most traces::kStoredWorkloadMessages messages; else each replay generates
+  /// it as it goes. Either way the replays see the same events (traces/WorkloadStreams.hpp).
+  void load(bool shared = false);
 
   /// The mappers' matrix (cli/MatrixChoice.hpp), its caveats logged.
   [[nodiscard]] traces::CommMatrix matrix(const traces::MatrixOptions& options) const;
@@ -60,6 +67,7 @@ class TraceInput {
   std::string text_;
   std::string source_;
   Rank ranks_ = 0;
+  ReadMode mode_;
   bool stream_ = true;
   std::optional<traces::GeneratorOptions> generator_;
   std::optional<traces::TraceReader> reader_;

@@ -92,7 +92,7 @@ LoadedWorkload load(const WorkloadValue& workload, bool collectives, bool need_t
     case WorkloadKind::Generated:
       loaded.matrix = traces::workload_matrix(workload.generator, options);
       if (need_trace) {
-        loaded.streamed = loaded.matrix.total().messages > kStoredWorkloadMessages;
+        loaded.streamed = loaded.matrix.total().messages > traces::kStoredWorkloadMessages;
         if (!loaded.streamed) loaded.trace = traces::generate_trace(workload.generator);
       }
       return loaded;

@@ -62,11 +62,6 @@ struct LoadedWorkload {
   std::shared_ptr<traces::SliceCache> slices_ = std::make_shared<traces::SliceCache>();
 };
 
-/// A generated workload whose matrix counts more messages than this is replayed from streams,
-/// never stored (about 3 events of 40 bytes per message: 2 Mi messages hold ~250 MB); an
-/// archive likewise unless traces::archive_fits_in_memory.
-inline constexpr std::uint64_t kStoredWorkloadMessages = std::uint64_t{2} << 20;
-
 /// Generates or reads the workload; the matrix of a trace counts its point-to-point messages
 /// and, if `collectives`, its collectives' messages too. Without `need_trace` (no run replays
 /// it) only the matrix is made: streamed from an archive, or computed from a generator without

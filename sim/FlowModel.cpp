@@ -5,6 +5,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mapsim::sim {
 namespace {
@@ -12,6 +17,59 @@ namespace {
 constexpr std::uint32_t kFlowDrained = kModelEvents;
 constexpr std::uint32_t kResolve = kModelEvents + 1;
 constexpr std::uint32_t kFlowJoins = kModelEvents + 2;
+/// The scan's shares come in whole blocks of this many (padded with infinity).
+constexpr std::size_t kShareBlock = 8;
+
+/// The first index of the smallest value below infinity in `shares` (whose size is a multiple of
+/// kShareBlock), or its size if there is none: what a scan comparing each value by '<' and then
+/// '==' finds (+0 and -0 alike). x86-64 compares two values per instruction (MINPD(a, b) is
+/// exactly a < b ? a : b per lane) in four independent running minima, so that the scan is not
+/// a chain of dependent comparisons.
+std::size_t first_least(std::span<const double> shares) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  const std::size_t n = shares.size();
+  const double* const s = shares.data();
+  static_assert(kShareBlock == 8);
+#if defined(__SSE2__)
+  __m128d least0 = _mm_set1_pd(kNone);
+  __m128d least1 = least0;
+  __m128d least2 = least0;
+  __m128d least3 = least0;
+  for (std::size_t i = 0; i < n; i += kShareBlock) {
+    least0 = _mm_min_pd(_mm_loadu_pd(s + i), least0);
+    least1 = _mm_min_pd(_mm_loadu_pd(s + i + 2), least1);
+    least2 = _mm_min_pd(_mm_loadu_pd(s + i + 4), least2);
+    least3 = _mm_min_pd(_mm_loadu_pd(s + i + 6), least3);
+  }
+  const __m128d all = _mm_min_pd(_mm_min_pd(least0, least1), _mm_min_pd(least2, least3));
+  const double smallest = std::min(_mm_cvtsd_f64(all), _mm_cvtsd_f64(_mm_unpackhi_pd(all, all)));
+  if (!(smallest < kNone)) return n;
+  const __m128d wanted = _mm_set1_pd(smallest);
+  const auto holds = [&](std::size_t i) {
+    const __m128d a = _mm_or_pd(_mm_cmpeq_pd(_mm_loadu_pd(s + i), wanted),
+                                _mm_cmpeq_pd(_mm_loadu_pd(s + i + 2), wanted));
+    const __m128d b = _mm_or_pd(_mm_cmpeq_pd(_mm_loadu_pd(s + i + 4), wanted),
+                                _mm_cmpeq_pd(_mm_loadu_pd(s + i + 6), wanted));
+    return _mm_movemask_pd(_mm_or_pd(a, b)) != 0;
+  };
+  std::size_t at = 0;
+  while (!holds(at)) at += kShareBlock;
+#else
+  std::array<double, kShareBlock> least{};
+  least.fill(kNone);
+  for (std::size_t i = 0; i < n; i += kShareBlock) {
+    for (std::size_t k = 0; k < kShareBlock; ++k) {
+      least[k] = s[i + k] < least[k] ? s[i + k] : least[k];
+    }
+  }
+  double smallest = kNone;
+  for (const double v : least) smallest = v < smallest ? v : smallest;
+  if (!(smallest < kNone)) return n;
+  std::size_t at = 0;
+#endif
+  while (!(s[at] == smallest)) ++at;
+  return at;
+}
 
 }  // namespace
 
@@ -295,12 +353,14 @@ void FlowModel::resolve() {
   constexpr double kNoShare = std::numeric_limits<double>::infinity();
   if (!by_heap) {
     // Each link's share kept by component index, refreshed as the rounds change the link (a
-    // link without unfixed bundles has none): the scan reads them in order.
-    shares_.resize(component_links_.size());
+    // link without unfixed bundles has none), padded to whole blocks: the scan reads them in
+    // order.
+    shares_.assign((component_links_.size() + kShareBlock - 1) / kShareBlock * kShareBlock,
+                   kNoShare);
     for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
       auto& link = links_[static_cast<std::size_t>(component_links_[i])];
       link.index = i;
-      shares_[i] = link.unfixed > 0 ? share_of(link) : kNoShare;
+      if (link.unfixed > 0) shares_[i] = share_of(link);
     }
   } else {
     for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
@@ -332,21 +392,9 @@ void FlowModel::resolve() {
       }
     } else {
       // The first smallest share below infinity, as a scan of share_of() over the links with
-      // unfixed bundles would find it: the smallest value (four running minima, no chain of
-      // dependent comparisons), then the first link that has it (+0 and -0 alike, as '<' sees
-      // them).
-      std::array<double, 4> least{kNoShare, kNoShare, kNoShare, kNoShare};
-      const std::size_t n = shares_.size();
-      std::size_t i = 0;
-      for (; i + 4 <= n; i += 4) {
-        for (std::size_t k = 0; k < 4; ++k)
-          least[k] = shares_[i + k] < least[k] ? shares_[i + k] : least[k];
-      }
-      for (; i < n; ++i) least[0] = shares_[i] < least[0] ? shares_[i] : least[0];
-      const double smallest = std::min(std::min(least[0], least[1]), std::min(least[2], least[3]));
-      if (smallest < kNoShare) {
-        std::size_t at = 0;
-        while (!(shares_[at] == smallest)) ++at;
+      // unfixed bundles would find it.
+      const std::size_t at = first_least(shares_);
+      if (at < shares_.size()) {
         share = shares_[at];
         bottleneck = component_links_[at];
       }

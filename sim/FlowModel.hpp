@@ -42,8 +42,9 @@
 //   other bundle keeps its rate and its drain time.
 // - Each round of progressive filling finds its bottleneck by a scan of the component's links'
 //   shares, kept in an array in component order and refreshed as a round changes a link (the
-//   scan takes the smallest value with four running minima, then the first link holding it:
-//   no division and no dependent chain of comparisons per link), or, in components of more than
+//   scan takes the smallest value with eight running minima, two per SSE2 instruction, then the
+//   first block of eight and the first link in it holding that value: no division and no
+//   dependent chain of comparisons per link), or, in components of more than
 //   kScanLinks links (Valiant routes spread a job over most of a dragonfly), in a heap of the
 //   links' shares refreshed for the links the round changed: the same link either way (the
 //   smallest share, the first in component order among equal ones).
