@@ -300,7 +300,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   std::int64_t stalled = 0;
   std::int64_t accepted = 0;
   std::int64_t confirmations = 0;
-  std::int64_t ties = 0;  // confirmed candidates that cost exactly what the incumbent did
+  std::int64_t ties = 0;     // confirmed candidates that cost exactly what the incumbent did
+  std::int64_t stopped = 0;  // confirmations stopped once slower than the incumbent
   std::uint64_t round = 0;
   // time+energy screens against the reference's own screen replay: one replay of the budget.
   auto screen_goal = goal;
@@ -332,6 +333,14 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
           slice_cost +
       (start_whole ? 1.0 : 0.0);
   const auto budget = static_cast<double>(options_.evaluations);
+  // Under the time objective a confirmation only has to tell whether it beats the incumbent: its
+  // replay stops once its clock passes the incumbent's makespan with a rank still running (it is
+  // then slower, and judged so by its makespan so far), which changes no choice.
+  const auto confirming = [&] {
+    auto fidelity = with_path;
+    if (goal.kind() == Goal::Kind::Time) fidelity.stop_past = measured.makespan;
+    return fidelity;
+  };
   // Whole replays as integers, slices' shares to a tenth.
   const auto replays_text = [](double n) {
     return n == std::floor(n) ? fmt::format("{:.0f}", n) : fmt::format("{:.1f}", n);
@@ -386,10 +395,12 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       order.resize(std::min(order.size(), options_.confirm));
       std::vector<topo::Mapping> chosen;
       for (const auto k : order) chosen.push_back(candidates[k]);
-      confirmed = oracle.judge(chosen, with_path);
+      confirmed = oracle.judge(chosen, confirming());
     } else {
-      confirmed = oracle.judge(candidates, with_path);
+      confirmed = oracle.judge(candidates, confirming());
     }
+    stopped +=
+        std::count_if(confirmed.begin(), confirmed.end(), [](const Judgement& j) { return j.cut; });
     evaluations += static_cast<double>(order.size()) * slice_cost;
     // The confirmed candidates faster than the incumbent, fastest first (ties: earlier first).
     std::vector<std::size_t> faster;
@@ -443,6 +454,12 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     // plateau of the model's time (a sign that further moves of this kind will not gain).
     report += fmt::format("  {} of {} confirmed candidates tied the incumbent exactly\n", ties,
                           confirmations);
+  }
+  if (stopped > 0) {
+    report += fmt::format(
+        "  {} of {} confirmations stopped early, once their replay passed the incumbent's "
+        "makespan\n",
+        stopped, confirmations);
   }
   if (rejected_on_whole > 0) {
     report += fmt::format("  {} moves faster on the slice were slower on the whole workload\n",

@@ -33,14 +33,18 @@ struct Slice {
 };
 
 /// Which replay a search asks for: a network model (sim's names: "analytic", "flow", "packet"),
-/// the factor on the recorded computation (0: communication only), how much of the workload, and
+/// the factor on the recorded computation (0: communication only), how much of the workload,
 /// whether the judgements list the critical path's transfers (which cost the replay time and
-/// memory: only where the search reads them).
+/// memory: only where the search reads them), and a makespan past which a replay may stop
+/// (Judgement::cut).
 struct Fidelity {
   std::string model = "flow";
   double compute_scale = 0;
   Slice slice{};
   bool critical_messages = false;
+  /// Picoseconds; 0 = none: a replay whose clock passes this with a rank still running stops
+  /// there, since the mapping is then known to take longer.
+  std::int64_t stop_past = 0;
 
   friend bool operator==(const Fidelity&, const Fidelity&) = default;
 };
@@ -60,6 +64,9 @@ struct Judgement {
   /// The transfers on the replay's critical path, first to last, as (sender, receiver) ranks
   /// (sim/Result.hpp, critical_messages), if Fidelity::critical_messages asked for them.
   std::vector<std::pair<Rank, Rank>> critical_messages;
+  /// Stopped past Fidelity::stop_past: `makespan` is when it stopped, later than that limit and
+  /// no later than the whole replay's makespan; the other measures are of the replay so far.
+  bool cut = false;
 };
 
 class TimeOracle {

@@ -99,8 +99,18 @@ Result Replay::run() {
   Progress progress("replaying", streams_->event_count().value_or(0), "events");
   const bool drawing = progress.active();
   std::uint64_t shown = 0;
+  Time past = config_.stop.past;  // 0 once every rank has finished: nothing left to cut
   QueuedEvent event;
   while (engine_.next(event)) {
+    if (past > 0 && engine_.now() > past) {
+      if (std::any_of(ranks_.begin(), ranks_.end(),
+                      [](const RankState& r) { return !r.finished; })) {
+        result_.wall_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        return cut_result();
+      }
+      past = 0;
+    }
     if (stoppable && (engine_.processed() & 4095) == 0) check_stop(deadline);
     if (drawing && (engine_.processed() & kProgressMask) == 0) {
       progress.advance(result_.trace_events - shown);
@@ -568,6 +578,23 @@ std::int32_t Replay::rank_in(std::uint16_t comm, Rank world) {
     }
   }
   return table[static_cast<std::size_t>(world)];
+}
+
+Result Replay::cut_result() {
+  Result& r = result_;
+  r.cut = true;
+  r.model = config_.model;
+  r.engine_events = engine_.processed();
+  r.makespan = engine_.now();
+  for (const auto& rank : ranks_) r.rank_finish.push_back(rank.finished ? rank.finish : r.makespan);
+  const auto bytes = model_->resource_bytes();
+  r.link_count = network_->link_count();
+  r.resource_bytes.assign(bytes.begin(), bytes.end());
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    r.resource_busy.push_back(transfer_time(static_cast<double>(bytes[i]),
+                                            network_->bandwidth(static_cast<ResourceId>(i))));
+  }
+  return std::move(r);
 }
 
 Result Replay::finish_result() {

@@ -250,6 +250,8 @@ class Replay {
   std::string comm_name(std::uint16_t comm) const;
 
   Result finish_result();
+  /// The result of a replay stopped by StopCondition::past (Result::cut).
+  Result cut_result();
 
   traces::EventStreams* streams_;
   const std::vector<traces::Communicator>* communicators_;

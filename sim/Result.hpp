@@ -113,6 +113,12 @@ struct Result {
   std::uint64_t trace_events = 0;   ///< trace events replayed
   std::uint64_t engine_events = 0;  ///< discrete events processed by the engine
   double wall_seconds = 0;          ///< wall-clock time of the replay (not of loading)
+
+  /// The replay stopped early (StopCondition::past): `makespan` is the simulated time it had
+  /// reached, later than the limit and no later than the whole replay's makespan; rank_finish
+  /// holds each finished rank's finish and that time for the others; the other measures cover
+  /// the replay so far.
+  bool cut = false;
 };
 
 }  // namespace mapsim::sim

@@ -24,6 +24,10 @@ void validate(const SimConfig& config) {
     throw InputError(fmt::format("time limit must be zero (none) or positive, got {} s",
                                  config.stop.wall_seconds));
   }
+  if (config.stop.past < 0) {
+    throw InputError(fmt::format("a replay's stop time must be zero (none) or positive, got {} ps",
+                                 config.stop.past));
+  }
   if (config.model_options.packet_bytes < 1 ||
       config.model_options.packet_bytes > kMaxPacketBytes) {
     throw InputError(fmt::format(

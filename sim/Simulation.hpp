@@ -42,13 +42,18 @@
 
 namespace mapsim::sim {
 
-/// When a replay gives up (throwing Cancelled), checked every few thousand engine events. Not a
-/// parameter of the model: a replay that finishes gives the same result whatever its limits.
+/// When a replay gives up (throwing Cancelled), checked every few thousand engine events, or
+/// stops early with what it has measured (`past`). Not a parameter of the model: a replay that
+/// finishes gives the same result whatever its limits.
 struct StopCondition {
   /// Wall-clock budget of the replay in seconds; 0 = none.
   double wall_seconds = 0;
   /// Set by another thread (e.g. on Ctrl-C) to stop the replay; nullptr = never.
   const std::atomic<bool>* cancel = nullptr;
+  /// Simulated ps: the replay stops at its first event later than this while a rank is still
+  /// running (Result::cut), since its makespan is then known to exceed it; 0 = never. A search
+  /// that only needs to know whether a mapping beats a makespan passes that makespan.
+  Time past = 0;
 };
 
 /// The accepted ranges of the replay's time-producing parameters (validate): a compute scale up to

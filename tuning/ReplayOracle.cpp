@@ -24,6 +24,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
   config.model = fidelity.model;
   config.compute_scale = fidelity.compute_scale;
   config.critical_messages = fidelity.critical_messages;
+  config.stop.past = fidelity.stop_past;
   sim::validate(config);
   std::vector<map::Judgement> judgements(mappings.size());
   // Each replay's error is kept and the first (by index) rethrown: the same one at any thread
@@ -36,6 +37,7 @@ std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> m
           const auto result = replay_(mappings[k], config, fidelity.slice);
           auto& j = judgements[k];
           j.makespan = result.makespan;
+          j.cut = result.cut;
           j.events = static_cast<std::int64_t>(result.trace_events);
           j.rank_finish = result.rank_finish;
           j.energy_joules = sim::replay_energy(result, topology_, config.links).joules();

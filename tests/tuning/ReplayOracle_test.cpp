@@ -2,11 +2,13 @@
 // configuration with the fidelity's model and compute scale (the critical path's transfers
 // included), their energy sim::replay_energy's with the caller's link parameters (with idle 0 W,
 // busy 1 W and no per-bit term: the links' busy time), the same at any thread count and in
-// input order; a replay's error names the candidate; and replay-search with it finds a mapping
-// no slower under flow than any of its portfolio's.
+// input order; replays stop past the makespan a fidelity gives them (cut, slower); a replay's
+// error names the candidate; replay-search with it finds a mapping no slower under flow than any
+// of its portfolio's, and the same one as with whole replays.
 
 #include "tuning/ReplayOracle.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -159,6 +161,87 @@ TEST(ReplayOracle, TheSameAtAnyThreadCountInInputOrder) {
   }
   // The mappings differ in makespan, so that the order above is tested.
   EXPECT_NE(one.front().makespan, one[1].makespan);
+}
+
+// Fidelity::stop_past: a mapping slower than the limit stops past it (cut, its makespan between
+// the limit and its whole replay's); one that finishes by the limit is its whole replay.
+TEST(ReplayOracle, ReplaysStopPastTheMakespanTheyAreGiven) {
+  const auto topology = topo::make_topology("torus:4x2");
+  const auto oracle = make_oracle(*topology);
+  const auto mappings = some_mappings(*topology);
+  const map::Fidelity flow{"flow", 0, {}, true};
+  const auto whole = oracle.judge(mappings, flow);
+  auto limited = flow;
+  limited.stop_past =
+      std::min_element(whole.begin(), whole.end(), [](const auto& a, const auto& b) {
+        return a.makespan < b.makespan;
+      })->makespan;
+  const auto stopped = oracle.judge(mappings, limited);
+  std::size_t cut = 0;
+  for (std::size_t k = 0; k < mappings.size(); ++k) {
+    const auto what = "mapping " + std::to_string(k);
+    EXPECT_FALSE(whole[k].cut) << what;
+    if (whole[k].makespan <= limited.stop_past) {
+      EXPECT_FALSE(stopped[k].cut) << what;
+      expect_same(stopped[k], whole[k], what);
+      EXPECT_EQ(stopped[k].critical_messages, whole[k].critical_messages) << what;
+    } else {
+      EXPECT_TRUE(stopped[k].cut) << what;
+      EXPECT_GT(stopped[k].makespan, limited.stop_past) << what;
+      EXPECT_LE(stopped[k].makespan, whole[k].makespan) << what;
+      ++cut;
+    }
+  }
+  EXPECT_GT(cut, 0U);  // the mappings differ in makespan
+}
+
+/// An oracle that replays every candidate to its end (stop_past ignored).
+class WholeReplays final : public map::TimeOracle {
+ public:
+  explicit WholeReplays(const ReplayOracle& oracle) : oracle_(oracle) {}
+  [[nodiscard]] const topo::Topology& topology() const override { return oracle_.topology(); }
+  [[nodiscard]] std::vector<map::Judgement> judge(std::span<const topo::Mapping> mappings,
+                                                  const map::Fidelity& fidelity) const override {
+    auto whole = fidelity;
+    whole.stop_past = 0;
+    return oracle_.judge(mappings, whole);
+  }
+  void report(std::string_view text) const override { oracle_.report(text); }
+
+ private:
+  const ReplayOracle& oracle_;
+};
+
+// The confirmations stop once slower than the incumbent, which changes no choice: the same
+// mapping and the same account as with whole replays, but for the line that counts them. From a
+// poor start (one portfolio member), so that moves are taken and the limit follows them.
+TEST(ReplayOracle, ReplaySearchChoosesAsWithWholeReplays) {
+  const auto matrix = traces::matrix_with_collectives(cg_trace());
+  const std::string line = "confirmations stopped early, once their replay passed";
+  int moved = 0;
+  for (const auto* spec : {"torus:2x2:cores=2", "torus:4x2", "mesh:4x2"}) {
+    const auto topology = topo::make_topology(spec);
+    for (const auto* start : {"in-order", "random"}) {
+      const auto what = std::string(spec) + " from " + start;
+      const auto stopping = make_oracle(*topology);
+      const auto whole_oracle = make_oracle(*topology);
+      const WholeReplays whole(whole_oracle);
+      const auto search =
+          map::make_mapper("replay-search", {{"evaluations", "60"}, {"portfolio", start}});
+      EXPECT_TRUE(search->map(matrix, *topology, 1, &stopping) ==
+                  search->map(matrix, *topology, 1, &whole))
+          << what;
+      auto report = stopping.reported();
+      const auto at = report.find(line);
+      ASSERT_NE(at, std::string::npos) << what << ":\n" << report;
+      const auto begin = report.rfind('\n', at) + 1;
+      report.erase(begin, report.find('\n', at) + 1 - begin);
+      EXPECT_EQ(report, whole_oracle.reported()) << what;
+      EXPECT_EQ(whole_oracle.reported().find(line), std::string::npos) << what;
+      moved += report.find(" 0 moves taken") == std::string::npos ? 1 : 0;
+    }
+  }
+  EXPECT_GT(moved, 0);
 }
 
 // Candidates 2 and 3 cannot be replayed (too few ranks; a node over its cores): the first by
