@@ -459,7 +459,9 @@ TEST(ReplaySearch, AsksForTheFidelitiesOfItsParameters) {
       auto expected = Fidelity{"packet", 0.5, {}, true};
       expected.stop_past = k == 0 ? 0 : asked[k].stop_past;
       EXPECT_EQ(asked[k], expected) << k;
-      if (k > 0) EXPECT_GT(asked[k].stop_past, 0) << k;
+      if (k > 0) {
+        EXPECT_GT(asked[k].stop_past, 0) << k;
+      }
     }
   }
   for (const auto* objective : {"energy", "time+energy"}) {
