@@ -4,10 +4,11 @@
 // MPI overheads, collective algorithms, eager threshold, calibration, seed — and the model and
 // compute scale of the fidelity the search asks for, of the whole workload or the slice it asks
 // for (Fidelity::slice: a generated workload's first iterations, or the consistent cut within a
-// share of any trace's events; the replayer throws InputError for iterations of a trace file). A
-// Judgement is the replay's makespan, its ranks' finish times, its network links' busy times
-// (sim::Result) and its network's energy (sim::replay_energy with the configuration's link
-// parameters: computed from what the replay measured, at no cost to it).
+// share of any trace's events; the replayer throws InputError for iterations of a trace file),
+// stopping where the fidelity says (Fidelity::stop_past, sim::StopCondition::past). A Judgement
+// is the replay's makespan, its ranks' finish times, its network links' busy times (sim::Result),
+// its network's energy (sim::replay_energy with the configuration's link parameters: computed
+// from what the replay measured, at no cost to it) and whether it stopped early.
 //
 //   tuning::ReplayOracle oracle(*topology, config,
 //                               [&](const topo::Mapping& m, const sim::SimConfig& c,
