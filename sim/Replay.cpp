@@ -587,14 +587,19 @@ Result Replay::cut_result() {
   r.engine_events = engine_.processed();
   r.makespan = engine_.now();
   for (const auto& rank : ranks_) r.rank_finish.push_back(rank.finished ? rank.finish : r.makespan);
+  measure_resources(r);
+  return std::move(r);
+}
+
+void Replay::measure_resources(Result& r) const {
   const auto bytes = model_->resource_bytes();
   r.link_count = network_->link_count();
   r.resource_bytes.assign(bytes.begin(), bytes.end());
+  r.resource_busy.resize(bytes.size());
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    r.resource_busy.push_back(transfer_time(static_cast<double>(bytes[i]),
-                                            network_->bandwidth(static_cast<ResourceId>(i))));
+    r.resource_busy[i] = transfer_time(static_cast<double>(bytes[i]),
+                                       network_->bandwidth(static_cast<ResourceId>(i)));
   }
-  return std::move(r);
 }
 
 Result Replay::finish_result() {
@@ -630,19 +635,15 @@ Result Replay::finish_result() {
   transfers_ = {};
   for (const auto& rank : ranks_) r.unmatched_messages += rank.unexpected.size();
 
-  const auto bytes = model_->resource_bytes();
-  r.link_count = network_->link_count();
-  r.resource_bytes.assign(bytes.begin(), bytes.end());
-  r.resource_busy.resize(bytes.size());
-  r.resource_utilisation.resize(bytes.size());
+  measure_resources(r);
+  r.resource_utilisation.resize(r.resource_bytes.size());
   double used_sum = 0;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
+  for (std::size_t i = 0; i < r.resource_bytes.size(); ++i) {
     const auto id = static_cast<ResourceId>(i);
-    r.resource_busy[i] = transfer_time(static_cast<double>(bytes[i]), network_->bandwidth(id));
     r.resource_utilisation[i] =
         r.makespan > 0 ? static_cast<double>(r.resource_busy[i]) / static_cast<double>(r.makespan)
                        : 0;
-    if (id < r.link_count && bytes[i] > 0) {
+    if (id < r.link_count && r.resource_bytes[i] > 0) {
       ++r.links_used;
       used_sum += r.resource_utilisation[i];
       r.max_link_utilisation = std::max(r.max_link_utilisation, r.resource_utilisation[i]);

@@ -252,6 +252,8 @@ class Replay {
   Result finish_result();
   /// The result of a replay stopped by StopCondition::past (Result::cut).
   Result cut_result();
+  /// The network's resources into `r`: link count, bytes carried and busy times.
+  void measure_resources(Result& r) const;
 
   traces::EventStreams* streams_;
   const std::vector<traces::Communicator>* communicators_;
