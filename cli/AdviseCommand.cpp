@@ -195,8 +195,8 @@ int run_advise(const std::vector<std::string>& args) {
                     topology->allocation().empty() ? "" : "allocated ", topology->cores_per_node(),
                     trace.source(), trace.ranks()));
   }
-  trace.load(true);  // every step replays it
   const auto matrix_settings = matrix_options(options);
+  trace.load(true, matrix_settings);  // every step replays it
   const auto matrix = trace.matrix(matrix_settings);
 
   // The replays that judge the mappings: communication only, under flow (step 2).

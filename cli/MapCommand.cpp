@@ -438,7 +438,7 @@ int run_map(const std::vector<std::string>& args) {
   });
   if (replays && !csv_input) {
     trace.emplace(source, ReadMode::Auto);
-    trace->load(true);  // the search replays it many times
+    trace->load(true, matrix_options(*vm), &matrix);  // the search replays it many times
     sim::SimConfig config;
     config.links = links;
     config.collectives = matrix_options(*vm).algorithms;

@@ -567,7 +567,7 @@ int run_simulate(const std::vector<std::string>& args) {
                       std::any_of(chosen.begin(), chosen.end(), [](const ChosenMapper& c) {
                         return map::make_mapper(c.name, c.params)->needs_oracle();
                       });
-  trace.load(shared);
+  trace.load(shared, matrix_options(options));
 
   if (!chosen.empty()) {
     const auto matrix = trace.matrix(matrix_options(options));

@@ -47,13 +47,18 @@ std::string_view TraceInput::reading() const {
   return stream_ ? "stream" : "memory";
 }
 
-void TraceInput::load(bool shared) {
+void TraceInput::load(bool shared, const traces::MatrixOptions& options,
+                      const traces::CommMatrix* known) {
   if (reader_ && !stream_) stored_ = reader_->read_trace();
   if (!generator_ || mode_ == ReadMode::Stream) return;
-  if (mode_ == ReadMode::Auto &&
-      (!shared ||
-       traces::workload_matrix(*generator_, {}).total().messages > traces::kStoredWorkloadMessages))
-    return;
+  if (mode_ == ReadMode::Auto) {
+    if (!shared) return;
+    if (known == nullptr) {
+      generated_matrix_.emplace(options, traces::workload_matrix(*generator_, options));
+      known = &generated_matrix_->second;
+    }
+    if (known->total().messages > traces::kStoredWorkloadMessages) return;
+  }
   stored_ = traces::generate_trace(*generator_);
   const std::scoped_lock lock(mutex_);
   streams_.reset();  // the streams opened for the checks are not needed
@@ -62,7 +67,9 @@ void TraceInput::load(bool shared) {
 traces::CommMatrix TraceInput::matrix(const traces::MatrixOptions& options) const {
   traces::CommMatrix matrix;
   std::optional<std::uint64_t> calls;
-  if (generator_) {
+  if (generated_matrix_ && generated_matrix_->first == options) {
+    matrix = generated_matrix_->second;
+  } else if (generator_) {
     matrix = traces::workload_matrix(*generator_, options);
   } else if (stored_) {
     matrix = options.collectives ? traces::matrix_with_collectives(*stored_, options.algorithms)

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "mappers/TimeOracle.hpp"
 #include "sim/Simulation.hpp"
@@ -47,9 +48,12 @@ class TraceInput {
   /// Reads an archive that is to be held in memory (the expensive step, after every cheap check).
   /// A generator spec is generated once and held with ReadMode::Memory, or with ReadMode::Auto
   /// when `shared` (several replays will read it: several mappers, a mapper that replays) and its
-  /// matrix counts at most traces::kStoredWorkloadMessages messages; else each replay generates
-  /// it as it goes. Either way the replays see the same events (traces/WorkloadStreams.hpp).
-  void load(bool shared = false);
+  /// matrix under `options` (the mappers' matrix) counts at most traces::kStoredWorkloadMessages
+  /// messages, as sweeps decide; else each replay generates it as it goes. Either way the replays
+  /// see the same events (traces/WorkloadStreams.hpp). `known` is that matrix if the caller has
+  /// it already; otherwise load() computes it, once: matrix(options) then returns it.
+  void load(bool shared = false, const traces::MatrixOptions& options = {},
+            const traces::CommMatrix* known = nullptr);
 
   /// The mappers' matrix (cli/MatrixChoice.hpp), its caveats logged.
   [[nodiscard]] traces::CommMatrix matrix(const traces::MatrixOptions& options) const;
@@ -72,6 +76,8 @@ class TraceInput {
   std::optional<traces::GeneratorOptions> generator_;
   std::optional<traces::TraceReader> reader_;
   std::optional<traces::Trace> stored_;
+  /// A generator's matrix computed by load(), and the options it was computed under.
+  std::optional<std::pair<traces::MatrixOptions, traces::CommMatrix>> generated_matrix_;
   std::unique_ptr<traces::EventStreams> streams_;
   std::mutex mutex_;
   traces::SliceCache slices_;

@@ -72,9 +72,10 @@ class TraceStreams final : public EventStreams {
 /// about as many bytes as its events take in memory. Larger archives are replayed from streams.
 bool archive_fits_in_memory(const std::filesystem::path& path);
 
-/// A generated workload whose matrix counts more messages than this is replayed from streams,
-/// never stored (about 3 events of 40 bytes per message: 2 Mi messages hold ~250 MB); an
-/// archive likewise unless archive_fits_in_memory.
+/// A generated workload whose matrix (the mappers': collectives' messages included when it counts
+/// them) counts more messages than this is replayed from streams, never stored (about 3 events of
+/// 40 bytes per message: 2 Mi messages hold ~250 MB); an archive likewise unless
+/// archive_fits_in_memory.
 inline constexpr std::uint64_t kStoredWorkloadMessages = std::uint64_t{2} << 20;
 
 /// Reads every rank's stream to its end into a Trace (the round trip of the tests).

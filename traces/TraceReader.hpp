@@ -78,6 +78,8 @@ struct MatrixOptions {
   /// (CollectiveSchedule). Their calls are kept until all are read (32 bytes per call and rank).
   bool collectives = false;
   CollectiveOptions algorithms;
+
+  friend bool operator==(const MatrixOptions&, const MatrixOptions&) = default;
 };
 
 /// The matrix of the archive at `path`, streamed without holding the events: one message per

@@ -77,6 +77,29 @@ TEST(SimulateStreams, AGeneratorSpecHeldOrGeneratedPerReplayReplaysTheSame) {
   EXPECT_EQ(csv_cell(one.out, 0, "read"), "generated");  // one replay: generated as it goes
 }
 
+TEST(SimulateStreams, AHeldGeneratorSpecsMatrixIsTheOneItsOptionsAskFor) {
+  // Held, the spec's matrix is computed once to decide that, and the mappers get that one; so
+  // greedy (which maps by the matrix) must map as when the matrix is computed for it alone
+  // (--read stream), with collectives counted (FT's are all its traffic), left out, or under
+  // Open MPI's algorithms.
+  const std::string spec =
+      "simulate --trace npb:ft:S:8:iterations=1 --topology torus:2x2x2 --mapper greedy,in-order "
+      "--compute-scale 0 --format csv";
+  std::vector<std::string> greedy;
+  for (const char* matrix : {"", " --p2p-only", " --collectives ompi"}) {
+    SCOPED_TRACE(matrix);
+    const auto held = run_mapsim(spec + matrix);
+    const auto streamed = run_mapsim(spec + matrix + " --read stream");
+    ASSERT_EQ(held.exit_code, 0) << held.err;
+    ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
+    EXPECT_EQ(csv_cell(held.out, 0, "read"), "generated in memory");
+    expect_same_rows(held.out, streamed.out, 2);
+    greedy.push_back(csv_cell(held.out, 0, "makespan_ps"));
+  }
+  // The matrices differ enough to move greedy's mapping: a wrong matrix would show.
+  EXPECT_NE(greedy[0], greedy[1]);
+}
+
 TEST(SimulateStreams, AnArchiveStreamedReplaysAsTheArchiveInMemory) {
   for (const char* trace :
        {"npb/lu.S.8", "npb/cg.S.8", "npb/ft.S.12", "public/tracer_stencil4d_32"}) {
