@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -151,6 +153,46 @@ class Goal {
   double w_;
   double t0_ = 1;
   double e0_ = 1;
+};
+
+/// The judgements a search has made at one fidelity, by mapping: a candidate drawn again (the
+/// rounds after a stall draw from the same incumbent, and moves can undo one another) is looked
+/// up, not replayed again. The same judgement either way: a replay depends on its mapping and
+/// fidelity alone (TimeOracle.hpp).
+class Remembered {
+ public:
+  /// The judgements of `mappings` at `fidelity`, in order: the known looked up, the others (each
+  /// distinct one once) judged by `oracle` in one batch and remembered.
+  std::vector<Judgement> judge(const TimeOracle& oracle, std::span<const topo::Mapping> mappings,
+                               const Fidelity& fidelity) {
+    std::vector<std::size_t> at(mappings.size());
+    std::vector<topo::Mapping> fresh;
+    const std::size_t known = known_.size();
+    for (std::size_t k = 0; k < mappings.size(); ++k) {
+      const auto same = std::find_if(known_.begin(), known_.end(),
+                                     [&](const auto& j) { return j.first == mappings[k]; });
+      at[k] = static_cast<std::size_t>(same - known_.begin());
+      if (same == known_.end()) {
+        known_.emplace_back(mappings[k], Judgement{});
+        fresh.push_back(mappings[k]);
+      }
+    }
+    if (!fresh.empty()) {
+      auto judged = oracle.judge(fresh, fidelity);
+      MAPSIM_EXPECTS(judged.size() == fresh.size(), "the time oracle lost judgements");
+      for (std::size_t k = 0; k < judged.size(); ++k)
+        known_[known + k].second = std::move(judged[k]);
+    }
+    std::vector<Judgement> judgements;
+    judgements.reserve(mappings.size());
+    for (const auto k : at) judgements.push_back(known_[k].second);
+    return judgements;
+  }
+  /// Forgets every judgement (their fidelity changes).
+  void forget() { known_.clear(); }
+
+ private:
+  std::vector<std::pair<topo::Mapping, Judgement>> known_;
 };
 
 struct Options {
@@ -310,6 +352,11 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     screen_goal = objective.reference(oracle.judge(reference, options_.screen).front());
     evaluations += slice_cost;
   }
+  // Screens depend on the candidate alone; confirmations also on the incumbent's makespan, at
+  // which they stop (confirming()): forgotten when it changes.
+  Remembered screens;
+  Remembered confirmations_of_incumbent;
+  Remembered judged_on_whole;  // train-start=whole: the slice's winners replayed whole
   std::optional<replay::WeightedPairs> busy;
   std::vector<Rank> late;
   const auto refresh = [&] {
@@ -387,7 +434,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::vector<Judgement> confirmed;
     if (screening) {
-      const auto screened = oracle.judge(candidates, options_.screen);
+      const auto screened = screens.judge(oracle, candidates, options_.screen);
       evaluations += static_cast<double>(candidates.size()) * slice_cost;
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return screen_goal.less(screened[a], screened[b]);
@@ -395,9 +442,9 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       order.resize(std::min(order.size(), options_.confirm));
       std::vector<topo::Mapping> chosen;
       for (const auto k : order) chosen.push_back(candidates[k]);
-      confirmed = oracle.judge(chosen, confirming());
+      confirmed = confirmations_of_incumbent.judge(oracle, chosen, confirming());
     } else {
-      confirmed = oracle.judge(candidates, confirming());
+      confirmed = confirmations_of_incumbent.judge(oracle, candidates, confirming());
     }
     stopped +=
         std::count_if(confirmed.begin(), confirmed.end(), [](const Judgement& j) { return j.cut; });
@@ -421,7 +468,9 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       winner = order.size();
       for (std::size_t i = 0; i < faster.size(); ++i) {
         if (i > 0 && evaluations >= budget) break;
-        auto on_whole = oracle.judge(std::span(&candidates[order[faster[i]]], 1), whole).front();
+        auto on_whole =
+            judged_on_whole.judge(oracle, std::span(&candidates[order[faster[i]]], 1), whole)
+                .front();
         evaluations += 1;
         if (portfolio_goal.less(on_whole, incumbent_whole)) {
           incumbent_whole = std::move(on_whole);
@@ -434,6 +483,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     if (winner < order.size()) {
       incumbent = std::move(candidates[order[winner]]);
       measured = std::move(confirmed[winner]);
+      confirmations_of_incumbent.forget();
       stalled = 0;
       ++accepted;
       refresh();

@@ -15,10 +15,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -85,6 +87,7 @@ class FakeOracle final : public TimeOracle {
     {
       const std::lock_guard lock(mutex_);
       fidelities_.push_back(fidelity);
+      for (const auto& m : mappings) asked_.emplace_back(m, fidelity);
     }
     std::vector<Judgement> judgements(mappings.size());
     tbb::parallel_for(std::size_t{0}, mappings.size(), [&](std::size_t k) {
@@ -125,6 +128,11 @@ class FakeOracle final : public TimeOracle {
     const std::lock_guard lock(mutex_);
     return fidelities_;
   }
+  /// Every mapping judged, with its fidelity, in the order asked.
+  [[nodiscard]] std::vector<std::pair<topo::Mapping, Fidelity>> asked() const {
+    const std::lock_guard lock(mutex_);
+    return asked_;
+  }
   [[nodiscard]] std::string reported() const {
     const std::lock_guard lock(mutex_);
     return reported_;
@@ -139,6 +147,7 @@ class FakeOracle final : public TimeOracle {
   mutable std::atomic<std::int64_t> invalid_{0};
   mutable std::mutex mutex_;
   mutable std::vector<Fidelity> fidelities_;
+  mutable std::vector<std::pair<topo::Mapping, Fidelity>> asked_;
   mutable std::string reported_;
   mutable std::vector<std::string> progress_;
 };
@@ -418,6 +427,41 @@ TEST(ReplaySearch, StopsAfterStallRoundsWithoutGain) {
     (void)search(matrix, *machine, oracle,
                  {{"stall", "3"}, {"evaluations", "100000"}, {"screen", "flow"}});
     EXPECT_EQ(oracle.calls(), 1 + 3);
+  }
+}
+
+// Nothing improves, so every round draws from the same incumbent and draws some candidates again:
+// those are looked up, not replayed again (the budget still counts them, as the report does).
+TEST(ReplaySearch, ReplaysNoMappingTwiceAtOneFidelity) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 9);
+  for (const auto* screen : {"analytic", "flow"}) {
+    SCOPED_TRACE(screen);
+    const FakeOracle oracle(*machine, matrix, /*flat=*/true);
+    (void)search(matrix, *machine, oracle,
+                 {{"stall", "20"}, {"evaluations", "100000"}, {"screen", screen}});
+    const auto asked = oracle.asked();
+    for (std::size_t a = 0; a < asked.size(); ++a) {
+      for (std::size_t b = a + 1; b < asked.size(); ++b) {
+        EXPECT_FALSE(asked[a] == asked[b]) << "judged " << a << " and " << b;
+      }
+    }
+    // The report counts the rounds' candidates (the budget's replays); fewer were replayed: all
+    // but the portfolio's (its fidelity is the first asked, which no round asks again).
+    long rounds = 0;
+    long counted = 0;
+    const auto report = oracle.reported();
+    const auto at = report.find("improvement: ");
+    ASSERT_NE(at, std::string::npos) << report;
+    ASSERT_EQ(
+        std::sscanf(report.c_str() + at, "improvement: %ld rounds, %ld replays", &rounds, &counted),
+        2)
+        << report;
+    EXPECT_EQ(rounds, 20);
+    const auto portfolio = std::count_if(asked.begin(), asked.end(), [&](const auto& m) {
+      return m.second == asked.front().second;
+    });
+    EXPECT_LT(static_cast<long>(asked.size()) - portfolio, counted);
   }
 }
 
