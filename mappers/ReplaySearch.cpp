@@ -52,6 +52,11 @@ constexpr ParamSpec kParams[] = {
     {"confirm", ParamType::Integer, "4", "screened candidates per round replayed under `model`", 1,
      4096},
     {"stall", ParamType::Integer, "8", "rounds without a gain before the search stops", 1, 1000000},
+    {"plateau", ParamType::Integer, "8",
+     "with screening: once this many candidates whose screen tied the incumbent's exactly were "
+     "confirmed without beating it, its further screen-tied candidates are not confirmed (0: "
+     "confirm them all)",
+     0, 1000000},
     {"train", ParamType::Integer, "0",
      "search on the first N iterations of a generated workload (0: the whole workload); the "
      "portfolio's mappings and the search's choice are then judged on the whole workload",
@@ -205,6 +210,7 @@ struct Options {
   std::size_t batch = 0;
   std::size_t confirm = 0;
   std::int64_t stall = 0;
+  std::int64_t plateau = 0;
   double time_limit = 0;
   map::Slice train;         // what the search replays (train=, train-share=)
   bool start_whole = true;  // train-start=whole
@@ -222,6 +228,7 @@ class ReplaySearch final : public Mapper {
     options_.batch = static_cast<std::size_t>(params.integer("batch"));
     options_.confirm = static_cast<std::size_t>(params.integer("confirm"));
     options_.stall = params.integer("stall");
+    options_.plateau = params.integer("plateau");
     options_.time_limit = params.real("time-limit");
     options_.train = {params.integer("train"), params.real("train-share")};
     options_.start_whole = params.text("train-start") == "whole";
@@ -345,16 +352,21 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   std::int64_t ties = 0;     // confirmed candidates that cost exactly what the incumbent did
   std::int64_t stopped = 0;  // confirmations stopped once slower than the incumbent
   std::uint64_t round = 0;
-  // time+energy screens against the reference's own screen replay: one replay of the budget.
-  auto screen_goal = goal;
-  if (screening && goal.relative() && options_.evaluations > 0) {
-    const std::vector<topo::Mapping> reference{starts.front()};
-    screen_goal = objective.reference(oracle.judge(reference, options_.screen).front());
-    evaluations += slice_cost;
-  }
   // Screens depend on the candidate alone; confirmations also on the incumbent's makespan, at
   // which they stop (confirming()): forgotten when it changes.
   Remembered screens;
+  // time+energy screens against the reference's own screen replay: one replay of the budget.
+  auto screen_goal = goal;
+  if (screening && goal.relative() && options_.evaluations > 0) {
+    screen_goal = objective.reference(
+        screens.judge(oracle, std::span(&starts.front(), 1), options_.screen).front());
+    evaluations += slice_cost;
+  }
+  // The plateau rule (plateau=): the incumbent's own screen, how many candidates whose screen tied
+  // it were confirmed without beating it, and how many were then left unconfirmed.
+  std::optional<Judgement> incumbent_screen;
+  std::int64_t tied_screens_failed = 0;
+  std::int64_t plateau_skipped = 0;
   Remembered confirmations_of_incumbent;
   Remembered judged_on_whole;  // train-start=whole: the slice's winners replayed whole
   std::optional<replay::WeightedPairs> busy;
@@ -433,13 +445,38 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     std::vector<std::size_t> order(candidates.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::vector<Judgement> confirmed;
+    std::vector<bool> screen_tied;  // by candidate: its screen ties the incumbent's (plateau=)
+    std::vector<Judgement> screened;
     if (screening) {
-      const auto screened = screens.judge(oracle, candidates, options_.screen);
+      // The plateau rule compares the screens with the incumbent's: the start's is screened with
+      // the first round's candidates (a later incumbent's is its screen as a candidate), one
+      // replay counted with the portfolio's, not in the budget, so that the rule never shortens
+      // the search.
+      const bool screen_start = options_.plateau > 0 && !incumbent_screen;
+      if (screen_start) candidates.push_back(incumbent);
+      screened = screens.judge(oracle, candidates, options_.screen);
+      if (screen_start) {
+        incumbent_screen = std::move(screened.back());
+        screened.pop_back();
+        candidates.pop_back();
+      }
       evaluations += static_cast<double>(candidates.size()) * slice_cost;
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return screen_goal.less(screened[a], screened[b]);
       });
       order.resize(std::min(order.size(), options_.confirm));
+      if (options_.plateau > 0) {
+        screen_tied.assign(candidates.size(), false);
+        for (const auto k : order) {
+          screen_tied[k] = !screen_goal.less(screened[k], *incumbent_screen) &&
+                           !screen_goal.less(*incumbent_screen, screened[k]);
+        }
+        if (tied_screens_failed >= options_.plateau) {
+          const auto before = order.size();
+          std::erase_if(order, [&](std::size_t k) { return screen_tied[k]; });
+          plateau_skipped += static_cast<std::int64_t>(before - order.size());
+        }
+      }
       std::vector<topo::Mapping> chosen;
       for (const auto k : order) chosen.push_back(candidates[k]);
       confirmed = confirmations_of_incumbent.judge(oracle, chosen, confirming());
@@ -452,7 +489,11 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     // The confirmed candidates faster than the incumbent, fastest first (ties: earlier first).
     std::vector<std::size_t> faster;
     for (std::size_t k = 0; k < order.size(); ++k) {
-      if (goal.less(confirmed[k], measured)) faster.push_back(k);
+      if (goal.less(confirmed[k], measured)) {
+        faster.push_back(k);
+      } else if (!screen_tied.empty() && screen_tied[order[k]]) {
+        ++tied_screens_failed;
+      }
       ties += !goal.less(confirmed[k], measured) && !goal.less(measured, confirmed[k]);
     }
     confirmations += static_cast<std::int64_t>(order.size());
@@ -484,6 +525,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       incumbent = std::move(candidates[order[winner]]);
       measured = std::move(confirmed[winner]);
       confirmations_of_incumbent.forget();
+      if (incumbent_screen) incumbent_screen = std::move(screened[order[winner]]);
+      tied_screens_failed = 0;
       stalled = 0;
       ++accepted;
       refresh();
@@ -504,6 +547,12 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     // plateau of the model's time (a sign that further moves of this kind will not gain).
     report += fmt::format("  {} of {} confirmed candidates tied the incumbent exactly\n", ties,
                           confirmations);
+  }
+  if (plateau_skipped > 0) {
+    report += fmt::format(
+        "  {} screened candidates tied their incumbent's screen after {} such had been confirmed "
+        "without a gain (a plateau), and were not confirmed\n",
+        plateau_skipped, options_.plateau);
   }
   if (stopped > 0) {
     report += fmt::format(

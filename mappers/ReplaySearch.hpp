@@ -42,14 +42,20 @@
 //    the `confirm` best are replayed under the model; the fastest replaces the incumbent if it
 //    is faster. "Next to" a node: on it or on a node one hop away. The report counts the
 //    confirmed candidates that cost exactly what the incumbent did (moves the model cannot tell
-//    apart: a plateau).
+//    apart: a plateau). Plateau rule (`plateau=`, 8 by default, 0 to confirm every candidate):
+//    once that many of an incumbent's candidates whose screen tied its own exactly were
+//    confirmed without beating it, its further screen-tied candidates are not confirmed (a
+//    round may then confirm fewer, or none); a new incumbent starts the count again. Measured on
+//    static-vs-simulated's 40 contexts: the same choices in all 40, and SNAP on Tianhe-3, whose
+//    moves land on a plateau of the flow time, 92.7 -> 59.6 s (docs/results/replay-search.md).
 //    A candidate drawn again (rounds after a stall draw from the same incumbent) is looked up, not
 //    replayed again: its screen always, its confirmation while the incumbent is the same.
-// 3. Stop when the replays would pass `evaluations` (replays after the portfolio's, screened and
-//    confirmed alike; with train-start=whole, below, counted in replays of the whole workload: a
-//    replay of the slice counts as its share of the whole's trace events, so that the slice's
-//    cheaper replays buy more rounds; a candidate looked up counts as replayed), after `stall`
-//    rounds without a gain, or at `time-limit`.
+// 3. Stop when the replays would pass `evaluations` (replays after the portfolio's and the
+//    plateau rule's screen of the start, screened and confirmed alike; with train-start=whole,
+//    below, counted in replays of the whole workload: a replay of the slice counts as its share
+//    of the whole's trace events, so that the slice's cheaper replays buy more rounds; a
+//    candidate looked up counts as replayed), after `stall` rounds without a gain, or at
+//    `time-limit`.
 // 4. Choose on a slice, win on the whole: with `train=N` the search's replays run the first N
 //    iterations of the workload only (a generated workload run with N iterations: its
 //    iterations repeat the same messages, so N of them show the placement's effect at a fraction

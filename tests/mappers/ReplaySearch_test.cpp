@@ -72,11 +72,13 @@ Judgement hop_bytes_judgement(const traces::CommMatrix& matrix, const topo::Topo
 }
 
 /// A TimeOracle that "replays" by hop_bytes_judgement (or charges every mapping the same when
-/// flat), counting what it is asked and checking that every mapping is a valid one of every rank.
+/// flat, or every analytic replay the same when flat_screen), counting what it is asked and
+/// checking that every mapping is a valid one of every rank.
 class FakeOracle final : public TimeOracle {
  public:
-  FakeOracle(const topo::Topology& topology, const traces::CommMatrix& matrix, bool flat = false)
-      : topology_(topology), matrix_(matrix), flat_(flat) {}
+  FakeOracle(const topo::Topology& topology, const traces::CommMatrix& matrix, bool flat = false,
+             bool flat_screen = false)
+      : topology_(topology), matrix_(matrix), flat_(flat), flat_screen_(flat_screen) {}
 
   [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
 
@@ -103,7 +105,7 @@ class FakeOracle final : public TimeOracle {
         return;
       }
       judgements[k] = hop_bytes_judgement(matrix_, topology_, m);
-      if (flat_) judgements[k].makespan = 1000;
+      if (flat_ || (flat_screen_ && fidelity.model == "analytic")) judgements[k].makespan = 1000;
     });
     return judgements;
   }
@@ -142,6 +144,7 @@ class FakeOracle final : public TimeOracle {
   const topo::Topology& topology_;
   const traces::CommMatrix& matrix_;
   bool flat_ = false;
+  bool flat_screen_ = false;
   mutable std::atomic<std::int64_t> calls_{0};
   mutable std::atomic<std::int64_t> judged_{0};
   mutable std::atomic<std::int64_t> invalid_{0};
@@ -409,7 +412,8 @@ TEST(ReplaySearch, StopsAfterStallRoundsWithoutGain) {
   const auto matrix = testing::random_matrix(16, 3, 9);
   {
     const FakeOracle oracle(*machine, matrix, /*flat=*/true);
-    (void)search(matrix, *machine, oracle, {{"stall", "3"}, {"evaluations", "100000"}});
+    (void)search(matrix, *machine, oracle,
+                 {{"stall", "3"}, {"evaluations", "100000"}, {"plateau", "0"}});
     EXPECT_EQ(oracle.calls(), 1 + 2 * 3);
     // A progress line after the portfolio and after each of the three rounds, in order.
     const auto lines = oracle.progress_lines();
@@ -463,6 +467,66 @@ TEST(ReplaySearch, ReplaysNoMappingTwiceAtOneFidelity) {
     });
     EXPECT_LT(static_cast<long>(asked.size()) - portfolio, counted);
   }
+}
+
+/// The number before `what` in `report` (e.g. "4 of 4 confirmed" -> 4 for " of 4 confirmed"),
+/// or -1 if `what` is not there.
+long count_before(const std::string& report, const std::string& what) {
+  const auto at = report.find(what);
+  if (at == std::string::npos) return -1;
+  auto start = report.rfind(' ', at - 1);
+  start = start == std::string::npos ? 0 : start + 1;
+  return std::stol(report.substr(start, at - start));
+}
+
+// Every screen ties (flat): after `plateau` screen-tied confirmations without a gain, no more are
+// confirmed for that incumbent; plateau=0 confirms them all.
+TEST(ReplaySearch, LeavesAPlateauUnconfirmed) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 9);
+  const ParamList base{{"stall", "5"}, {"evaluations", "100000"}, {"confirm", "4"}};
+  // As the report counts them (candidates drawn again are looked up, not replayed again).
+  const auto confirmations = [](const FakeOracle& oracle) {
+    return count_before(oracle.reported(), " confirmed candidates tied the incumbent exactly");
+  };
+  {
+    auto params = base;
+    params.emplace_back("plateau", "2");
+    const FakeOracle oracle(*machine, matrix, /*flat=*/true);
+    (void)search(matrix, *machine, oracle, params);
+    // Round 1 confirms its 4 (all tie: 4 >= 2 failures); rounds 2 to 5 confirm none.
+    EXPECT_EQ(confirmations(oracle), 4);
+    const auto report = oracle.reported();
+    EXPECT_EQ(count_before(report, " of 4 confirmed candidates tied the incumbent exactly"), 4)
+        << report;
+    EXPECT_EQ(count_before(report, " screened candidates tied their incumbent's screen"), 16)
+        << report;
+    EXPECT_THAT(report, HasSubstr("after 2 such had been confirmed without a gain"));
+  }
+  {
+    auto params = base;
+    params.emplace_back("plateau", "0");
+    const FakeOracle oracle(*machine, matrix, /*flat=*/true);
+    (void)search(matrix, *machine, oracle, params);
+    EXPECT_EQ(confirmations(oracle), 5 * 4);
+    EXPECT_THAT(oracle.reported(), Not(HasSubstr("screened candidates tied")));
+  }
+}
+
+// The screen cannot tell candidates apart but the model can: each round that takes a move forgets
+// the old incumbent's failures, so that the search keeps confirming while moves gain.
+TEST(ReplaySearch, ANewIncumbentStartsThePlateauCountAgain) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::stencil_2d(4, 4, true);
+  const FakeOracle oracle(*machine, matrix, /*flat=*/false, /*flat_screen=*/true);
+  (void)search(matrix, *machine, oracle,
+               {{"portfolio", "random"}, {"plateau", "5"}, {"evaluations", "100000"}});
+  const auto report = oracle.reported();
+  const auto taken = count_before(report, " moves taken: ");
+  // The first round's four reflections and rotations tie (the same hop-bytes); a round that
+  // takes a move fails at most three more. Without the fresh count, two rounds would reach five
+  // and leave every later round without confirmations: one move at most.
+  EXPECT_GE(taken, 2) << report;
 }
 
 // The portfolio and the confirmations under `model` with `compute-scale`, the screening under
@@ -1060,7 +1124,8 @@ TEST(ReplaySearch, TimeAndEnergyScreensAgainstTheReferencesScreenReplay) {
     EXPECT_EQ(calls[1].mappings.size(), 1U);
     EXPECT_EQ(calls[2].fidelity, screen);
     EXPECT_EQ(calls[3].fidelity, portfolio);
-    EXPECT_LE(oracle.judged(), 3 + 19);
+    // The portfolio, the start's screen (the plateau rule's, with the portfolio's), the budget.
+    EXPECT_LE(oracle.judged(), 3 + 1 + 19);
     EXPECT_EQ(oracle.invalid(), 0);
   }
   {
