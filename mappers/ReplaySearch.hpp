@@ -47,7 +47,7 @@
 //    confirmed without beating it, its further screen-tied candidates are not confirmed (a
 //    round may then confirm fewer, or none); a new incumbent starts the count again. Measured on
 //    static-vs-simulated's 40 contexts: the same choices in all 40, and SNAP on Tianhe-3, whose
-//    moves land on a plateau of the flow time, 92.7 -> 59.6 s (docs/results/replay-search.md).
+//    moves land on a plateau of the flow time, 92.7 -> 58.8 s (docs/results/replay-search.md).
 //    A candidate drawn again (rounds after a stall draw from the same incumbent) is looked up, not
 //    replayed again: its screen always, its confirmation while the incumbent is the same.
 // 3. Stop when the replays would pass `evaluations` (replays after the portfolio's and the
