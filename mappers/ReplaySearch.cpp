@@ -166,6 +166,11 @@ class Goal {
 /// fidelity alone (TimeOracle.hpp).
 class Remembered {
  public:
+  /// `costs_only`: keeps what a cost reads (makespan, events, energy, cut), not the per-rank and
+  /// per-link measures, so that screens held for a whole search take memory independent of the
+  /// machine's size.
+  explicit Remembered(bool costs_only = false) : costs_only_(costs_only) {}
+
   /// The judgements of `mappings` at `fidelity`, in order: the known looked up, the others (each
   /// distinct one once) judged by `oracle` in one batch and remembered.
   std::vector<Judgement> judge(const TimeOracle& oracle, std::span<const topo::Mapping> mappings,
@@ -185,8 +190,14 @@ class Remembered {
     if (!fresh.empty()) {
       auto judged = oracle.judge(fresh, fidelity);
       MAPSIM_EXPECTS(judged.size() == fresh.size(), "the time oracle lost judgements");
-      for (std::size_t k = 0; k < judged.size(); ++k)
+      for (std::size_t k = 0; k < judged.size(); ++k) {
+        if (costs_only_) {
+          judged[k].rank_finish = {};
+          judged[k].link_busy = {};
+          judged[k].critical_messages = {};
+        }
         known_[known + k].second = std::move(judged[k]);
+      }
     }
     std::vector<Judgement> judgements;
     judgements.reserve(mappings.size());
@@ -197,6 +208,7 @@ class Remembered {
   void forget() { known_.clear(); }
 
  private:
+  bool costs_only_;
   std::vector<std::pair<topo::Mapping, Judgement>> known_;
 };
 
@@ -354,7 +366,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   std::uint64_t round = 0;
   // Screens depend on the candidate alone; confirmations also on the incumbent's makespan, at
   // which they stop (confirming()): forgotten when it changes.
-  Remembered screens;
+  Remembered screens(/*costs_only=*/true);
   // time+energy screens against the reference's own screen replay: one replay of the budget.
   auto screen_goal = goal;
   if (screening && goal.relative() && options_.evaluations > 0) {
