@@ -567,10 +567,11 @@ int run_simulate(const std::vector<std::string>& args) {
                       std::any_of(chosen.begin(), chosen.end(), [](const ChosenMapper& c) {
                         return map::make_mapper(c.name, c.params)->needs_oracle();
                       });
-  trace.load(shared, matrix_options(options));
+  const auto matrix_settings = matrix_options(options);
+  trace.load(shared, matrix_settings);
 
   if (!chosen.empty()) {
-    const auto matrix = trace.matrix(matrix_options(options));
+    const auto matrix = trace.matrix(matrix_settings);
     replays.resize(chosen.size());
     mappings.resize(chosen.size());
     for (std::size_t k = 0; k < chosen.size(); ++k) {
