@@ -8,7 +8,12 @@
 # the choice on the consistent cut within the first SHARE of each rank's events (train-share=,
 # default 0.2) against the choice on the whole trace, on a torus of at least as many nodes.
 #
-#   bench/replay_search_train.sh [BUILD_DIR]   (default: build/release; SHARE=0.2)
+# Both choices come from a randomised search, so each ratio compares two draws: SEEDS="0 1 2 3 4"
+# runs both searches with each seed (--seed; default: 0 only) and adds, per case, the median of
+# the ratios over the seeds and the median of each search's makespan (the ratio of those two
+# medians: how the two searches compare, not two draws).
+#
+#   bench/replay_search_train.sh [BUILD_DIR]   (default: build/release; SHARE=0.2, SEEDS=0)
 set -euo pipefail
 build=${1:-build/release}
 mapsim="$build/mapsim"
@@ -16,17 +21,36 @@ mapsim="$build/mapsim"
 makespan() {  # the last CSV row's makespan_ps
   python3 -c 'import csv, sys; print(list(csv.DictReader(sys.stdin))[-1]["makespan_ps"])'
 }
-printf '%-4s %-22s %16s %16s %8s\n' kernel machine "whole [ps]" "train=1 [ps]" ratio
+seeds=${SEEDS:-0}
+# medians SEED_ROWS: the median ratio and the ratio of the median makespans of "whole train" rows.
+medians() {
+  python3 -c '
+import statistics, sys
+rows = [tuple(map(float, r.split())) for r in sys.argv[1].strip().split("\n")]
+whole = statistics.median(w for w, t in rows)
+train = statistics.median(t for w, t in rows)
+print("%.4f %.4f" % (statistics.median(t / w for w, t in rows), train / whole))' "$1"
+}
+printf '%-4s %-22s %4s %16s %16s %8s\n' kernel machine seed "whole [ps]" "train=1 [ps]" ratio
 for kernel in lu bt sp cg mg ft is; do
   for machine in torus:4x4x4 torus:4x2x2:cores=4; do
     workload="npb:$kernel:A:64:iterations=5"
-    run() {
-      "$mapsim" simulate --trace "$workload" --topology "$machine" --compute-scale 0 \
-        --mapper replay-search --format csv "$@" 2>/dev/null | makespan
-    }
-    whole=$(run)
-    train=$(run --param train=1)
-    python3 -c "print('%-4s %-22s %16d %16d %8.4f' % ('$kernel', '$machine', $whole, $train, $train / $whole))"
+    rows=""
+    for seed in $seeds; do
+      run() {
+        "$mapsim" simulate --trace "$workload" --topology "$machine" --compute-scale 0 \
+          --mapper replay-search --seed "$seed" --format csv "$@" 2>/dev/null | makespan
+      }
+      whole=$(run)
+      train=$(run --param train=1)
+      rows="$rows$whole $train"$'\n'
+      python3 -c "print('%-4s %-22s %4s %16d %16d %8.4f' % ('$kernel', '$machine', '$seed', $whole, $train, $train / $whole))"
+    done
+    if [[ $seeds == *" "* ]]; then
+      read -r median_ratio ratio_of_medians < <(medians "$rows")
+      printf '%-4s %-22s %4s %16s %16s %8s   (ratio of the median makespans %s)\n' "$kernel" \
+        "$machine" all "" "median ratio" "$median_ratio" "$ratio_of_medians"
+    fi
   done
 done
 share=${SHARE:-0.2}

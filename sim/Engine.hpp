@@ -98,6 +98,13 @@ class Engine {
     return true;
   }
 
+  /// Whether no event is due at now() but the one being handled: an event scheduled now would
+  /// run next.
+  [[nodiscard]] bool nothing_due_now() const {
+    return head_ == due_now_.size() && (queue_.empty() || queue_.top().time > now_) &&
+           !(timer_set_ && timer_.time == now_);
+  }
+
   /// Events processed so far, superseded timer events included.
   [[nodiscard]] std::uint64_t processed() const { return processed_ + superseded_; }
   [[nodiscard]] std::size_t pending() const {

@@ -74,14 +74,15 @@ std::size_t first_least(std::span<const double> shares) {
 }  // namespace
 
 FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& options,
-                     std::size_t scan_links)
+                     std::size_t scan_links, bool join_alone)
     : NetworkModel(engine, network, options),
       links_(static_cast<std::size_t>(network.resource_count())),
       route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links())) *
                    (options.reverse_traffic ? 2 : 1)),
       reverse_(options.reverse_traffic),
       weight_s_(options.weight_s),
-      scan_links_(scan_links) {}
+      scan_links_(scan_links),
+      join_alone_(join_alone) {}
 
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
@@ -141,8 +142,41 @@ void FlowModel::join(std::uint32_t id) {
     bundle.drain = first_drain(bundle);
     heap_set(b);
   }
-  for (const auto r : links_of(b)) ++links_[static_cast<std::size_t>(r)].streaming;
+  bool alone = bundle.count == 1;
+  for (const auto r : links_of(b))
+    alone = ++links_[static_cast<std::size_t>(r)].streaming == 1 && alone;
+  if (alone && join_alone_ && !resolve_queued_ && solve_alone(b)) return;
   touch(b);
+}
+
+bool FlowModel::solve_alone(std::uint32_t id) {
+  // The re-solve that touch() would queue would run next, on the component of this bundle alone:
+  // this is what it computes, in its order. The component search reaches the links in the reverse
+  // of the bundle's (it pops them off a stack); each link's share is residual / weights, summed
+  // as there; the first smallest share is the bottleneck.
+  if (!engine_->nothing_due_now()) return false;
+  Bundle& bundle = bundles_[id];
+  const auto links = links_of(id);
+  double share = std::numeric_limits<double>::infinity();
+  ResourceId bottleneck = -1;
+  for (std::uint32_t k = bundle.links; k-- > 0;) {
+    Link link;
+    link.residual = network_->bandwidth(links[k]);
+    link.weights = 0;
+    link.weights += share_of(id, k) * bundle.weight * bundle.count;
+    const double s = share_of(link);
+    if (s < share) {
+      share = s;
+      bottleneck = links[k];
+    }
+  }
+  if (bottleneck < 0) return false;  // resolve() reports it
+  advance(bundle, engine_->now());
+  bundle.rate = std::max(share * bundle.weight, network_->bandwidth(bottleneck) * 1e-12);
+  bundle.drain = first_drain(bundle);
+  heap_set(id);
+  arm();
+  return true;
 }
 
 std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> links, std::uint32_t forward,

@@ -66,14 +66,16 @@ struct Delivery {
 
 /// Starts transfer i (its id) at xs[i].start, in index order among equal starts, and returns the
 /// deliveries in the order the engine ran them. Precondition: starts are non-decreasing.
-/// `scan_links`: the flow model's bottleneck search (FlowModel's constructor), by default as
-/// make_network_model builds it.
+/// `scan_links` and `join_alone`: FlowModel's constructor's, by default as make_network_model
+/// builds it. `events`, if given, receives the number of engine events processed.
 std::vector<Delivery> run_flow_model(const topo::Topology& topology, const topo::LinkTable& links,
                                      std::span<const Xfer> xs, const sim::ModelOptions& options,
-                                     std::size_t scan_links = sim::FlowModel::kScanLinks) {
+                                     std::size_t scan_links = sim::FlowModel::kScanLinks,
+                                     bool join_alone = true, std::uint64_t* events = nullptr) {
   sim::Engine engine;
   sim::Network network(topology, links);
-  const auto model = std::make_unique<sim::FlowModel>(engine, network, options, scan_links);
+  const auto model =
+      std::make_unique<sim::FlowModel>(engine, network, options, scan_links, join_alone);
   for (std::size_t i = 0; i < xs.size(); ++i)
     engine.schedule(xs[i].start, sim::kInject, static_cast<std::uint32_t>(i));
   std::vector<Delivery> deliveries;
@@ -93,6 +95,7 @@ std::vector<Delivery> run_flow_model(const topo::Topology& topology, const topo:
         model->handle(event);
     }
   }
+  if (events != nullptr) *events = engine.processed();
   return deliveries;
 }
 
@@ -235,13 +238,18 @@ struct Instance {
 /// form again), sizes 0 to 2 MB (some zero, some equal), starts in 0 to 3 ms (some on a 250 us
 /// grid, so that flows start and drain together), some with a delay of up to 2 us, and some
 /// posted with the previous one (same start and size, on its route or another).
+/// Uniform integers in [lo, hi] from a seeded generator.
+struct Uniform {
+  std::mt19937_64 rng;
+  std::int64_t operator()(std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  }
+};
+
 Instance random_instance(std::string spec, topo::LinkTable links, std::uint64_t seed) {
   const auto topology = topo::make_topology(spec);
   const topo::NodeId nodes = topology->node_count();
-  std::mt19937_64 rng(seed);
-  const auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
+  Uniform uniform{std::mt19937_64(seed)};
   const auto pair = [&] {
     const auto a = static_cast<topo::NodeId>(uniform(0, nodes - 1));
     auto b = static_cast<topo::NodeId>(uniform(0, nodes - 2));
@@ -275,6 +283,30 @@ Instance random_instance(std::string spec, topo::LinkTable links, std::uint64_t 
       x.delay = previous.delay;
       if (uniform(0, 1) == 0) std::tie(x.src, x.dst) = std::pair{previous.src, previous.dst};
     }
+    instance.transfers.push_back(x);
+  }
+  std::stable_sort(instance.transfers.begin(), instance.transfers.end(),
+                   [](const Xfer& x, const Xfer& y) { return x.start < y.start; });
+  return instance;
+}
+
+/// Transfers on a coarse grid: starts, delays and (on round links, 1 byte per ns, 100 ns a hop)
+/// transfer times all multiples of 100 ns, so that joins and drains of flows sharing links fall
+/// on the same picoseconds, the order of events then deciding what each re-solve sees.
+Instance grid_instance(std::string spec, topo::LinkTable links, std::uint64_t seed) {
+  const auto topology = topo::make_topology(spec);
+  const topo::NodeId nodes = topology->node_count();
+  Uniform uniform{std::mt19937_64(seed)};
+  Instance instance{std::move(spec), std::move(links), {}};
+  const auto count = uniform(40, 120);
+  for (std::int64_t i = 0; i < count; ++i) {
+    Xfer x;
+    x.src = static_cast<topo::NodeId>(uniform(0, nodes - 1));
+    x.dst = static_cast<topo::NodeId>(uniform(0, nodes - 2));
+    if (x.dst >= x.src) ++x.dst;
+    x.bytes = 100 * uniform(1, 20);
+    x.start = 100 * kNs * uniform(0, 40);
+    if (uniform(0, 2) == 0) x.delay = 100 * kNs * uniform(1, 5);
     instance.transfers.push_back(x);
   }
   std::stable_sort(instance.transfers.begin(), instance.transfers.end(),
@@ -580,6 +612,63 @@ TEST(FlowBundles, HeapAndScanFindTheSameBottlenecks) {
       }
     }
   }
+}
+
+// A flow that joins links carrying nothing else while nothing else is due takes at once the rate
+// the re-solve event would give it (FlowModel.hpp): the same deliveries, in the same order and to
+// the picosecond, as with a re-solve event after every join, with one engine event fewer for
+// each such join. The random instances hold flows started alone and flows started together, the
+// grid instances flows whose joins and drains meet at one picosecond.
+TEST(FlowBundles, AFlowJoiningAloneTakesTheRateTheReSolveWouldGive) {
+  std::uint64_t saved = 0;
+  for (const bool reverse : {false, true}) {
+    sim::ModelOptions options;
+    options.reverse_traffic = reverse;
+    for (const auto& machine : kMachines) {
+      for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+        const auto instance = seed % 2 == 0 ? random_instance(machine.spec, machine.links(), seed)
+                                            : grid_instance(machine.spec, machine.links(), seed);
+        const auto topology = topo::make_topology(instance.spec);
+        std::uint64_t alone_events = 0;
+        std::uint64_t plain_events = 0;
+        const auto alone = run_flow_model(*topology, instance.links, instance.transfers, options,
+                                          sim::FlowModel::kScanLinks, true, &alone_events);
+        const auto plain = run_flow_model(*topology, instance.links, instance.transfers, options,
+                                          sim::FlowModel::kScanLinks, false, &plain_events);
+        const std::string where = std::string(machine.spec) + ", seed " + std::to_string(seed) +
+                                  (reverse ? ", reverse traffic" : "");
+        ASSERT_EQ(alone.size(), plain.size()) << where;
+        for (std::size_t k = 0; k < alone.size(); ++k) {
+          EXPECT_EQ(alone[k].id, plain[k].id) << where << ", #" << k;
+          EXPECT_EQ(alone[k].at, plain[k].at) << where << ", #" << k;
+        }
+        EXPECT_LE(alone_events, plain_events) << where;
+        saved += plain_events - std::min(plain_events, alone_events);
+      }
+    }
+  }
+  EXPECT_GT(saved, 0u);  // the shortcut was taken
+}
+
+// One transfer on an idle machine: join, re-solve, drain, delivery, and without the re-solve
+// event when it joins alone; the same delivery time, latency + size / bandwidth.
+TEST(FlowBundles, ALoneTransferNeedsNoReSolveEvent) {
+  const auto topology = topo::make_topology("torus:4x4");
+  const auto links = torus_links();
+  const std::vector<Xfer> one{Xfer{.src = 0, .dst = 2, .bytes = 1000, .start = 0, .delay = 0}};
+  std::uint64_t alone_events = 0;
+  std::uint64_t plain_events = 0;
+  const auto alone =
+      run_flow_model(*topology, links, one, {}, sim::FlowModel::kScanLinks, true, &alone_events);
+  const auto plain =
+      run_flow_model(*topology, links, one, {}, sim::FlowModel::kScanLinks, false, &plain_events);
+  ASSERT_EQ(alone.size(), 1u);
+  ASSERT_EQ(plain.size(), 1u);
+  // Two hops of 100 ns, then 1000 bytes at 1 byte per ns.
+  EXPECT_EQ(alone[0].at, 200 * kNs + 1000 * kNs);
+  EXPECT_EQ(plain[0].at, alone[0].at);
+  EXPECT_EQ(plain_events, 5u);  // inject, join, re-solve, drain, delivery
+  EXPECT_EQ(alone_events, 4u);
 }
 
 TEST(FlowBundles, SameInstanceSameDeliveries) {
