@@ -105,6 +105,13 @@ class Engine {
            !(timer_set_ && timer_.time == now_);
   }
 
+  /// Whether the timer, due at now(), is the only event due now but the one being handled: it
+  /// runs next, before any event scheduled now.
+  [[nodiscard]] bool only_timer_due_now() const {
+    return head_ == due_now_.size() && (queue_.empty() || queue_.top().time > now_) && timer_set_ &&
+           timer_.time == now_;
+  }
+
   /// Events processed so far, superseded timer events included.
   [[nodiscard]] std::uint64_t processed() const { return processed_ + superseded_; }
   [[nodiscard]] std::size_t pending() const {

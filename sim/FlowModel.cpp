@@ -74,7 +74,7 @@ std::size_t first_least(std::span<const double> shares) {
 }  // namespace
 
 FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& options,
-                     std::size_t scan_links, bool join_alone)
+                     std::size_t scan_links, bool inline_resolves)
     : NetworkModel(engine, network, options),
       links_(static_cast<std::size_t>(network.resource_count())),
       route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links())) *
@@ -82,7 +82,7 @@ FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& optio
       reverse_(options.reverse_traffic),
       weight_s_(options.weight_s),
       scan_links_(scan_links),
-      join_alone_(join_alone) {}
+      inline_resolves_(inline_resolves) {}
 
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
@@ -145,7 +145,7 @@ void FlowModel::join(std::uint32_t id) {
   bool alone = bundle.count == 1;
   for (const auto r : links_of(b))
     alone = ++links_[static_cast<std::size_t>(r)].streaming == 1 && alone;
-  if (alone && join_alone_ && !resolve_queued_ && solve_alone(b)) return;
+  if (alone && inline_resolves_ && !resolve_queued_ && solve_alone(b)) return;
   touch(b);
 }
 
@@ -271,18 +271,24 @@ Time FlowModel::first_drain(const Bundle& bundle) const {
 void FlowModel::handle(const QueuedEvent& event) {
   if (event.kind == kFlowJoins) {
     join(event.data);
-    return;
-  }
-  if (event.kind == kResolve) {
+  } else if (event.kind == kResolve) {
     resolve_queued_ = false;
     resolve();
     return;
+  } else {
+    MAPSIM_EXPECTS(event.kind == kFlowDrained, "unknown flow-model event");
+    if (armed_ && event.seq == armed_seq_) {  // else superseded by an earlier drain
+      armed_ = false;
+      drain_due();
+      arm();
+    }
+    if (deferred_ == Deferred::AfterDrain) deferred_ = Deferred::AfterThis;
   }
-  MAPSIM_EXPECTS(event.kind == kFlowDrained, "unknown flow-model event");
-  if (!armed_ || event.seq != armed_seq_) return;  // superseded by an earlier drain
-  armed_ = false;
-  drain_due();
-  arm();
+  if (deferred_ == Deferred::AfterThis) {  // the re-solve that would have been the next event
+    deferred_ = Deferred::None;
+    resolve_queued_ = false;
+    resolve();
+  }
 }
 
 void FlowModel::touch(std::uint32_t bundle) {
@@ -295,7 +301,16 @@ void FlowModel::touch(std::uint32_t bundle) {
   }
   if (!resolve_queued_) {
     resolve_queued_ = true;
-    engine_->schedule(engine_->now(), kResolve, 0);
+    // A re-solve queued now would run next when nothing else is due now (after this event), or
+    // when only the drain timer is (after the drain's handling): then it runs there, without an
+    // event. Events scheduled meanwhile would queue behind it either way.
+    if (inline_resolves_ && engine_->nothing_due_now()) {
+      deferred_ = Deferred::AfterThis;
+    } else if (inline_resolves_ && engine_->only_timer_due_now()) {
+      deferred_ = Deferred::AfterDrain;
+    } else {
+      engine_->schedule(engine_->now(), kResolve, 0);
+    }
   }
 }
 

@@ -66,16 +66,16 @@ struct Delivery {
 
 /// Starts transfer i (its id) at xs[i].start, in index order among equal starts, and returns the
 /// deliveries in the order the engine ran them. Precondition: starts are non-decreasing.
-/// `scan_links` and `join_alone`: FlowModel's constructor's, by default as make_network_model
+/// `scan_links` and `inline_resolves`: FlowModel's constructor's, by default as make_network_model
 /// builds it. `events`, if given, receives the number of engine events processed.
 std::vector<Delivery> run_flow_model(const topo::Topology& topology, const topo::LinkTable& links,
                                      std::span<const Xfer> xs, const sim::ModelOptions& options,
                                      std::size_t scan_links = sim::FlowModel::kScanLinks,
-                                     bool join_alone = true, std::uint64_t* events = nullptr) {
+                                     bool inline_resolves = true, std::uint64_t* events = nullptr) {
   sim::Engine engine;
   sim::Network network(topology, links);
   const auto model =
-      std::make_unique<sim::FlowModel>(engine, network, options, scan_links, join_alone);
+      std::make_unique<sim::FlowModel>(engine, network, options, scan_links, inline_resolves);
   for (std::size_t i = 0; i < xs.size(); ++i)
     engine.schedule(xs[i].start, sim::kInject, static_cast<std::uint32_t>(i));
   std::vector<Delivery> deliveries;
@@ -614,12 +614,12 @@ TEST(FlowBundles, HeapAndScanFindTheSameBottlenecks) {
   }
 }
 
-// A flow that joins links carrying nothing else while nothing else is due takes at once the rate
-// the re-solve event would give it (FlowModel.hpp): the same deliveries, in the same order and to
-// the picosecond, as with a re-solve event after every join, with one engine event fewer for
-// each such join. The random instances hold flows started alone and flows started together, the
-// grid instances flows whose joins and drains meet at one picosecond.
-TEST(FlowBundles, AFlowJoiningAloneTakesTheRateTheReSolveWouldGive) {
+// A re-solve that would be the next event runs without one, and a flow that joins links carrying
+// nothing else takes at once the rate that re-solve would give it (FlowModel.hpp): the same
+// deliveries, in the same order and to the picosecond, as with a re-solve event every time one is
+// due, with fewer engine events. The random instances hold flows started alone and flows started
+// together, the grid instances flows whose joins and drains meet at one picosecond.
+TEST(FlowBundles, ReSolvesWithoutTheirEventsDeliverTheSame) {
   std::uint64_t saved = 0;
   for (const bool reverse : {false, true}) {
     sim::ModelOptions options;
