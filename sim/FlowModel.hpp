@@ -77,9 +77,10 @@
 // weight_s (SimGrid's network/weight-S) adds weight_s / bw_l per link to the penalty 1 / w_f.
 //
 // Engine events: per flow one join (the end of its latency) and one drain (shared with
-// simultaneous drains), at most one re-solve per instant (not an event of its own when it
-// would run next, as above), and one extra wake-up when a re-solve slows the earliest-draining bundle down. The drain
-// wake-up is the engine's timer (Engine.hpp): moving it earlier costs no heap operation.
+// simultaneous drains), at most one re-solve per instant (not an event of its own when it would
+// run next, as above), and one extra wake-up when a re-solve slows the earliest-draining bundle
+// down. The drain wake-up is the engine's timer (Engine.hpp): moving it earlier costs no heap
+// operation.
 
 #include <cmath>
 #include <limits>
