@@ -12,6 +12,9 @@
 # resumption after each send's o_s when it does not compute, drains no longer simultaneous):
 # engine events/s measures the cost per event, trace events/s what a user waits for.
 #
+# WITH sets what is measured against none (default: --overheads typical); e.g.
+# WITH="--calibration smpi" (SMPI's factors and overheads) or WITH="--bw-factor 0:0.9;65536:0.95".
+#
 #   bench/overheads_speed.sh [BUILD_DIR] [REPEATS] [ITERATIONS]
 #                                  (defaults: build/release, 7, 100; from the root)
 set -euo pipefail
@@ -24,11 +27,16 @@ mapsim=$build/mapsim
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# run OVERHEADS ARGS...: prints "trace_events engine_events sim_seconds" of one replay.
+read -r -a with <<<"${WITH:---overheads typical}"
+echo "typical: ${with[*]}"
+
+# run none|typical ARGS...: prints "trace_events engine_events sim_seconds" of one replay, without
+# overheads or with WITH.
 run() {
-  local overheads=$1
+  local setting=(--overheads none)
+  [ "$1" = typical ] && setting=("${with[@]}")
   shift
-  "$mapsim" simulate "$@" --overheads "$overheads" --format json >"$scratch/out.json"
+  "$mapsim" simulate "$@" "${setting[@]}" --format json >"$scratch/out.json"
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["trace_events"], r["engine_events"], r["sim_seconds"])' "$scratch/out.json"
 }
 
