@@ -160,11 +160,9 @@ bool FlowModel::solve_alone(std::uint32_t id) {
   double share = std::numeric_limits<double>::infinity();
   ResourceId bottleneck = -1;
   for (std::uint32_t k = bundle.links; k-- > 0;) {
-    Link link;
-    link.residual = network_->bandwidth(links[k]);
-    link.weights = 0;
-    link.weights += share_of(id, k) * bundle.weight * bundle.count;
-    const double s = share_of(link);
+    double weights = 0;
+    weights += share_of(id, k) * bundle.weight * bundle.count;
+    const double s = share_of(network_->bandwidth(links[k]), weights);
     if (s < share) {
       share = s;
       bottleneck = links[k];

@@ -177,7 +177,10 @@ class FlowModel final : public NetworkModel {
   /// A link's share per unit of weight: residual / weights of its unfixed bundles (NaN read as
   /// no bottleneck, as the scan's comparison reads it).
   [[nodiscard]] static double share_of(const Link& link) {
-    const double s = link.residual / link.weights;
+    return share_of(link.residual, link.weights);
+  }
+  [[nodiscard]] static double share_of(double residual, double weights) {
+    const double s = residual / weights;
     return std::isnan(s) ? std::numeric_limits<double>::infinity() : s;
   }
 
