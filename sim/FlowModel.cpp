@@ -150,11 +150,22 @@ void FlowModel::join(std::uint32_t id) {
 }
 
 bool FlowModel::solve_alone(std::uint32_t id) {
+  // When only the drain timer is due now, the re-solve would run at the end of the drain's
+  // handling: the drain cannot change this bundle (none of its flows crosses these links), so the
+  // rate is the same; what that re-solve does for links the drain touches it still does there.
+  // A drain time of now would be the drain's to deliver: left to the re-solve.
+  if (engine_->nothing_due_now()) return solve_alone(id, false);
+  if (!engine_->only_timer_due_now() || !solve_alone(id, true)) return false;
+  resolve_queued_ = true;
+  deferred_ = Deferred::AfterDrain;
+  return true;
+}
+
+bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
   // The re-solve that touch() would queue would run next, on the component of this bundle alone:
   // this is what it computes, in its order. The component search reaches the links in the reverse
   // of the bundle's (it pops them off a stack); each link's share is residual / weights, summed
   // as there; the first smallest share is the bottleneck.
-  if (!engine_->nothing_due_now()) return false;
   Bundle& bundle = bundles_[id];
   const auto links = links_of(id);
   double share = std::numeric_limits<double>::infinity();
@@ -170,8 +181,14 @@ bool FlowModel::solve_alone(std::uint32_t id) {
   }
   if (bottleneck < 0) return false;  // resolve() reports it
   advance(bundle, engine_->now());
+  const double rate = bundle.rate;
   bundle.rate = std::max(share * bundle.weight, network_->bandwidth(bottleneck) * 1e-12);
   bundle.drain = first_drain(bundle);
+  if (before_drain && bundle.drain <= engine_->now()) {
+    bundle.rate = rate;
+    bundle.drain = 0;
+    return false;
+  }
   heap_set(id);
   arm();
   return true;
@@ -350,6 +367,10 @@ void FlowModel::drain_due() {
 }
 
 void FlowModel::resolve() {
+  if (dirty_.empty()) {  // a drain's re-solve left to after it that the drain gave nothing to do
+    arm();
+    return;
+  }
   ++epoch_;
   const Time now = engine_->now();
   stack_.clear();

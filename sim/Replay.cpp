@@ -132,6 +132,11 @@ Result Replay::run() {
       default:
         model_->handle(event);
     }
+    while (resume_next_ >= 0) {  // a resumption that would have been the next event (resume)
+      const Rank rank = resume_next_;
+      resume_next_ = -1;
+      advance(rank);
+    }
   }
   progress.advance(result_.trace_events - shown);
   for (const auto& rank : ranks_) {
@@ -327,8 +332,18 @@ void Replay::complete(std::uint32_t id) {
     free_requests_.push_back(id);
     const Time at = overheads_ ? occupy(request.rank, request.overhead) : engine_.now();
     // A rank whose next event runs ahead of its o_r resumes now (runs_ahead): the same times.
-    engine_.schedule(resumes_now(rank) ? engine_.now() : at, kRankResume,
-                     static_cast<std::uint32_t>(request.rank));
+    resume(request.rank, resumes_now(rank) ? engine_.now() : at);
+  }
+}
+
+void Replay::resume(Rank rank, Time at) {
+  // Resumed now with nothing else due now, the rank's event would run next: it runs at the end
+  // of this event's handling instead (run), without an event; events scheduled meanwhile would
+  // queue behind it either way.
+  if (at == engine_.now() && resume_next_ < 0 && engine_.nothing_due_now()) {
+    resume_next_ = rank;
+  } else {
+    engine_.schedule(at, kRankResume, static_cast<std::uint32_t>(rank));
   }
 }
 

@@ -154,6 +154,9 @@ class Replay {
   std::uint32_t new_request(Rank rank, RequestKind kind, std::uint64_t index,
                             const traces::Event& event, std::uint32_t notify);
   void complete(std::uint32_t request);
+  /// Resumes the rank at `at` (not before now): an engine event, or none when it would be the
+  /// next one.
+  void resume(Rank rank, Time at);
   void cancel(std::uint32_t request);
 
   // Messages and protocols (Replay.cpp).
@@ -268,6 +271,7 @@ class Replay {
   // than at the end of its overheads (see runs_ahead); only where that changes nothing: the model
   // takes delayed transfers and routes do not depend on the order transfers start in.
   bool run_ahead_ = false;
+  Rank resume_next_ = -1;  // a rank to resume at the end of this event's handling (resume)
   Result result_;
 
   std::vector<RankState> ranks_;

@@ -59,6 +59,22 @@ TEST(Replay, IrecvPostedBeforeTheSend) {
   EXPECT_EQ(r.makespan, 105300 * kNs);
 }
 
+// A rank resumed by the message it waits for, with nothing else due at that picosecond, would
+// run next: it resumes within the delivery's handling, without an engine event of its own.
+TEST(Replay, ARankResumedByTheNextEventNeedsNoEventOfItsOwn) {
+  TraceBuilder b(2);
+  for (int round = 0; round < 3; ++round) {
+    b.send(0, 1, 1000).recv(0, 1, 1000);
+    b.recv(1, 0, 1000).send(1, 0, 1000);
+  }
+  const auto r = run(b.trace(), "torus:4x4x4", {0, 1}, round_config("flow"));
+  // Six messages one after the other, each 100 ns over one hop + 1000 B at 1 B/ns.
+  EXPECT_EQ(r.makespan, 6 * 1100 * kNs);
+  // Each rank's first resumption, then per message its join, drain and delivery (a lone flow
+  // needs no re-solve event); the six resumptions of a receiver are not events.
+  EXPECT_EQ(r.engine_events, 2U + 6U * 3U);
+}
+
 TEST(Replay, CancelledReceiveNeverCompletes) {
   TraceBuilder b(2);
   b.irecv(1, 0, 10, 1).cancel(1, 1).recv(1, 0, 10);
