@@ -14,6 +14,7 @@
 #
 # WITH sets what is measured against none (default: --overheads typical); e.g.
 # WITH="--calibration smpi" (SMPI's factors and overheads) or WITH="--bw-factor 0:0.9;65536:0.95".
+# TRACE sets the workload (default npb:lu:B:64:iterations=ITERATIONS), e.g. TRACE=npb:cg:B:64.
 #
 #   bench/overheads_speed.sh [BUILD_DIR] [REPEATS] [ITERATIONS]
 #                                  (defaults: build/release, 7, 100; from the root)
@@ -28,7 +29,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 read -r -a with <<<"${WITH:---overheads typical}"
-echo "typical: ${with[*]}"
+workload=${TRACE:-npb:lu:B:64:iterations=$iterations}
+echo "typical: ${with[*]}; workload: $workload"
 
 # run none|typical ARGS...: prints "trace_events engine_events sim_seconds" of one replay, without
 # overheads or with WITH.
@@ -51,7 +53,7 @@ for machine in torus:4x4x4 torus:2x2x4:cores=4; do
     pairs=""
     for ((i = 0; i < repeats; ++i)); do
       for overheads in none typical; do
-        read -r t e w < <(run "$overheads" --trace "npb:lu:B:64:iterations=$iterations" \
+        read -r t e w < <(run "$overheads" --trace "$workload" \
           --topology "$machine" --compute-scale "$scale")
         trace[$overheads]=$t
         engine[$overheads]=$e
