@@ -82,7 +82,17 @@ FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& optio
       reverse_(options.reverse_traffic),
       weight_s_(options.weight_s),
       scan_links_(scan_links),
-      inline_resolves_(inline_resolves) {}
+      inline_resolves_(inline_resolves) {
+  // Odd multipliers of the bundle key, one per position of a bundle's links (splitmix64).
+  multipliers_.resize(route_block_);
+  std::uint64_t state = 0;
+  for (auto& m : multipliers_) {
+    std::uint64_t z = state += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    m = (z ^ (z >> 31)) | 1;
+  }
+}
 
 void FlowModel::start(const Transfer& transfer) {
   const Route route = route_of(transfer);
@@ -121,15 +131,12 @@ double FlowModel::penalty(const Route& route) const {
 
 void FlowModel::join(std::uint32_t id) {
   Flow& flow = flows_[id];
-  joining_.clear();
+  // The route back first: computing it may move the cached routes' resources.
+  const auto back = reverse_ && flow.src != flow.dst
+                        ? network_->resources(network_->route(flow.dst, flow.src))
+                        : std::span<const ResourceId>{};
   const auto route = network_->resources(flow.route);
-  joining_.assign(route.begin(), route.end());
-  const auto forward = static_cast<std::uint32_t>(joining_.size());
-  if (reverse_ && flow.src != flow.dst) {
-    const auto back = network_->resources(network_->route(flow.dst, flow.src));
-    joining_.insert(joining_.end(), back.begin(), back.end());
-  }
-  const std::uint32_t b = bundle_for(joining_, forward, flow.weight);
+  const std::uint32_t b = bundle_for(route, back, flow.weight);
   Bundle& bundle = bundles_[b];
   advance(bundle, engine_->now());
   flow.bytes += bundle.progress;  // from here on, the progress at which it drains
@@ -154,8 +161,8 @@ bool FlowModel::solve_alone(std::uint32_t id) {
   // handling: the drain cannot change this bundle (none of its flows crosses these links), so the
   // rate is the same; what that re-solve does for links the drain touches it still does there.
   // A drain time of now would be the drain's to deliver: left to the re-solve.
-  if (engine_->nothing_due_now()) return solve_alone(id, false);
-  if (!engine_->only_timer_due_now() || !solve_alone(id, true)) return false;
+  if (nothing_due_now()) return solve_alone(id, false);
+  if (!only_timer_due_now() || !solve_alone(id, true)) return false;
   resolve_queued_ = true;
   deferred_ = Deferred::AfterDrain;
   return true;
@@ -194,26 +201,34 @@ bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
   return true;
 }
 
-std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> links, std::uint32_t forward,
-                                    double weight) {
-  // FNV-1a over the links, the split between route and route back, and the weight's bits.
-  std::uint64_t key = 14695981039346656037ull;
-  const auto mix = [&key](std::uint64_t v) {
-    key ^= v;
-    key *= 1099511628211ull;
-  };
-  for (const auto r : links) mix(static_cast<std::uint64_t>(r));
-  mix(forward);
+std::uint64_t FlowModel::key_of(std::span<const ResourceId> route, std::span<const ResourceId> back,
+                                double weight) const {
+  // A sum of independent products, one multiplier per position (no chain of dependent
+  // multiplications, as in FNV-1a), with the split and the weight's bits, then avalanched.
   std::uint64_t bits = 0;
   static_assert(sizeof bits == sizeof weight);
   std::memcpy(&bits, &weight, sizeof bits);
-  mix(bits);
+  std::uint64_t sum =
+      (bits ^ (static_cast<std::uint64_t>(route.size()) << 56)) * 0xD6E8FEB86659FD93ull;
+  const std::uint64_t* m = multipliers_.data();
+  for (const auto r : route) sum += (static_cast<std::uint64_t>(r) + 1) * *m++;
+  for (const auto r : back) sum += (static_cast<std::uint64_t>(r) + 1) * *m++;
+  sum ^= sum >> 32;
+  sum *= 0xD6E8FEB86659FD93ull;
+  return sum ^ (sum >> 32);
+}
+
+std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> route,
+                                    std::span<const ResourceId> back, double weight) {
+  const std::uint64_t key = key_of(route, back, weight);
+  const auto forward = static_cast<std::uint32_t>(route.size());
   const auto found = by_key_.find(key);
   if (found) {
     const Bundle& b = bundles_[*found];
     const auto have = links_of(*found);
-    if (b.forward == forward && b.weight == weight &&
-        std::equal(have.begin(), have.end(), links.begin(), links.end())) {
+    if (b.forward == forward && b.weight == weight && have.size() == route.size() + back.size() &&
+        std::equal(route.begin(), route.end(), have.begin()) &&
+        std::equal(back.begin(), back.end(), have.begin() + forward)) {
       return *found;
     }
   }
@@ -237,14 +252,15 @@ std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> links, std::uint
   bundle.count = 0;
   bundle.mark = epoch_;
   bundle.heap = kNotQueued;
-  bundle.links = static_cast<std::uint32_t>(links.size());
+  bundle.links = static_cast<std::uint32_t>(route.size() + back.size());
   bundle.forward = forward;
   bundle.fixed = false;
   bundle.mapped = !found;  // a rare hash collision: an unlisted bundle
   if (bundle.mapped) by_key_.insert(key, id);
-  for (std::uint32_t k = 0; k < links.size(); ++k) {
+  ResourceId* const links = entry_links_.data() + id * route_block_;
+  std::copy(back.begin(), back.end(), std::copy(route.begin(), route.end(), links));
+  for (std::uint32_t k = 0; k < bundle.links; ++k) {
     auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
-    entry_links_[id * route_block_ + k] = links[k];
     places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
     list.push_back(Entry{id, k});
   }
@@ -319,9 +335,9 @@ void FlowModel::touch(std::uint32_t bundle) {
     // A re-solve queued now would run next when nothing else is due now (after this event), or
     // when only the drain timer is (after the drain's handling): then it runs there, without an
     // event. Events scheduled meanwhile would queue behind it either way.
-    if (inline_resolves_ && engine_->nothing_due_now()) {
+    if (inline_resolves_ && nothing_due_now()) {
       deferred_ = Deferred::AfterThis;
-    } else if (inline_resolves_ && engine_->only_timer_due_now()) {
+    } else if (inline_resolves_ && only_timer_due_now()) {
       deferred_ = Deferred::AfterDrain;
     } else {
       engine_->schedule(engine_->now(), kResolve, 0);
@@ -352,7 +368,11 @@ void FlowModel::drain_due() {
   for (const auto id : due_) {
     const Flow& flow = flows_[id];
     const std::uint32_t b = flow.bundle;
-    engine_->schedule(now, kDelivery, flow.transfer);
+    if (inline_resolves_) {
+      deliver_now(flow.transfer);
+    } else {
+      engine_->schedule(now, kDelivery, flow.transfer);
+    }
     bool shared = false;
     for (const auto r : links_of(b)) {
       shared = --links_[static_cast<std::size_t>(r)].streaming > 0 || shared;

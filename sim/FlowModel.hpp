@@ -80,11 +80,13 @@
 // (progressive filling with shares residual_l / sum_f c_fl w_f), as SimGrid's crosstraffic; and
 // weight_s (SimGrid's network/weight-S) adds weight_s / bw_l per link to the penalty 1 / w_f.
 //
-// Engine events: per flow one join (the end of its latency) and one drain (shared with
-// simultaneous drains), at most one re-solve per instant (not an event of its own when it would
-// run next, as above), and one extra wake-up when a re-solve slows the earliest-draining bundle
-// down. The drain wake-up is the engine's timer (Engine.hpp): moving it earlier costs no heap
-// operation.
+// Engine events: per flow one join (the end of its latency), one drain (shared with
+// simultaneous drains) and one delivery, at most one re-solve per instant (not an event of its
+// own when it would run next, as above), and one extra wake-up when a re-solve slows the
+// earliest-draining bundle down. A delivery that would run next, the first of a drain when
+// nothing else is due then, is no event either: the replay takes it at the end of the drain's
+// handling (NetworkModel::deliver_now; with MPI overheads, almost every delivery). The drain
+// wake-up is the engine's timer (Engine.hpp): moving it earlier costs no heap operation.
 
 #include <cmath>
 #include <limits>
@@ -108,7 +110,8 @@ class FlowModel final : public NetworkModel {
   static constexpr std::size_t kScanLinks = 8192;
 
   /// `scan_links`: kScanLinks, or (tests) 0 for the heap always, SIZE_MAX for the scan always.
-  /// `inline_resolves`: true, or (tests) false for a re-solve event every time one is due.
+  /// `inline_resolves`: true, or (tests) false for a re-solve event every time one is due and a
+  /// delivery event for every delivery (NetworkModel::deliver_now).
   FlowModel(Engine& engine, Network& network, const ModelOptions& options = {},
             std::size_t scan_links = kScanLinks, bool inline_resolves = true);
 
@@ -190,8 +193,14 @@ class FlowModel final : public NetworkModel {
 
   /// The flow's latency has passed: it joins the bundle of its route and starts loading links.
   void join(std::uint32_t flow);
-  /// The bundle of these links and weight, made if there is none.
-  std::uint32_t bundle_for(std::span<const ResourceId> links, std::uint32_t forward, double weight);
+  /// The bundle of these links (the route's, then with reverse traffic the route back's) and
+  /// weight, made if there is none.
+  std::uint32_t bundle_for(std::span<const ResourceId> route, std::span<const ResourceId> back,
+                           double weight);
+  /// Its key in by_key_: a hash of the links, the split between route and route back, and the
+  /// weight.
+  [[nodiscard]] std::uint64_t key_of(std::span<const ResourceId> route,
+                                     std::span<const ResourceId> back, double weight) const;
   /// Marks the bundle's links for the next re-solve and makes sure one is queued now.
   void touch(std::uint32_t bundle);
   /// A bundle of one flow that joined links carrying nothing else, with no re-solve queued and no
@@ -234,7 +243,7 @@ class FlowModel final : public NetworkModel {
   SlotPool<Flow> flows_;
   std::vector<Bundle> bundles_;  // slots; free ones in free_bundles_ (their flow heaps kept)
   std::vector<std::uint32_t> free_bundles_;
-  KeyIndex by_key_;  // bundles by key (FNV-1a of links, split and weight)
+  KeyIndex by_key_;  // bundles by key (key_of)
   std::vector<Link> links_;
   std::vector<std::uint32_t> drains_;
   std::uint64_t started_ = 0;
@@ -248,7 +257,6 @@ class FlowModel final : public NetworkModel {
   std::vector<ResourceId> stack_;
   std::vector<ResourceId> component_links_;
   std::vector<std::uint32_t> component_bundles_;
-  std::vector<ResourceId> joining_;
   std::vector<ResourceId> changed_;
   std::vector<Candidate> candidates_;
   std::vector<double> shares_;  // by component index (scan solve)
@@ -259,6 +267,7 @@ class FlowModel final : public NetworkModel {
   std::size_t route_block_ = 1;
   std::vector<ResourceId> entry_links_;
   std::vector<std::uint32_t> places_;
+  std::vector<std::uint64_t> multipliers_;  // key_of's, one per entry of a route block
   bool reverse_ = false;
   double weight_s_ = 0;
   std::size_t scan_links_ = kScanLinks;

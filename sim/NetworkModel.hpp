@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -88,6 +89,11 @@ class NetworkModel : public LinkLoads {
   /// replay an engine event per message under overheads. The route is chosen at start().
   [[nodiscard]] virtual bool takes_delay() const { return false; }
 
+  /// The transfer delivered now whose delivery event would have run next, or kNoDelivery: the
+  /// replay delivers it at the end of the handling of this event instead (deliver_now).
+  std::uint32_t take_delivery() { return std::exchange(next_delivery_, kNoDelivery); }
+  static constexpr std::uint32_t kNoDelivery = UINT32_MAX;
+
   /// Bytes that crossed each resource (see Network.hpp for resource ids).
   [[nodiscard]] std::span<const std::int64_t> resource_bytes() const { return bytes_; }
 
@@ -124,29 +130,53 @@ class NetworkModel : public LinkLoads {
                                    transfer.src_socket, transfer.dst_socket);
   }
 
+  /// Delivers `transfer` now. When nothing else is due now, its delivery event would run next:
+  /// it runs at the end of this event's handling (take_delivery), without an event; events
+  /// scheduled meanwhile would queue behind it either way.
+  void deliver_now(std::uint32_t transfer) {
+    if (nothing_due_now()) {
+      next_delivery_ = transfer;
+    } else {
+      engine_->schedule(engine_->now(), kDelivery, transfer);
+    }
+  }
+  /// Whether an event scheduled now would run next (Engine::nothing_due_now), a delivery left to
+  /// the replay counted as due.
+  [[nodiscard]] bool nothing_due_now() const {
+    return next_delivery_ == kNoDelivery && engine_->nothing_due_now();
+  }
+  /// Whether the timer, due now, would run next (Engine::only_timer_due_now), as above.
+  [[nodiscard]] bool only_timer_due_now() const {
+    return next_delivery_ == kNoDelivery && engine_->only_timer_due_now();
+  }
+
   void count_bytes(const Route& route, std::int64_t bytes) {
     for (const auto r : network_->resources(route)) {
       auto& total = bytes_[static_cast<std::size_t>(r)];
-      if (__builtin_add_overflow(total, bytes, &total)) [[unlikely]] {
-        throw InputError(fmt::format(
-            "the bytes crossing resource {} of the network sum past {}, the most mapsim counts", r,
-            std::numeric_limits<std::int64_t>::max()));
-      }
+      if (__builtin_add_overflow(total, bytes, &total)) [[unlikely]]
+        throw_bytes_overflow(r);
     }
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void throw_bytes_overflow(ResourceId r) {
+    throw InputError(fmt::format(
+        "the bytes crossing resource {} of the network sum past {}, the most mapsim counts", r,
+        std::numeric_limits<std::int64_t>::max()));
   }
 
   /// The route's latency times the latency factor of `bytes` (the latency itself without
   /// factors).
   [[nodiscard]] Time factored_latency(const Route& route, std::int64_t bytes) const {
     if (!factors_) return route.latency;
-    return checked_time(static_cast<double>(route.latency) * latency_factor_(bytes), [&] {
+    const double factor = factors_of(bytes).latency;
+    return checked_time(static_cast<double>(route.latency) * factor, [&] {
       return fmt::format("a route latency of {} ps times the latency factor {:.6g}", route.latency,
-                         latency_factor_(bytes));
+                         factor);
     });
   }
   /// The bandwidth factor of `bytes` (1 without factors).
   [[nodiscard]] double bandwidth_factor(std::int64_t bytes) const {
-    return factors_ ? bandwidth_factor_(bytes) : 1.0;
+    return factors_ ? factors_of(bytes).bandwidth : 1.0;
   }
   /// A lone transfer's time over `route`: factored latency + bytes / (bottleneck * factor).
   [[nodiscard]] Time lone_time(const Route& route, std::int64_t bytes) const {
@@ -162,7 +192,27 @@ class NetworkModel : public LinkLoads {
   bool factors_ = false;  // some size factor is not 1
   SizeFactors bandwidth_factor_;
   SizeFactors latency_factor_;
+
+ private:
+  struct Factors {
+    std::int64_t bytes = -1;
+    double latency = 1;
+    double bandwidth = 1;
+  };
+  /// The factors of `bytes`, looked up once per run of messages of one size (a message's
+  /// start and its delivery's free times ask for its size's several times; those of 0 bytes are
+  /// kept apart, as the free times ask for them in between).
+  [[nodiscard]] const Factors& factors_of(std::int64_t bytes) const {
+    Factors& f = bytes == 0 ? zero_bytes_ : last_size_;
+    if (f.bytes != bytes) f = Factors{bytes, latency_factor_(bytes), bandwidth_factor_(bytes)};
+    return f;
+  }
+  mutable Factors zero_bytes_;
+  mutable Factors last_size_;
+
+ protected:
   std::uint64_t started_transfers_ = 0;
+  std::uint32_t next_delivery_ = kNoDelivery;
 };
 
 struct NetworkModelInfo {

@@ -131,6 +131,9 @@ Result Replay::run() {
         break;
       default:
         model_->handle(event);
+        // A delivery that would have been the next event (NetworkModel::deliver_now).
+        if (const auto transfer = model_->take_delivery(); transfer != NetworkModel::kNoDelivery)
+          delivered(transfer);
     }
     while (resume_next_ >= 0) {  // a resumption that would have been the next event (resume)
       const Rank rank = resume_next_;

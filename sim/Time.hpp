@@ -29,12 +29,31 @@ inline double to_seconds(Time time) {
 }
 
 /// Throws the InputError of a simulated time past kMaxTime; `cause` says what produced it.
-[[noreturn]] inline void throw_time_overflow(std::string_view cause) {
+/// The throwing paths below are out of line and cold: the hot paths that check times stay small.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_time_overflow(std::string_view cause) {
   throw InputError(fmt::format(
       "simulated time overflow: {} is beyond {:.4g} s (106 days), the longest simulated time "
       "(int64 picoseconds); check the link bandwidths and latencies, the compute scale and the "
       "trace's durations",
       cause, to_seconds(kMaxTime)));
+}
+
+template <typename Describe>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_time_overflow_of(Describe& describe) {
+  throw_time_overflow(describe());
+}
+
+/// std::llround(x) for -2^63 < x < 2^63 (the nearest integer, halves away from zero), inline:
+/// x - trunc(x) is exact, so comparing it with 0.5 decides as llround does.
+inline std::int64_t round_to_integer(double x) {
+  auto i = static_cast<std::int64_t>(x);
+  const double fraction = x - static_cast<double>(i);
+  if (fraction >= 0.5) {
+    ++i;
+  } else if (fraction <= -0.5) {
+    --i;
+  }
+  return i;
 }
 
 /// `picoseconds` (a real >= 0) rounded to Time; past kMaxTime (or NaN) throws the overflow error
@@ -43,8 +62,8 @@ template <typename Describe>
 Time checked_time(double picoseconds, Describe&& describe) {
   // 2^63 is the first double past kMaxTime; NaN fails the comparison too.
   if (!(picoseconds < 9223372036854775808.0)) [[unlikely]]
-    throw_time_overflow(describe());
-  return static_cast<Time>(std::llround(picoseconds));
+    throw_time_overflow_of(describe);
+  return round_to_integer(picoseconds);
 }
 
 inline Time seconds_to_time(double seconds) {
@@ -64,7 +83,10 @@ inline Time transfer_time(double bytes, double bandwidth) {
 inline Time add_time(Time a, Time b) {
   Time sum = 0;
   if (__builtin_add_overflow(a, b, &sum)) [[unlikely]] {
-    throw_time_overflow(fmt::format("{:.6g} s after {:.6g} s", to_seconds(b), to_seconds(a)));
+    const auto describe = [a, b] {
+      return fmt::format("{:.6g} s after {:.6g} s", to_seconds(b), to_seconds(a));
+    };
+    throw_time_overflow_of(describe);
   }
   return sum;
 }
