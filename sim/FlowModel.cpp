@@ -83,6 +83,14 @@ FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& optio
       weight_s_(options.weight_s),
       scan_links_(scan_links),
       inline_resolves_(inline_resolves) {
+  // weight_s / bw_l of each link, in ps, as penalty() adds them.
+  if (weight_s_ > 0) {
+    weight_s_terms_.resize(links_.size());
+    for (std::size_t r = 0; r < links_.size(); ++r) {
+      weight_s_terms_[r] = weight_s_ / network.bandwidth(static_cast<ResourceId>(r)) *
+                           static_cast<double>(kPicosecondsPerSecond);
+    }
+  }
   // Odd multipliers of the bundle key, one per position of a bundle's links (splitmix64).
   multipliers_.resize(route_block_);
   std::uint64_t state = 0;
@@ -122,9 +130,8 @@ void FlowModel::start(const Transfer& transfer) {
 double FlowModel::penalty(const Route& route) const {
   double ps = static_cast<double>(std::max<Time>(route.latency, 1));
   if (weight_s_ > 0) {
-    for (const auto r : network_->resources(route)) {
-      ps += weight_s_ / network_->bandwidth(r) * static_cast<double>(kPicosecondsPerSecond);
-    }
+    for (const auto r : network_->resources(route))
+      ps += weight_s_terms_[static_cast<std::size_t>(r)];
   }
   return ps;
 }

@@ -270,6 +270,7 @@ class FlowModel final : public NetworkModel {
   std::vector<std::uint64_t> multipliers_;  // key_of's, one per entry of a route block
   bool reverse_ = false;
   double weight_s_ = 0;
+  std::vector<double> weight_s_terms_;  // per link, weight_s / bw_l in ps (penalty)
   std::size_t scan_links_ = kScanLinks;
   bool inline_resolves_ = true;
   /// A re-solve that would be the next event, run instead at the end of this event's handling, or
