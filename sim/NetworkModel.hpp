@@ -5,9 +5,10 @@
 //
 // Contract: start() is called at engine.now(); the model schedules engine events of its own kinds
 // (>= kModelEvents), handles them in handle(), and finally schedules kDelivery with the transfer's
-// id at the time the transfer's last byte reaches the destination. Every transfer is delivered
-// exactly once. A zero-byte transfer (a rendezvous request or clear-to-send) costs the route's
-// latency and no bandwidth.
+// id at the time the transfer's last byte reaches the destination, or, from handle(), delivers it
+// with deliver_now() (whoever drives the engine then takes it with take_delivery() at the end of
+// that handling). Every transfer is delivered exactly once. A zero-byte transfer (a rendezvous
+// request or clear-to-send) costs the route's latency and no bandwidth.
 
 #include <cstdint>
 #include <limits>
