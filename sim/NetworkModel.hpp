@@ -193,6 +193,8 @@ class NetworkModel : public LinkLoads {
   bool factors_ = false;  // some size factor is not 1
   SizeFactors bandwidth_factor_;
   SizeFactors latency_factor_;
+  std::uint64_t started_transfers_ = 0;
+  std::uint32_t next_delivery_ = kNoDelivery;
 
  private:
   struct Factors {
@@ -210,10 +212,6 @@ class NetworkModel : public LinkLoads {
   }
   mutable Factors zero_bytes_;
   mutable Factors last_size_;
-
- protected:
-  std::uint64_t started_transfers_ = 0;
-  std::uint32_t next_delivery_ = kNoDelivery;
 };
 
 struct NetworkModelInfo {

@@ -39,6 +39,36 @@ TEST(TimeLimits, ConversionsAreExactInRange) {
   EXPECT_EQ(sim::seconds_to_time(9e6), Time{9'000'000'000'000'000'000});
 }
 
+// round_to_integer is std::llround inline: halves away from zero, the largest double below a
+// half (0.49999999999999994, where adding 0.5 would round up), integers near 2^52 and 2^53 where
+// the fraction vanishes, and large values below 2^63.
+TEST(TimeLimits, RoundingIsLlround) {
+  const double below_half = std::nextafter(0.5, 0.0);
+  for (const double x : {0.0,
+                         0.5,
+                         1.5,
+                         2.5,
+                         -0.5,
+                         -1.5,
+                         -2.5,
+                         below_half,
+                         -below_half,
+                         0.25,
+                         0.75,
+                         1e-300,
+                         4503599627370495.5,
+                         4503599627370496.0,
+                         9007199254740993.0,
+                         1e18 + 0.5,
+                         9.2e18,
+                         -9.2e18,
+                         123456.49999999999,
+                         std::nextafter(2.5, 3.0),
+                         std::nextafter(2.5, 2.0)}) {
+    EXPECT_EQ(sim::round_to_integer(x), std::llround(x)) << x;
+  }
+}
+
 TEST(TimeLimits, ConversionsPastTheClockThrowNamingTheCause) {
   EXPECT_THAT(error_of([] { (void)sim::seconds_to_time(1e7); }),
               AllOf(HasSubstr("simulated time overflow"), HasSubstr("a duration of 1e+07 s"),
