@@ -77,6 +77,7 @@ FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& optio
                      std::size_t scan_links, bool inline_resolves)
     : NetworkModel(engine, network, options),
       links_(static_cast<std::size_t>(network.resource_count())),
+      uses_(links_.size()),
       route_block_(static_cast<std::size_t>(std::max(1, network.topology().max_route_links())) *
                    (options.reverse_traffic ? 2 : 1)),
       reverse_(options.reverse_traffic),
@@ -143,7 +144,21 @@ void FlowModel::join(std::uint32_t id) {
                         ? network_->resources(network_->route(flow.dst, flow.src))
                         : std::span<const ResourceId>{};
   const auto route = network_->resources(flow.route);
-  const std::uint32_t b = bundle_for(route, back, flow.weight);
+  // A bundle alone on one of these links goes on its lists now, where it would have been all
+  // along. On links that carried nothing (then no bundle of these links exists), with no re-solve
+  // queued, the flow may be solved alone (solve_alone): its bundle stays off the links' lists
+  // until it must be on them.
+  bool alone = true;
+  for (const auto links : {route, back}) {
+    for (const auto r : links) {
+      Use& use = uses_[static_cast<std::size_t>(r)];
+      if (use.alone != kNoBundle) list(use.alone);
+      alone = ++use.streaming == 1 && alone;
+    }
+  }
+  const bool solo = alone && inline_resolves_ && !resolve_queued_;
+  const std::uint32_t b =
+      solo ? unlisted_bundle(route, back, flow.weight) : bundle_for(route, back, flow.weight);
   Bundle& bundle = bundles_[b];
   advance(bundle, engine_->now());
   flow.bytes += bundle.progress;  // from here on, the progress at which it drains
@@ -156,10 +171,7 @@ void FlowModel::join(std::uint32_t id) {
     bundle.drain = first_drain(bundle);
     heap_set(b);
   }
-  bool alone = bundle.count == 1;
-  for (const auto r : links_of(b))
-    alone = ++links_[static_cast<std::size_t>(r)].streaming == 1 && alone;
-  if (alone && inline_resolves_ && !resolve_queued_ && solve_alone(b)) return;
+  if (solo && solve_alone(b)) return;
   touch(b);
 }
 
@@ -239,6 +251,30 @@ std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> route,
       return *found;
     }
   }
+  const std::uint32_t id = new_bundle(route, back, weight);
+  Bundle& bundle = bundles_[id];
+  bundle.key = key;
+  bundle.mapped = !found;  // a rare hash collision: a bundle not in by_key_
+  if (bundle.mapped) by_key_.insert(key, id);
+  bundle.listed = true;
+  const ResourceId* const links = entry_links_.data() + id * route_block_;
+  for (std::uint32_t k = 0; k < bundle.links; ++k) {
+    auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
+    places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
+    list.push_back(Entry{id, k});
+  }
+  return id;
+}
+
+std::uint32_t FlowModel::unlisted_bundle(std::span<const ResourceId> route,
+                                         std::span<const ResourceId> back, double weight) {
+  const std::uint32_t id = new_bundle(route, back, weight);
+  for (const auto r : links_of(id)) uses_[static_cast<std::size_t>(r)].alone = id;
+  return id;
+}
+
+std::uint32_t FlowModel::new_bundle(std::span<const ResourceId> route,
+                                    std::span<const ResourceId> back, double weight) {
   std::uint32_t id = 0;
   if (free_bundles_.empty()) {
     id = static_cast<std::uint32_t>(bundles_.size());
@@ -255,29 +291,42 @@ std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> route,
   bundle.weight = weight;
   bundle.updated = engine_->now();
   bundle.drain = 0;
-  bundle.key = key;
+  bundle.key = 0;
   bundle.count = 0;
   bundle.mark = epoch_;
   bundle.heap = kNotQueued;
   bundle.links = static_cast<std::uint32_t>(route.size() + back.size());
-  bundle.forward = forward;
+  bundle.forward = static_cast<std::uint32_t>(route.size());
   bundle.fixed = false;
-  bundle.mapped = !found;  // a rare hash collision: an unlisted bundle
-  if (bundle.mapped) by_key_.insert(key, id);
+  bundle.mapped = false;
+  bundle.listed = false;
   ResourceId* const links = entry_links_.data() + id * route_block_;
   std::copy(back.begin(), back.end(), std::copy(route.begin(), route.end(), links));
+  return id;
+}
+
+void FlowModel::list(std::uint32_t id) {
+  Bundle& bundle = bundles_[id];
+  const auto links = links_of(id);
+  bundle.key = key_of(links.first(bundle.forward), links.subspan(bundle.forward), bundle.weight);
+  bundle.mapped = !by_key_.find(bundle.key);
+  if (bundle.mapped) by_key_.insert(bundle.key, id);
+  bundle.listed = true;
   for (std::uint32_t k = 0; k < bundle.links; ++k) {
+    uses_[static_cast<std::size_t>(links[k])].alone = kNoBundle;
     auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
     places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
     list.push_back(Entry{id, k});
   }
-  return id;
 }
 
 void FlowModel::dissolve(std::uint32_t id) {
   Bundle& bundle = bundles_[id];
   const auto resources = links_of(id);
-  for (std::size_t k = 0; k < resources.size(); ++k) {
+  if (!bundle.listed) {
+    for (const auto r : resources) uses_[static_cast<std::size_t>(r)].alone = kNoBundle;
+  }
+  for (std::size_t k = 0; bundle.listed && k < resources.size(); ++k) {
     // Off the link's list in O(1): the last entry takes its place, and its place is updated.
     auto& list = links_[static_cast<std::size_t>(resources[k])].bundles;
     const std::uint32_t at = places_[id * route_block_ + k];
@@ -330,6 +379,7 @@ void FlowModel::handle(const QueuedEvent& event) {
 }
 
 void FlowModel::touch(std::uint32_t bundle) {
+  if (!bundles_[bundle].listed) list(bundle);  // the re-solve finds it on its links
   for (const auto r : links_of(bundle)) {
     auto& link = links_[static_cast<std::size_t>(r)];
     if (!link.dirty) {
@@ -382,7 +432,7 @@ void FlowModel::drain_due() {
     }
     bool shared = false;
     for (const auto r : links_of(b)) {
-      shared = --links_[static_cast<std::size_t>(r)].streaming > 0 || shared;
+      shared = --uses_[static_cast<std::size_t>(r)].streaming > 0 || shared;
     }
     // A flow whose links carry nothing else once it is gone leaves every other rate as it is:
     // no re-solve (the solve of those links alone would find no flow).

@@ -32,7 +32,12 @@
 //   (a rank that posts hundreds of sends to one neighbour, as LU's pipelined planes do with the
 //   computation left out, is one bundle on its links, not hundreds of flows).
 //   A route's bundle is found by a hash of its links and weight in a flat index (KeyIndex.hpp):
-//   with MPI overheads most bundles hold one flow, made and dissolved per message.
+//   with MPI overheads most bundles hold one flow, made and dissolved per message. A bundle that
+//   forms on links carrying nothing, with no re-solve queued, stays unlisted: in no link's list
+//   and not in the index, each of its links naming it instead (Use::alone), until a flow joins
+//   one of its links or it needs a re-solve. Then it goes where it would have been all along:
+//   into the index and at the head of each of its links' lists, which nothing else joined since.
+//   So a flow that streams alone, most of them with overheads, costs no hash and no list entry.
 // - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
 //   re-solve event at the same picosecond, queued behind every event already due then, solves
 //   once for all of them (max-min fairness has a unique allocation, so batching changes nothing
@@ -120,7 +125,7 @@ class FlowModel final : public NetworkModel {
   [[nodiscard]] bool takes_delay() const override { return true; }
   /// UGAL's load: the flows streaming on the link now.
   [[nodiscard]] double link_load(ResourceId link) const override {
-    return static_cast<double>(links_[static_cast<std::size_t>(link)].streaming);
+    return static_cast<double>(uses_[static_cast<std::size_t>(link)].streaming);
   }
 
  private:
@@ -152,6 +157,7 @@ class FlowModel final : public NetworkModel {
     std::uint32_t forward = 0;        // of them, the route's
     bool fixed = false;
     bool mapped = false;               // reachable from by_key_
+    bool listed = false;               // on its links' lists (else alone there: Use::alone)
     std::vector<std::uint32_t> flows;  // a heap of (drain point, order)
   };
   // A bundle on a link: its id and the index of the link among the bundle's entries.
@@ -159,17 +165,22 @@ class FlowModel final : public NetworkModel {
     std::uint32_t bundle;
     std::uint32_t k;
   };
+  /// What every join and drain reads of a link, kept apart from Link (a small array stays in
+  /// cache).
+  struct Use {
+    std::uint32_t streaming = 0;      // flows
+    std::uint32_t alone = kNoBundle;  // an unlisted bundle, the only one on the link
+  };
   struct Link {
-    std::vector<Entry> bundles;
+    std::vector<Entry> bundles;  // the listed bundles on it
+    bool dirty = false;          // in dirty_
     double residual = 0;
     double weights = 0;  // of the unfixed bundles
     std::uint32_t unfixed = 0;
     std::uint32_t mark = 0;
-    std::uint32_t streaming = 0;  // flows
-    std::uint32_t index = 0;      // in component_links_
-    std::uint32_t version = 0;    // of its latest candidate (heap solve)
-    std::uint32_t round = 0;      // the last round that changed it (heap solve)
-    bool dirty = false;           // in dirty_
+    std::uint32_t index = 0;    // in component_links_
+    std::uint32_t version = 0;  // of its latest candidate (heap solve)
+    std::uint32_t round = 0;    // the last round that changed it (heap solve)
   };
   /// A link's share per weight when it was last changed, for the heap solve.
   struct Candidate {
@@ -197,6 +208,17 @@ class FlowModel final : public NetworkModel {
   /// weight, made if there is none.
   std::uint32_t bundle_for(std::span<const ResourceId> route, std::span<const ResourceId> back,
                            double weight);
+  /// A new bundle of these links and weight, on links that carry nothing: unlisted (on no
+  /// link's list and not in by_key_) until another flow joins one of its links or it needs a
+  /// re-solve (list).
+  std::uint32_t unlisted_bundle(std::span<const ResourceId> route, std::span<const ResourceId> back,
+                                double weight);
+  /// A slot for a new bundle, its fields set but not its links'.
+  std::uint32_t new_bundle(std::span<const ResourceId> route, std::span<const ResourceId> back,
+                           double weight);
+  /// Puts an unlisted bundle on its links' lists and in by_key_, where bundle_for would have put
+  /// it when it formed (at the head of each list: its links carried nothing else since).
+  void list(std::uint32_t bundle);
   /// Its key in by_key_: a hash of the links, the split between route and route back, and the
   /// weight.
   [[nodiscard]] std::uint64_t key_of(std::span<const ResourceId> route,
@@ -245,6 +267,7 @@ class FlowModel final : public NetworkModel {
   std::vector<std::uint32_t> free_bundles_;
   KeyIndex by_key_;  // bundles by key (key_of)
   std::vector<Link> links_;
+  std::vector<Use> uses_;  // by link
   std::vector<std::uint32_t> drains_;
   std::uint64_t started_ = 0;
   std::uint32_t epoch_ = 0;

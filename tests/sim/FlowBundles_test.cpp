@@ -735,6 +735,38 @@ TEST(FlowBundles, ADeliveryWithAnEventDueBeforeItWaitsForIt) {
   }
 }
 
+// A flow that joins links carrying nothing stays off their lists until it must be on them
+// (FlowModel::list): when a later flow joins its route, or crosses one of its links. Both
+// hand-solved on torus:8x8 (1 byte per ns, 100 ns per hop), each with and without the shortcut.
+TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
+  const auto topology = topo::make_topology("torus:8x8");
+  const auto links = torus_links();
+  // The same route, node 0 -> 1: A joins at 100 ns alone; B at 400 ns, when A has moved 300 of
+  // its 1000 bytes. Half a byte per ns each: A drains after 1400 ns (1800 ns), when B has moved
+  // 700; B's last 300 bytes alone take 300 ns (2100 ns).
+  const std::vector<Xfer> same{Xfer{.src = 0, .dst = 1, .bytes = 1000, .start = 0},
+                               Xfer{.src = 0, .dst = 1, .bytes = 1000, .start = 300 * kNs}};
+  // Links 0 -> 1 -> 2 and 1 -> 2: A (two hops, weight 1/200) joins at 200 ns alone; B (one hop,
+  // weight 1/100) at 400 ns, when A has moved 200 of its 2000 bytes. B takes 2/3 of link 1 -> 2,
+  // A 1/3: B drains after 1500 ns (1900 ns), when A has moved 500 more; A's last 1300 bytes alone
+  // take 1300 ns (3200 ns).
+  const std::vector<Xfer> crossing{Xfer{.src = 0, .dst = 2, .bytes = 2000, .start = 0},
+                                   Xfer{.src = 1, .dst = 2, .bytes = 1000, .start = 300 * kNs}};
+  const auto expect = [&](const std::vector<Xfer>& xs, const std::vector<Delivery>& want) {
+    for (const bool inline_resolves : {true, false}) {
+      const auto got =
+          run_flow_model(*topology, links, xs, {}, sim::FlowModel::kScanLinks, inline_resolves);
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(got[k].id, want[k].id) << "#" << k << ", inline " << inline_resolves;
+        EXPECT_EQ(got[k].at, want[k].at) << "#" << k << ", inline " << inline_resolves;
+      }
+    }
+  };
+  expect(same, {{0, 1800 * kNs}, {1, 2100 * kNs}});
+  expect(crossing, {{1, 1900 * kNs}, {0, 3200 * kNs}});
+}
+
 // With reverse traffic a flow's route back is first looked up when it joins, and computing it
 // grows the network's cache of routes: the route it was started on must be read after that (a
 // span taken before would point into freed memory, as AddressSanitizer reports). Here node 0
