@@ -156,7 +156,7 @@ void FlowModel::join(std::uint32_t id) {
       alone = ++use.streaming == 1 && alone;
     }
   }
-  const bool solo = alone && inline_resolves_ && !resolve_queued_;
+  const bool solo = alone && inline_resolves_;
   const std::uint32_t b =
       solo ? unlisted_bundle(route, back, flow.weight) : bundle_for(route, back, flow.weight);
   Bundle& bundle = bundles_[b];
@@ -171,8 +171,26 @@ void FlowModel::join(std::uint32_t id) {
     bundle.drain = first_drain(bundle);
     heap_set(b);
   }
-  if (solo && solve_alone(b)) return;
+  if (solo && !resolve_queued_ && solve_alone(b)) return;
+  if (solo && resolve_queued_ && solve_before_resolve(b)) return;
   touch(b);
+}
+
+bool FlowModel::solve_before_resolve(std::uint32_t id) {
+  // The queued re-solve would solve this bundle's component, the bundle alone, as solve_alone
+  // does, whatever it solves besides and whenever it runs this picosecond; a flow that joins one
+  // of these links before it lists the bundle, whose links are marked dirty where touch() would
+  // have marked them, and the re-solve solves it with that flow from scratch (at this picosecond
+  // its progress stands still). What waits for the re-solve is the drain heap and the timer.
+  const double rate = rate_alone(id);
+  if (!(rate >= 0)) return false;
+  Bundle& bundle = bundles_[id];
+  advance(bundle, engine_->now());
+  bundle.rate = rate;
+  bundle.drain = first_drain(bundle);
+  mark_dirty(id);
+  solved_.push_back(id);
+  return true;
 }
 
 bool FlowModel::solve_alone(std::uint32_t id) {
@@ -189,10 +207,30 @@ bool FlowModel::solve_alone(std::uint32_t id) {
 
 bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
   // The re-solve that touch() would queue would run next, on the component of this bundle alone:
-  // this is what it computes, in its order. The component search reaches the links in the reverse
-  // of the bundle's (it pops them off a stack); each link's share is residual / weights, summed
-  // as there; the first smallest share is the bottleneck.
+  // this is what it computes (rate_alone).
+  const double alone = rate_alone(id);
+  if (!(alone >= 0)) return false;  // resolve() reports it
   Bundle& bundle = bundles_[id];
+  advance(bundle, engine_->now());
+  const double rate = bundle.rate;
+  bundle.rate = alone;
+  bundle.drain = first_drain(bundle);
+  if (before_drain && bundle.drain <= engine_->now()) {
+    bundle.rate = rate;
+    bundle.drain = 0;
+    return false;
+  }
+  heap_set(id);
+  arm();
+  return true;
+}
+
+double FlowModel::rate_alone(std::uint32_t id) const {
+  // What a re-solve of the component of this bundle alone computes, in its order. The component
+  // search reaches the links in the reverse of the bundle's (it pops them off a stack); each
+  // link's share is residual / weights, summed as there; the first smallest share is the
+  // bottleneck.
+  const Bundle& bundle = bundles_[id];
   const auto links = links_of(id);
   double share = std::numeric_limits<double>::infinity();
   ResourceId bottleneck = -1;
@@ -205,19 +243,8 @@ bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
       bottleneck = links[k];
     }
   }
-  if (bottleneck < 0) return false;  // resolve() reports it
-  advance(bundle, engine_->now());
-  const double rate = bundle.rate;
-  bundle.rate = std::max(share * bundle.weight, network_->bandwidth(bottleneck) * 1e-12);
-  bundle.drain = first_drain(bundle);
-  if (before_drain && bundle.drain <= engine_->now()) {
-    bundle.rate = rate;
-    bundle.drain = 0;
-    return false;
-  }
-  heap_set(id);
-  arm();
-  return true;
+  if (bottleneck < 0) return std::numeric_limits<double>::quiet_NaN();
+  return std::max(share * bundle.weight, network_->bandwidth(bottleneck) * 1e-12);
 }
 
 std::uint64_t FlowModel::key_of(std::span<const ResourceId> route, std::span<const ResourceId> back,
@@ -378,8 +405,7 @@ void FlowModel::handle(const QueuedEvent& event) {
   }
 }
 
-void FlowModel::touch(std::uint32_t bundle) {
-  if (!bundles_[bundle].listed) list(bundle);  // the re-solve finds it on its links
+void FlowModel::mark_dirty(std::uint32_t bundle) {
   for (const auto r : links_of(bundle)) {
     auto& link = links_[static_cast<std::size_t>(r)];
     if (!link.dirty) {
@@ -387,6 +413,11 @@ void FlowModel::touch(std::uint32_t bundle) {
       dirty_.push_back(r);
     }
   }
+}
+
+void FlowModel::touch(std::uint32_t bundle) {
+  if (!bundles_[bundle].listed) list(bundle);  // the re-solve finds it on its links
+  mark_dirty(bundle);
   if (!resolve_queued_) {
     resolve_queued_ = true;
     // A re-solve queued now would run next when nothing else is due now (after this event), or
@@ -444,6 +475,12 @@ void FlowModel::drain_due() {
 }
 
 void FlowModel::resolve() {
+  // Bundles solved at their join (solve_before_resolve) and still alone: only their drains were
+  // left to this re-solve. A listed one is solved below with its component.
+  for (const auto b : solved_) {
+    if (!bundles_[b].listed) heap_set(b);
+  }
+  solved_.clear();
   if (dirty_.empty()) {  // a drain's re-solve left to after it that the drain gave nothing to do
     arm();
     return;
@@ -456,6 +493,9 @@ void FlowModel::resolve() {
   for (const auto r : dirty_) {
     auto& link = links_[static_cast<std::size_t>(r)];
     link.dirty = false;
+    // A link a bundle is alone on, unlisted: one solved at its join (nothing else marks such a
+    // link dirty), its component that bundle alone.
+    if (uses_[static_cast<std::size_t>(r)].alone != kNoBundle) continue;
     if (link.mark != epoch_) {
       link.mark = epoch_;
       stack_.push_back(r);

@@ -736,8 +736,9 @@ TEST(FlowBundles, ADeliveryWithAnEventDueBeforeItWaitsForIt) {
 }
 
 // A flow that joins links carrying nothing stays off their lists until it must be on them
-// (FlowModel::list): when a later flow joins its route, or crosses one of its links. Both
-// hand-solved on torus:8x8 (1 byte per ns, 100 ns per hop), each with and without the shortcut.
+// (FlowModel::list): when a later flow joins its route, or crosses one of its links, later or at
+// the picosecond it joined, before a re-solve queued then. Hand-solved on torus:8x8 (1 byte per
+// ns, 100 ns per hop), each with and without the shortcuts.
 TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
   const auto topology = topo::make_topology("torus:8x8");
   const auto links = torus_links();
@@ -752,6 +753,15 @@ TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
   // take 1300 ns (3200 ns).
   const std::vector<Xfer> crossing{Xfer{.src = 0, .dst = 2, .bytes = 2000, .start = 0},
                                    Xfer{.src = 1, .dst = 2, .bytes = 1000, .start = 300 * kNs}};
+  // Three flows join at 200 ns, one hop of 100 ns after a delay of 100 ns, or two hops: X (0 -> 1)
+  // first, with other joins due, so a re-solve is queued; then Y (8 -> 9) alone on its link,
+  // solved before that re-solve (FlowModel::solve_before_resolve); then V (8 -> 10, weight 1/200)
+  // onto Y's link, where Y (weight 1/100) takes 2/3. X alone drains at 1200 ns; Y's 1000 bytes take
+  // 1500 ns (1700 ns), when V has moved 500 of its 2000; V's last 1500 alone, 3200 ns.
+  const std::vector<Xfer> queued{
+      Xfer{.src = 0, .dst = 1, .bytes = 1000, .start = 0, .delay = 100 * kNs},
+      Xfer{.src = 8, .dst = 9, .bytes = 1000, .start = 0, .delay = 100 * kNs},
+      Xfer{.src = 8, .dst = 10, .bytes = 2000, .start = 0}};
   const auto expect = [&](const std::vector<Xfer>& xs, const std::vector<Delivery>& want) {
     for (const bool inline_resolves : {true, false}) {
       const auto got =
@@ -765,6 +775,7 @@ TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
   };
   expect(same, {{0, 1800 * kNs}, {1, 2100 * kNs}});
   expect(crossing, {{1, 1900 * kNs}, {0, 3200 * kNs}});
+  expect(queued, {{0, 1200 * kNs}, {1, 1700 * kNs}, {2, 3200 * kNs}});
 }
 
 // With reverse traffic a flow's route back is first looked up when it joins, and computing it
