@@ -145,8 +145,8 @@ void FlowModel::join(std::uint32_t id) {
                         : std::span<const ResourceId>{};
   const auto route = network_->resources(flow.route);
   // A bundle alone on one of these links goes on its lists now, where it would have been all
-  // along. On links that carried nothing (then no bundle of these links exists), with no re-solve
-  // queued, the flow may be solved alone (solve_alone): its bundle stays off the links' lists
+  // along. On links that carried nothing (then no bundle of these links exists) the flow may take
+  // its rate at once (solve_alone, solve_before_resolve): its bundle stays off the links' lists
   // until it must be on them.
   bool alone = true;
   for (const auto links : {route, back}) {
