@@ -232,7 +232,21 @@ double FlowModel::rate_alone(std::uint32_t id) const {
   // bottleneck.
   const Bundle& bundle = bundles_[id];
   const auto links = links_of(id);
-  double share = std::numeric_limits<double>::infinity();
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  if (bundle.forward == bundle.links) {
+    // Every link weighs the same, 1 * w * count, and division is monotonic: the smallest share
+    // is the narrowest link's, found with one division. (A wider link whose share rounds to the
+    // same value could come first in that order; the bottleneck's only use, the floor of 10^-12
+    // of its bandwidth, is far below either's share times w.)
+    double narrowest = kInfinity;
+    for (const auto r : links) narrowest = std::min(narrowest, network_->bandwidth(r));
+    double weights = 0;
+    weights += 1.0 * bundle.weight * bundle.count;
+    const double share = share_of(narrowest, weights);
+    if (!(share < kInfinity)) return std::numeric_limits<double>::quiet_NaN();
+    return std::max(share * bundle.weight, narrowest * 1e-12);
+  }
+  double share = kInfinity;
   ResourceId bottleneck = -1;
   for (std::uint32_t k = bundle.links; k-- > 0;) {
     double weights = 0;
