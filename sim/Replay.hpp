@@ -7,8 +7,9 @@
 // next events, refilled when it runs out; a collective whose members' records are not yet read
 // reads ahead in their streams until it finds them. So memory is the ranks' windows, the
 // read-ahead a collective needs, and the messages in flight: per in-flight message one Message
-// (48 bytes) + its requests (64 bytes each, with a copy of the event that started them, for
-// errors) + a matching queue entry (16 bytes) + the network model's state (see each model).
+// (104 bytes, 64 of them its critical path) + its requests (144 bytes each, with a copy of the
+// event that started them, for errors, and a critical path) + a matching queue entry (16 bytes)
+// + the network model's state (see each model).
 
 #include <array>
 #include <chrono>
