@@ -172,7 +172,10 @@ void FlowModel::join(std::uint32_t id) {
     heap_set(b);
   }
   if (solo && !resolve_queued_ && solve_alone(b)) return;
-  if (solo && resolve_queued_ && solve_before_resolve(b)) return;
+  if (solo) {  // the re-solve it needs, queued as touch() would, only puts it in the drain heap
+    queue_resolve();
+    if (solve_before_resolve(b)) return;
+  }
   touch(b);
 }
 
@@ -432,6 +435,10 @@ void FlowModel::mark_dirty(std::uint32_t bundle) {
 void FlowModel::touch(std::uint32_t bundle) {
   if (!bundles_[bundle].listed) list(bundle);  // the re-solve finds it on its links
   mark_dirty(bundle);
+  queue_resolve();
+}
+
+void FlowModel::queue_resolve() {
   if (!resolve_queued_) {
     resolve_queued_ = true;
     // A re-solve queued now would run next when nothing else is due now (after this event), or

@@ -55,13 +55,14 @@
 //   almost every flow joins alone (LU.B.64, 100 iterations, communication only: over 99 % of
 //   2.29 M joins): 1.83 M re-solve events of its 10.8 M engine events are saved, and 1.82 M of
 //   the joins need no re-solve at all (0.24 M re-solves are left of 2.29 M).
-//   A flow that joins links carrying nothing while a re-solve is queued (ranks that compute alike
-//   send at one picosecond) takes its rate at once too: the re-solve would solve its component,
-//   it alone, the same way, whenever it runs this picosecond. Its links are marked dirty as they
-//   would have been, and the re-solve only puts it in the drain heap (the timer is the
-//   re-solve's to set, as before) unless a flow has joined one of its links meanwhile: then it
-//   solves the two together from scratch (with the whole run, LU.B.64 on 2-socket nodes: 0.44 M
-//   of 2.29 M joins under `--calibration smpi`, 0.61 M without overheads).
+//   A flow that joins links carrying nothing when its re-solve cannot run next (other events are
+//   due now: ranks that compute alike send at one picosecond) takes its rate at once too: the
+//   re-solve, queued as before, would solve its component, it alone, the same way, whenever it
+//   runs this picosecond. Its links are marked dirty as they would have been, and the re-solve
+//   only puts it in the drain heap (the timer is the re-solve's to set, as before) unless a flow
+//   has joined one of its links meanwhile: then it solves the two together from scratch (with
+//   the whole run, LU.B.64 on 2-socket nodes: 1.14 M of 2.29 M joins without overheads, 0.97 M
+//   under `--calibration smpi`).
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
 //   bundle/link sharing graph; the re-solve covers the components of the dirty links, every
 //   other bundle keeps its rate and its drain time.
@@ -232,6 +233,9 @@ class FlowModel final : public NetworkModel {
                                      std::span<const ResourceId> back, double weight) const;
   /// Marks the bundle's links for the next re-solve and makes sure one is queued now.
   void touch(std::uint32_t bundle);
+  /// Makes sure a re-solve is queued now: at the end of this event's handling or of the drain's
+  /// due now if it would run next, else as an event.
+  void queue_resolve();
   /// A bundle of one flow that joined links carrying nothing else, with no re-solve queued and no
   /// other event due now but the drain timer: gives it the rate and the drain that the re-solve,
   /// the next event or the one after the drain, would give it, without that event. False (nothing
@@ -240,9 +244,9 @@ class FlowModel final : public NetworkModel {
   /// The same when no other event is due now, or (before_drain) only the drain timer, where a drain
   /// time of now is refused.
   bool solve_alone(std::uint32_t bundle, bool before_drain);
-  /// A bundle of one flow that joined links carrying nothing else while a re-solve is queued: gives
-  /// it the rate that re-solve would give it, marks its links dirty as touch() would, and leaves
-  /// its drain to the re-solve (solved_). False (nothing changed) if no link limits it.
+  /// A bundle of one flow that joined links carrying nothing else, a re-solve queued: gives it the
+  /// rate that re-solve would give it, marks its links dirty as touch() would, and leaves its
+  /// drain to the re-solve (solved_). False (nothing changed) if no link limits it.
   bool solve_before_resolve(std::uint32_t bundle);
   /// The rate a re-solve of the bundle's component gives it when it is alone there (NaN if no link
   /// limits it: resolve() reports that).

@@ -754,10 +754,11 @@ TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
   const std::vector<Xfer> crossing{Xfer{.src = 0, .dst = 2, .bytes = 2000, .start = 0},
                                    Xfer{.src = 1, .dst = 2, .bytes = 1000, .start = 300 * kNs}};
   // Three flows join at 200 ns, one hop of 100 ns after a delay of 100 ns, or two hops: X (0 -> 1)
-  // first, with other joins due, so a re-solve is queued; then Y (8 -> 9) alone on its link,
-  // solved before that re-solve (FlowModel::solve_before_resolve); then V (8 -> 10, weight 1/200)
-  // onto Y's link, where Y (weight 1/100) takes 2/3. X alone drains at 1200 ns; Y's 1000 bytes take
-  // 1500 ns (1700 ns), when V has moved 500 of its 2000; V's last 1500 alone, 3200 ns.
+  // first, with other joins due, so its re-solve cannot run next and is queued; X and then Y
+  // (8 -> 9), alone on their links, take their rates before it (FlowModel::solve_before_resolve);
+  // then V (8 -> 10, weight 1/200) joins Y's link, where Y (weight 1/100) takes 2/3. X alone
+  // drains at 1200 ns; Y's 1000 bytes take 1500 ns (1700 ns), when V has moved 500 of its 2000;
+  // V's last 1500 alone, 3200 ns.
   const std::vector<Xfer> queued{
       Xfer{.src = 0, .dst = 1, .bytes = 1000, .start = 0, .delay = 100 * kNs},
       Xfer{.src = 8, .dst = 9, .bytes = 1000, .start = 0, .delay = 100 * kNs},
