@@ -33,9 +33,9 @@
 //   computation left out, is one bundle on its links, not hundreds of flows).
 //   A route's bundle is found by a hash of its links and weight in a flat index (KeyIndex.hpp):
 //   with MPI overheads most bundles hold one flow, made and dissolved per message. A bundle that
-//   forms on links carrying nothing, with no re-solve queued, stays unlisted: in no link's list
-//   and not in the index, each of its links naming it instead (Use::alone), until a flow joins
-//   one of its links or it needs a re-solve. Then it goes where it would have been all along:
+//   forms on links carrying nothing stays unlisted: in no link's list and not in the index, each
+//   of its links naming it instead (Use::alone), until a flow joins one of its links or it needs
+//   a re-solve of its own. Then it goes where it would have been all along:
 //   into the index and at the head of each of its links' lists, which nothing else joined since.
 //   So a flow that streams alone, most of them with overheads, costs no hash and no list entry.
 // - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
