@@ -180,11 +180,11 @@ void FlowModel::join(std::uint32_t id) {
 }
 
 bool FlowModel::solve_before_resolve(std::uint32_t id) {
-  // The queued re-solve would solve this bundle's component, the bundle alone, as solve_alone
-  // does, whatever it solves besides and whenever it runs this picosecond; a flow that joins one
-  // of these links before it lists the bundle, whose links are marked dirty where touch() would
-  // have marked them, and the re-solve solves it with that flow from scratch (at this picosecond
-  // its progress stands still). What waits for the re-solve is the drain heap and the timer.
+  // Whenever the queued re-solve runs this picosecond, and whatever else it solves, it solves
+  // this bundle's component, the bundle alone, as rate_alone does. If a flow joins one of these
+  // links before then, it lists the bundle (its links already marked dirty where touch() would
+  // have marked them) and the re-solve solves the two from scratch: within the picosecond the
+  // progress stands still. Left to the re-solve: the drain heap and the timer.
   const double rate = rate_alone(id);
   if (!(rate >= 0)) return false;
   Bundle& bundle = bundles_[id];
@@ -300,13 +300,7 @@ std::uint32_t FlowModel::bundle_for(std::span<const ResourceId> route,
   bundle.key = key;
   bundle.mapped = !found;  // a rare hash collision: a bundle not in by_key_
   if (bundle.mapped) by_key_.insert(key, id);
-  bundle.listed = true;
-  const ResourceId* const links = entry_links_.data() + id * route_block_;
-  for (std::uint32_t k = 0; k < bundle.links; ++k) {
-    auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
-    places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
-    list.push_back(Entry{id, k});
-  }
+  enter_lists(id);
   return id;
 }
 
@@ -355,9 +349,14 @@ void FlowModel::list(std::uint32_t id) {
   bundle.key = key_of(links.first(bundle.forward), links.subspan(bundle.forward), bundle.weight);
   bundle.mapped = !by_key_.find(bundle.key);
   if (bundle.mapped) by_key_.insert(bundle.key, id);
-  bundle.listed = true;
-  for (std::uint32_t k = 0; k < bundle.links; ++k) {
-    uses_[static_cast<std::size_t>(links[k])].alone = kNoBundle;
+  for (const auto r : links) uses_[static_cast<std::size_t>(r)].alone = kNoBundle;
+  enter_lists(id);
+}
+
+void FlowModel::enter_lists(std::uint32_t id) {
+  bundles_[id].listed = true;
+  const auto links = links_of(id);
+  for (std::uint32_t k = 0; k < links.size(); ++k) {
     auto& list = links_[static_cast<std::size_t>(links[k])].bundles;
     places_[id * route_block_ + k] = static_cast<std::uint32_t>(list.size());
     list.push_back(Entry{id, k});
@@ -369,8 +368,17 @@ void FlowModel::dissolve(std::uint32_t id) {
   const auto resources = links_of(id);
   if (!bundle.listed) {
     for (const auto r : resources) uses_[static_cast<std::size_t>(r)].alone = kNoBundle;
+  } else {
+    leave_lists(id);
   }
-  for (std::size_t k = 0; bundle.listed && k < resources.size(); ++k) {
+  if (bundle.mapped) by_key_.erase(bundle.key);
+  bundle.links = 0;
+  free_bundles_.push_back(id);
+}
+
+void FlowModel::leave_lists(std::uint32_t id) {
+  const auto resources = links_of(id);
+  for (std::size_t k = 0; k < resources.size(); ++k) {
     // Off the link's list in O(1): the last entry takes its place, and its place is updated.
     auto& list = links_[static_cast<std::size_t>(resources[k])].bundles;
     const std::uint32_t at = places_[id * route_block_ + k];
@@ -381,9 +389,6 @@ void FlowModel::dissolve(std::uint32_t id) {
     list.pop_back();
     if (at < list.size()) places_[moved.bundle * route_block_ + moved.k] = at;
   }
-  if (bundle.mapped) by_key_.erase(bundle.key);
-  bundle.links = 0;
-  free_bundles_.push_back(id);
 }
 
 void FlowModel::advance(Bundle& bundle, Time now) const {

@@ -227,6 +227,10 @@ class FlowModel final : public NetworkModel {
   /// Puts an unlisted bundle on its links' lists and in by_key_, where bundle_for would have put
   /// it when it formed (at the head of each list: its links carried nothing else since).
   void list(std::uint32_t bundle);
+  /// Adds the bundle at the end of each of its links' lists (places_ keeps where).
+  void enter_lists(std::uint32_t bundle);
+  /// Takes the bundle off its links' lists in O(1) each.
+  void leave_lists(std::uint32_t bundle);
   /// Its key in by_key_: a hash of the links, the split between route and route back, and the
   /// weight.
   [[nodiscard]] std::uint64_t key_of(std::span<const ResourceId> route,
