@@ -144,21 +144,25 @@ void FlowModel::join(std::uint32_t id) {
                         ? network_->resources(network_->route(flow.dst, flow.src))
                         : std::span<const ResourceId>{};
   const auto route = network_->resources(flow.route);
-  // A bundle alone on one of these links goes on its lists now, where it would have been all
-  // along. On links that carried nothing (then no bundle of these links exists) the flow may take
-  // its rate at once (solve_alone, solve_before_resolve): its bundle stays off the links' lists
-  // until it must be on them.
-  bool alone = true;
-  for (const auto links : {route, back}) {
-    for (const auto r : links) {
-      Use& use = uses_[static_cast<std::size_t>(r)];
-      if (use.alone != kNoBundle) list(use.alone);
-      alone = ++use.streaming == 1 && alone;
+  // A flow on exactly the links of a bundle alone there joins it where it is, off the lists.
+  // Else a bundle alone on one of these links goes on its lists now, where it would have been
+  // all along; on links that carried nothing (then no bundle of these links exists) the flow
+  // forms one that stays off the lists until it must be on them.
+  std::uint32_t b = route.empty() ? kNoBundle : uses_[static_cast<std::size_t>(route[0])].alone;
+  if (b != kNoBundle && same_links(b, route, back, flow.weight)) {
+    for (const auto r : links_of(b)) ++uses_[static_cast<std::size_t>(r)].streaming;
+  } else {
+    bool alone = true;
+    for (const auto links : {route, back}) {
+      for (const auto r : links) {
+        Use& use = uses_[static_cast<std::size_t>(r)];
+        if (use.alone != kNoBundle) list(use.alone);
+        alone = ++use.streaming == 1 && alone;
+      }
     }
+    b = alone && inline_resolves_ ? unlisted_bundle(route, back, flow.weight)
+                                  : bundle_for(route, back, flow.weight);
   }
-  const bool solo = alone && inline_resolves_;
-  const std::uint32_t b =
-      solo ? unlisted_bundle(route, back, flow.weight) : bundle_for(route, back, flow.weight);
   Bundle& bundle = bundles_[b];
   advance(bundle, engine_->now());
   flow.bytes += bundle.progress;  // from here on, the progress at which it drains
@@ -171,29 +175,41 @@ void FlowModel::join(std::uint32_t id) {
     bundle.drain = first_drain(bundle);
     heap_set(b);
   }
-  if (solo && !resolve_queued_ && solve_alone(b)) return;
-  if (solo) {  // the re-solve it needs, queued as touch() would, only puts it in the drain heap
+  if (!bundle.listed) {  // alone on its links: its component is the bundle alone
+    if (!resolve_queued_ && solve_alone(b)) return;
     queue_resolve();
-    if (solve_before_resolve(b)) return;
+    solve_at_resolve(b);
+    return;
   }
   touch(b);
 }
 
-bool FlowModel::solve_before_resolve(std::uint32_t id) {
+bool FlowModel::same_links(std::uint32_t id, std::span<const ResourceId> route,
+                           std::span<const ResourceId> back, double weight) const {
+  const Bundle& bundle = bundles_[id];
+  const auto have = links_of(id);
+  return bundle.forward == route.size() && bundle.weight == weight &&
+         have.size() == route.size() + back.size() &&
+         std::equal(route.begin(), route.end(), have.begin()) &&
+         std::equal(back.begin(), back.end(), have.begin() + bundle.forward);
+}
+
+void FlowModel::solve_at_resolve(std::uint32_t id) {
   // Whenever the queued re-solve runs this picosecond, and whatever else it solves, it solves
-  // this bundle's component, the bundle alone, as rate_alone does. If a flow joins one of these
-  // links before then, it lists the bundle (its links already marked dirty where touch() would
-  // have marked them) and the re-solve solves the two from scratch: within the picosecond the
-  // progress stands still. Left to the re-solve: the drain heap and the timer.
-  const double rate = rate_alone(id);
-  if (!(rate >= 0)) return false;
-  Bundle& bundle = bundles_[id];
-  advance(bundle, engine_->now());
-  bundle.rate = rate;
-  bundle.drain = first_drain(bundle);
+  // this bundle's component, the bundle alone, as rate_alone does: it does that instead of a
+  // component search. If a flow crosses one of these links before then, it lists the bundle
+  // (its links already marked dirty where touch() would have marked them) and the re-solve
+  // solves the two as a component.
   mark_dirty(id);
-  solved_.push_back(id);
-  return true;
+  solve_alone_at_resolve(id);
+}
+
+void FlowModel::solve_alone_at_resolve(std::uint32_t id) {
+  Bundle& bundle = bundles_[id];
+  if (!bundle.alone_queued) {
+    bundle.alone_queued = true;
+    alone_.push_back(id);
+  }
 }
 
 bool FlowModel::solve_alone(std::uint32_t id) {
@@ -201,8 +217,12 @@ bool FlowModel::solve_alone(std::uint32_t id) {
   // handling: the drain cannot change this bundle (none of its flows crosses these links), so the
   // rate is the same; what that re-solve does for links the drain touches it still does there.
   // A drain time of now would be the drain's to deliver: left to the re-solve.
+  // A bundle in the drain heap (flows streaming) is not solved before the drain: the drain's
+  // timer would be set from its new drain time, not from its old one as there.
   if (nothing_due_now()) return solve_alone(id, false);
-  if (!only_timer_due_now() || !solve_alone(id, true)) return false;
+  if (bundles_[id].heap != kNotQueued || !only_timer_due_now() || !solve_alone(id, true)) {
+    return false;
+  }
   resolve_queued_ = true;
   deferred_ = Deferred::AfterDrain;
   return true;
@@ -213,13 +233,17 @@ bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
   // this is what it computes (rate_alone).
   const double alone = rate_alone(id);
   if (!(alone >= 0)) return false;  // resolve() reports it
+  if (!before_drain) {
+    set_rate(id, alone);
+    arm();
+    return true;
+  }
   Bundle& bundle = bundles_[id];
   advance(bundle, engine_->now());
-  const double rate = bundle.rate;
   bundle.rate = alone;
   bundle.drain = first_drain(bundle);
-  if (before_drain && bundle.drain <= engine_->now()) {
-    bundle.rate = rate;
+  if (bundle.drain <= engine_->now()) {
+    bundle.rate = 0;
     bundle.drain = 0;
     return false;
   }
@@ -229,39 +253,46 @@ bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
 }
 
 double FlowModel::rate_alone(std::uint32_t id) const {
-  // What a re-solve of the component of this bundle alone computes, in its order. The component
-  // search reaches the links in the reverse of the bundle's (it pops them off a stack); each
-  // link's share is residual / weights, summed as there; the first smallest share is the
+  // What a re-solve of the component of this bundle alone computes: each link's share is
+  // residual / weights, summed as there; the first smallest share in the order the component
+  // search reaches the links (the reverse of the bundle's: it pops them off a stack) is the
   // bottleneck.
   const Bundle& bundle = bundles_[id];
   const auto links = links_of(id);
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  if (bundle.forward == bundle.links) {
-    // Every link weighs the same, 1 * w * count, and division is monotonic: the smallest share
-    // is the narrowest link's, found with one division. (A wider link whose share rounds to the
-    // same value could come first in that order; the bottleneck's only use, the floor of 10^-12
-    // of its bandwidth, is far below either's share times w.)
-    double narrowest = kInfinity;
-    for (const auto r : links) narrowest = std::min(narrowest, network_->bandwidth(r));
-    double weights = 0;
-    weights += 1.0 * bundle.weight * bundle.count;
-    const double share = share_of(narrowest, weights);
-    if (!(share < kInfinity)) return std::numeric_limits<double>::quiet_NaN();
-    return std::max(share * bundle.weight, narrowest * 1e-12);
-  }
+  // Within the route's links, and within the route back's, every link weighs the same,
+  // c * w * count, and division is monotonic: the smallest share is the narrowest link's, found
+  // with one division per group. The search visits the route back first and takes a later link
+  // only if its share is smaller. (A wider link whose share rounds to the same value could come
+  // first in that order; the bottleneck's only use, the floor of 10^-12 of its bandwidth, is far
+  // below either's share times w.)
   double share = kInfinity;
-  ResourceId bottleneck = -1;
-  for (std::uint32_t k = bundle.links; k-- > 0;) {
+  double bottleneck = 0;  // its bandwidth
+  const auto narrowest = [&](std::span<const ResourceId> group, double c) {
+    if (group.empty()) return;
+    double bw = kInfinity;
+    for (const auto r : group) bw = std::min(bw, network_->bandwidth(r));
     double weights = 0;
-    weights += share_of(id, k) * bundle.weight * bundle.count;
-    const double s = share_of(network_->bandwidth(links[k]), weights);
+    weights += c * bundle.weight * bundle.count;
+    const double s = share_of(bw, weights);
     if (s < share) {
       share = s;
-      bottleneck = links[k];
+      bottleneck = bw;
     }
-  }
-  if (bottleneck < 0) return std::numeric_limits<double>::quiet_NaN();
-  return std::max(share * bundle.weight, network_->bandwidth(bottleneck) * 1e-12);
+  };
+  narrowest(links.subspan(bundle.forward), kReverseShare);
+  narrowest(links.first(bundle.forward), 1.0);
+  if (!(share < kInfinity)) return std::numeric_limits<double>::quiet_NaN();
+  return std::max(share * bundle.weight, bottleneck * 1e-12);
+}
+
+void FlowModel::set_rate(std::uint32_t id, double rate) {
+  Bundle& bundle = bundles_[id];
+  if (bundle.rate == rate && bundle.heap != kNotQueued) return;  // drain time unchanged
+  advance(bundle, engine_->now());                               // the bytes moved at the old rate
+  bundle.rate = rate;
+  bundle.drain = first_drain(bundle);
+  heap_set(id);
 }
 
 std::uint64_t FlowModel::key_of(std::span<const ResourceId> route, std::span<const ResourceId> back,
@@ -338,6 +369,7 @@ std::uint32_t FlowModel::new_bundle(std::span<const ResourceId> route,
   bundle.fixed = false;
   bundle.mapped = false;
   bundle.listed = false;
+  bundle.alone_queued = false;
   ResourceId* const links = entry_links_.data() + id * route_block_;
   std::copy(back.begin(), back.end(), std::copy(route.begin(), route.end(), links));
   return id;
@@ -351,6 +383,22 @@ void FlowModel::list(std::uint32_t id) {
   if (bundle.mapped) by_key_.insert(bundle.key, id);
   for (const auto r : links) uses_[static_cast<std::size_t>(r)].alone = kNoBundle;
   enter_lists(id);
+}
+
+bool FlowModel::alone_on_links(std::uint32_t id) const {
+  for (const auto r : links_of(id)) {
+    if (links_[static_cast<std::size_t>(r)].bundles.size() != 1) return false;
+  }
+  return true;
+}
+
+void FlowModel::unlist(std::uint32_t id) {
+  Bundle& bundle = bundles_[id];
+  leave_lists(id);
+  if (bundle.mapped) by_key_.erase(bundle.key);
+  bundle.mapped = false;
+  bundle.listed = false;
+  for (const auto r : links_of(id)) uses_[static_cast<std::size_t>(r)].alone = id;
 }
 
 void FlowModel::enter_lists(std::uint32_t id) {
@@ -370,9 +418,20 @@ void FlowModel::dissolve(std::uint32_t id) {
     for (const auto r : resources) uses_[static_cast<std::size_t>(r)].alone = kNoBundle;
   } else {
     leave_lists(id);
+    // A bundle left alone on all its links is its component from now on: off the lists, to be
+    // solved alone by the re-solve this bundle's last drain queued (its links are dirty).
+    for (const auto r : resources) {
+      const auto& left = links_[static_cast<std::size_t>(r)].bundles;
+      if (inline_resolves_ && left.size() == 1 && alone_on_links(left.front().bundle)) {
+        const std::uint32_t other = left.front().bundle;
+        unlist(other);
+        solve_alone_at_resolve(other);
+      }
+    }
   }
   if (bundle.mapped) by_key_.erase(bundle.key);
   bundle.links = 0;
+  bundle.alone_queued = false;
   free_bundles_.push_back(id);
 }
 
@@ -492,8 +551,14 @@ void FlowModel::drain_due() {
       shared = --uses_[static_cast<std::size_t>(r)].streaming > 0 || shared;
     }
     // A flow whose links carry nothing else once it is gone leaves every other rate as it is:
-    // no re-solve (the solve of those links alone would find no flow).
-    if (shared) touch(b);
+    // no re-solve (the solve of those links alone would find no flow). Flows left in a bundle
+    // alone on its links are its component.
+    if (shared && bundles_[b].listed) {
+      touch(b);
+    } else if (shared) {
+      queue_resolve();
+      solve_at_resolve(b);
+    }
     if (--bundles_[b].count == 0) dissolve(b);
     network_->release(flow.route);
     flows_.release(id);
@@ -501,26 +566,33 @@ void FlowModel::drain_due() {
 }
 
 void FlowModel::resolve() {
-  // Bundles solved at their join (solve_before_resolve) and still alone: only their drains were
-  // left to this re-solve. A listed one is solved below with its component.
-  for (const auto b : solved_) {
-    if (!bundles_[b].listed) heap_set(b);
+  // Bundles still alone on their links (solve_at_resolve) are their components. One listed
+  // since is solved below with its component, as is one that no link limits (reported there).
+  for (const auto b : alone_) {
+    Bundle& bundle = bundles_[b];
+    if (!bundle.alone_queued) continue;  // dissolved since
+    bundle.alone_queued = false;
+    if (bundle.listed) continue;
+    const double rate = rate_alone(b);
+    if (rate >= 0) {
+      set_rate(b, rate);
+    } else {
+      list(b);
+    }
   }
-  solved_.clear();
+  alone_.clear();
   if (dirty_.empty()) {  // a drain's re-solve left to after it that the drain gave nothing to do
     arm();
     return;
   }
   ++epoch_;
-  const Time now = engine_->now();
   stack_.clear();
   component_links_.clear();
   component_bundles_.clear();
   for (const auto r : dirty_) {
     auto& link = links_[static_cast<std::size_t>(r)];
     link.dirty = false;
-    // A link a bundle is alone on, unlisted: one solved at its join (nothing else marks such a
-    // link dirty), its component that bundle alone.
+    // A link an unlisted bundle is alone on: that bundle is its component, solved above.
     if (uses_[static_cast<std::size_t>(r)].alone != kNoBundle) continue;
     if (link.mark != epoch_) {
       link.mark = epoch_;
@@ -634,11 +706,7 @@ void FlowModel::resolve() {
           changed_.push_back(loaded[j]);
         }
       }
-      if (bundle.rate == rate && bundle.heap != kNotQueued) continue;  // drain time unchanged
-      advance(bundle, now);  // the bytes moved at the old rate
-      bundle.rate = rate;
-      bundle.drain = first_drain(bundle);
-      heap_set(b);
+      set_rate(b, rate);
     }
     for (const auto r : changed_) {
       auto& link = links_[static_cast<std::size_t>(r)];

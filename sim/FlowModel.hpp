@@ -34,10 +34,12 @@
 //   A route's bundle is found by a hash of its links and weight in a flat index (KeyIndex.hpp):
 //   with MPI overheads most bundles hold one flow, made and dissolved per message. A bundle that
 //   forms on links carrying nothing stays unlisted: in no link's list and not in the index, each
-//   of its links naming it instead (Use::alone), until a flow joins one of its links or it needs
-//   a re-solve of its own. Then it goes where it would have been all along:
-//   into the index and at the head of each of its links' lists, which nothing else joined since.
-//   So a flow that streams alone, most of them with overheads, costs no hash and no list entry.
+//   of its links naming it instead (Use::alone). A flow on exactly its links joins it there; a
+//   flow onto one of its links lists it first, where it would have been all along: into the
+//   index and at the head of each of its links' lists, which nothing else joined since. A listed
+//   bundle left alone on all its links when another bundle dissolves is unlisted again (it is
+//   at the head of each list already). So flows that stream alone, most of them with overheads,
+//   cost no hash and no list entry, and neither do a rank's messages to one neighbour in a row.
 // - One re-solve per instant. Flow starts and drains only mark their links dirty; a single
 //   re-solve event at the same picosecond, queued behind every event already due then, solves
 //   once for all of them (max-min fairness has a unique allocation, so batching changes nothing
@@ -47,22 +49,25 @@
 //   it runs at the end of this event's handling instead; when only the drain timer is due now, at
 //   the end of the drain's handling, which runs next. Events scheduled meanwhile would queue behind
 //   it either way, so every event keeps its order. A flow that joins links carrying nothing else
-//   then needs no component search at all: join computes what that re-solve would (the same
-//   shares, the same bottleneck, the same arithmetic). That holds too when only the drain timer is
-//   due: none of the draining flows crosses the newcomer's links, so the drain cannot change its
-//   rate, and a re-solve stays queued for after the drain, for whatever links the drain touches
-//   (a drain time of now, the drain's to deliver, is left to that re-solve). With MPI overheads
+//   (or only an unlisted bundle of its route) then needs no component search at all: join
+//   computes what that re-solve would (the same shares, the same bottleneck, the same
+//   arithmetic). For a new bundle that holds too when only the drain timer is due: none of the
+//   draining flows crosses the newcomer's links, so the drain cannot change its rate, and a
+//   re-solve stays queued for after the drain, for whatever links the drain touches (a drain time
+//   of now, the drain's to deliver, is left to that re-solve; a bundle already in the drain heap
+//   is too, as the drain re-arms the timer from its old drain time). With MPI overheads
 //   almost every flow joins alone (LU.B.64, 100 iterations, communication only: over 99 % of
 //   2.29 M joins): 1.83 M re-solve events of its 10.8 M engine events are saved, and 1.82 M of
 //   the joins need no re-solve at all (0.24 M re-solves are left of 2.29 M).
-//   A flow that joins links carrying nothing when its re-solve cannot run next (other events are
-//   due now: ranks that compute alike send at one picosecond) takes its rate at once too: the
-//   re-solve, queued as before, would solve its component, it alone, the same way, whenever it
-//   runs this picosecond. Its links are marked dirty as they would have been, and the re-solve
-//   only puts it in the drain heap (the timer is the re-solve's to set, as before) unless a flow
-//   has joined one of its links meanwhile: then it solves the two together from scratch (with
-//   the whole run, LU.B.64 on 2-socket nodes: 1.14 M of 2.29 M joins without overheads, 0.97 M
-//   under `--calibration smpi`).
+//   An unlisted bundle whose flows change when its re-solve cannot run next (other events are
+//   due now: ranks that compute alike send at one picosecond; a drain leaves flows in it) is left
+//   to the re-solve, queued as before, to solve alone (alone_): whenever it runs this picosecond
+//   and whatever else it solves, it solves that bundle's component, the bundle alone, the same
+//   way (rate_alone), without a component search. Its links are marked dirty as they would have
+//   been; if a flow joins one of them meanwhile, the bundle is listed and solved with its
+//   component. (LU.B.64, whole run, on 2-socket nodes: 1.14 M of 2.29 M joins without overheads,
+//   1.25 M under `--calibration smpi`; Sweep3D class B with typical overheads, communication
+//   only: 0.34 M of 0.57 M.)
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
 //   bundle/link sharing graph; the re-solve covers the components of the dirty links, every
 //   other bundle keeps its rate and its drain time.
@@ -166,6 +171,7 @@ class FlowModel final : public NetworkModel {
     bool fixed = false;
     bool mapped = false;               // reachable from by_key_
     bool listed = false;               // on its links' lists (else alone there: Use::alone)
+    bool alone_queued = false;         // in alone_
     std::vector<std::uint32_t> flows;  // a heap of (drain point, order)
   };
   // A bundle on a link: its id and the index of the link among the bundle's entries.
@@ -240,18 +246,30 @@ class FlowModel final : public NetworkModel {
   /// Makes sure a re-solve is queued now: at the end of this event's handling or of the drain's
   /// due now if it would run next, else as an event.
   void queue_resolve();
-  /// A bundle of one flow that joined links carrying nothing else, with no re-solve queued and no
-  /// other event due now but the drain timer: gives it the rate and the drain that the re-solve,
-  /// the next event or the one after the drain, would give it, without that event. False (nothing
+  /// An unlisted bundle a flow joined, with no re-solve queued and no other event due now (or, for
+  /// a new bundle, only the drain timer): gives it the rate and the drain that the re-solve, the
+  /// next event or the one after the drain, would give it, without that event. False (nothing
   /// changed) otherwise.
   bool solve_alone(std::uint32_t bundle);
   /// The same when no other event is due now, or (before_drain) only the drain timer, where a drain
   /// time of now is refused.
   bool solve_alone(std::uint32_t bundle, bool before_drain);
-  /// A bundle of one flow that joined links carrying nothing else, a re-solve queued: gives it the
-  /// rate that re-solve would give it, marks its links dirty as touch() would, and leaves its
-  /// drain to the re-solve (solved_). False (nothing changed) if no link limits it.
-  bool solve_before_resolve(std::uint32_t bundle);
+  /// A bundle alone on its links whose flows changed, a re-solve queued: marks its links dirty as
+  /// touch() would and leaves it to that re-solve to solve alone (alone_), without a component
+  /// search.
+  void solve_at_resolve(std::uint32_t bundle);
+  /// Leaves an unlisted bundle for the next re-solve to solve alone (alone_).
+  void solve_alone_at_resolve(std::uint32_t bundle);
+  /// Whether a listed bundle is the only one on each of its links.
+  [[nodiscard]] bool alone_on_links(std::uint32_t bundle) const;
+  /// Takes a listed bundle alone on its links off their lists and out of by_key_, as if it had
+  /// formed there unlisted (list puts it back where it was: at the head of each list).
+  void unlist(std::uint32_t bundle);
+  /// Whether the bundle's links and weight are these.
+  [[nodiscard]] bool same_links(std::uint32_t bundle, std::span<const ResourceId> route,
+                                std::span<const ResourceId> back, double weight) const;
+  /// Gives the bundle this rate from now, and its drain (unchanged if the rate is).
+  void set_rate(std::uint32_t bundle, double rate);
   /// The rate a re-solve of the bundle's component gives it when it is alone there (NaN if no link
   /// limits it: resolve() reports that).
   [[nodiscard]] double rate_alone(std::uint32_t bundle) const;
@@ -295,8 +313,8 @@ class FlowModel final : public NetworkModel {
   std::vector<std::uint32_t> drains_;
   std::uint64_t started_ = 0;
   std::uint32_t epoch_ = 0;
-  std::vector<ResourceId> dirty_;      // links whose bundles changed since the last re-solve
-  std::vector<std::uint32_t> solved_;  // bundles solve_before_resolve solved, for that re-solve
+  std::vector<ResourceId> dirty_;     // links whose bundles changed since the last re-solve
+  std::vector<std::uint32_t> alone_;  // bundles for the next re-solve to solve alone
   bool resolve_queued_ = false;
   std::uint64_t armed_seq_ = 0;  // the engine's drain event, if armed_
   Time armed_at_ = 0;

@@ -755,7 +755,7 @@ TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
                                    Xfer{.src = 1, .dst = 2, .bytes = 1000, .start = 300 * kNs}};
   // Three flows join at 200 ns, one hop of 100 ns after a delay of 100 ns, or two hops: X (0 -> 1)
   // first, with other joins due, so its re-solve cannot run next and is queued; X and then Y
-  // (8 -> 9), alone on their links, take their rates before it (FlowModel::solve_before_resolve);
+  // (8 -> 9), alone on their links, are left to it to solve alone (FlowModel::solve_at_resolve);
   // then V (8 -> 10, weight 1/200) joins Y's link, where Y (weight 1/100) takes 2/3. X alone
   // drains at 1200 ns; Y's 1000 bytes take 1500 ns (1700 ns), when V has moved 500 of its 2000;
   // V's last 1500 alone, 3200 ns.
@@ -777,6 +777,42 @@ TEST(FlowBundles, AFlowAloneOnItsLinksIsFoundByLaterFlows) {
   expect(same, {{0, 1800 * kNs}, {1, 2100 * kNs}});
   expect(crossing, {{1, 1900 * kNs}, {0, 3200 * kNs}});
   expect(queued, {{0, 1200 * kNs}, {1, 1700 * kNs}, {2, 3200 * kNs}});
+}
+
+// A flow alone on its links again once a crossing flow has drained streams as a bundle off the
+// links' lists (FlowModel::unlist): a later flow on its route joins it there, a later crossing
+// flow finds it. Hand-solved on torus:8x8 (1 byte per ns, 100 ns per hop), with and without the
+// shortcuts. A (0 -> 2, two hops, weight 1/200, 3000 bytes) joins at 200 ns alone. B (1 -> 2,
+// weight 1/100, 1000 bytes) joins at 400 ns, when A has moved 200: B takes 2/3 of link 1 -> 2,
+// A 1/3, until B drains after 1500 ns (1900 ns), A at 700. C (0 -> 2, A's route, 1000 bytes)
+// joins at 2100 ns, A at 900: half a byte per ns each, C drains after 2000 ns (4100 ns), A at
+// 1900. D (1 -> 2, 1000 bytes) joins at 4500 ns, A at 2300: D takes 2/3 again and drains after
+// 1500 ns (6000 ns), A at 2800; A's last 200 bytes alone, 6200 ns.
+TEST(FlowBundles, AFlowLeftAloneStreamsOffTheListsAndIsFoundAgain) {
+  const auto topology = topo::make_topology("torus:8x8");
+  const std::vector<Xfer> xs{Xfer{.src = 0, .dst = 2, .bytes = 3000, .start = 0},
+                             Xfer{.src = 1, .dst = 2, .bytes = 1000, .start = 300 * kNs},
+                             Xfer{.src = 0, .dst = 2, .bytes = 1000, .start = 1900 * kNs},
+                             Xfer{.src = 1, .dst = 2, .bytes = 1000, .start = 4400 * kNs}};
+  const std::vector<Delivery> want{
+      {1, 1900 * kNs}, {2, 4100 * kNs}, {3, 6000 * kNs}, {0, 6200 * kNs}};
+  for (const bool reverse : {false, true}) {
+    // With reverse traffic each flow also loads its route back at a twentieth of its rate:
+    // nothing there limits it, and the times stay the same.
+    sim::ModelOptions options;
+    options.reverse_traffic = reverse;
+    for (const bool inline_resolves : {true, false}) {
+      const auto got = run_flow_model(*topology, torus_links(), xs, options,
+                                      sim::FlowModel::kScanLinks, inline_resolves);
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(got[k].id, want[k].id)
+            << "#" << k << ", inline " << inline_resolves << ", reverse " << reverse;
+        EXPECT_EQ(got[k].at, want[k].at)
+            << "#" << k << ", inline " << inline_resolves << ", reverse " << reverse;
+      }
+    }
+  }
 }
 
 // With reverse traffic a flow's route back is first looked up when it joins, and computing it
