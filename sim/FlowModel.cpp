@@ -521,18 +521,20 @@ void FlowModel::queue_resolve() {
 void FlowModel::drain_due() {
   const Time now = engine_->now();
   const auto later = [this](std::uint32_t x, std::uint32_t y) { return drains_later(x, y); };
-  // The flows due now, bundle by bundle; delivered below in the order they started.
+  // The flows due now, bundle by bundle (each bundle's together: the order they are taken in
+  // decides nothing); delivered below in the order they started.
   due_.clear();
-  while (!drains_.empty() && bundles_[drains_.front()].drain <= now) {
-    const std::uint32_t b = drains_.front();
+  while (!drains_.empty() && drains_.front().drain <= now) {
+    const std::uint32_t b = drains_.front().bundle;
     Bundle& bundle = bundles_[b];
-    std::pop_heap(bundle.flows.begin(), bundle.flows.end(), later);
-    due_.push_back(bundle.flows.back());
-    bundle.flows.pop_back();
+    do {
+      std::pop_heap(bundle.flows.begin(), bundle.flows.end(), later);
+      due_.push_back(bundle.flows.back());
+      bundle.flows.pop_back();
+    } while (!bundle.flows.empty() && (bundle.drain = first_drain(bundle)) <= now);
     if (bundle.flows.empty()) {
       heap_erase(b);
     } else {
-      bundle.drain = first_drain(bundle);
       heap_set(b);
     }
   }
@@ -720,7 +722,7 @@ void FlowModel::resolve() {
 
 void FlowModel::arm() {
   if (drains_.empty()) return;
-  const Time next = bundles_[drains_.front()].drain;
+  const Time next = drains_.front().drain;
   if (armed_ && armed_at_ <= next) return;  // fires no later than needed; re-arms if early
   armed_seq_ = engine_->set_timer(next, kFlowDrained, 0);
   armed_at_ = next;
@@ -733,65 +735,70 @@ bool FlowModel::drains_later(std::uint32_t a, std::uint32_t b) const {
   return fa.bytes > fb.bytes || (fa.bytes == fb.bytes && fa.order > fb.order);
 }
 
-bool FlowModel::before(std::uint32_t a, std::uint32_t b) const {
-  const Bundle& ba = bundles_[a];
-  const Bundle& bb = bundles_[b];
-  return ba.drain < bb.drain ||
-         (ba.drain == bb.drain && flows_[ba.flows.front()].order < flows_[bb.flows.front()].order);
+void FlowModel::heap_place(std::size_t i, const Due& due) {
+  drains_[i] = due;
+  bundles_[due.bundle].heap = static_cast<std::uint32_t>(i);
 }
 
-void FlowModel::heap_place(std::size_t i, std::uint32_t flow) {
-  drains_[i] = flow;
-  bundles_[flow].heap = static_cast<std::uint32_t>(i);
-}
-
-void FlowModel::sift_up(std::size_t i) {
-  const std::uint32_t flow = drains_[i];
+void FlowModel::sift_up(std::size_t i, const Due& due) {
+  const OrderKey key = key_of(due);
   while (i > 0) {
-    const std::size_t parent = (i - 1) / 2;
-    if (!before(flow, drains_[parent])) break;
+    const std::size_t parent = (i - 1) / kArity;
+    if (!(key < key_of(drains_[parent]))) break;
     heap_place(i, drains_[parent]);
     i = parent;
   }
-  heap_place(i, flow);
+  heap_place(i, due);
 }
 
-void FlowModel::sift_down(std::size_t i) {
-  const std::uint32_t flow = drains_[i];
+void FlowModel::sift_down(std::size_t i, const Due& due) {
+  const OrderKey key = key_of(due);
   const std::size_t n = drains_.size();
   for (;;) {
-    std::size_t child = 2 * i + 1;
-    if (child >= n) break;
-    if (child + 1 < n && before(drains_[child + 1], drains_[child])) ++child;
-    if (!before(drains_[child], flow)) break;
-    heap_place(i, drains_[child]);
-    i = child;
+    const std::size_t first = kArity * i + 1;
+    if (first >= n) break;
+    // The earliest child, by selects on one 128-bit key rather than branches.
+    std::size_t best = first;
+    OrderKey least = key_of(drains_[first]);
+    const std::size_t end = std::min(first + kArity, n);
+    for (std::size_t c = first + 1; c < end; ++c) {
+      const OrderKey k = key_of(drains_[c]);
+      const bool less = k < least;
+      least = less ? k : least;
+      best = less ? c : best;
+    }
+    if (!(least < key)) break;
+    heap_place(i, drains_[best]);
+    i = best;
   }
-  heap_place(i, flow);
+  heap_place(i, due);
 }
 
-void FlowModel::heap_set(std::uint32_t flow) {
-  auto& pos = bundles_[flow].heap;
-  if (pos == kNotQueued) {
-    drains_.push_back(flow);
-    pos = static_cast<std::uint32_t>(drains_.size() - 1);
-    sift_up(pos);
-    return;
+void FlowModel::heap_move(std::size_t i, const Due& due) {
+  if (i > 0 && key_of(due) < key_of(drains_[(i - 1) / kArity])) {
+    sift_up(i, due);
+  } else {
+    sift_down(i, due);
   }
-  const std::size_t i = pos;
-  sift_up(i);
-  sift_down(bundles_[flow].heap);
 }
 
-void FlowModel::heap_erase(std::uint32_t flow) {
-  const std::size_t i = bundles_[flow].heap;
-  bundles_[flow].heap = kNotQueued;
-  const std::uint32_t last = drains_.back();
+void FlowModel::heap_set(std::uint32_t id) {
+  const Bundle& bundle = bundles_[id];
+  const Due due{bundle.drain, flows_[bundle.flows.front()].order, id};
+  if (bundle.heap == kNotQueued) {
+    drains_.emplace_back();
+    sift_up(drains_.size() - 1, due);
+  } else {
+    heap_move(bundle.heap, due);
+  }
+}
+
+void FlowModel::heap_erase(std::uint32_t id) {
+  const std::size_t i = bundles_[id].heap;
+  bundles_[id].heap = kNotQueued;
+  const Due last = drains_.back();
   drains_.pop_back();
-  if (i == drains_.size()) return;
-  heap_place(i, last);
-  sift_up(i);
-  sift_down(bundles_[last].heap);
+  if (i < drains_.size()) heap_move(i, last);
 }
 
 }  // namespace mapsim::sim

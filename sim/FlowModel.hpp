@@ -85,7 +85,10 @@
 // - Drain times are kept in the model's own indexed heap of bundles (each bundle holds its flows
 //   in a heap of their drain points), not as engine events: a rate change updates the bundle's
 //   entry, and the engine holds one event, at the earliest drain. Flows that drain at the same
-//   picosecond are delivered by that one event, in the order they started.
+//   picosecond are delivered by that one event, in the order they started; a bundle's flows due
+//   then leave it together, and it moves in the heap once. The heap is 4-ary, each entry holding
+//   its key (drain time, first flow's start order): a comparison reads no bundle and no flow.
+//   Keys are unique (start orders are), so its layout never decides which bundle comes first.
 // Zero-byte transfers take the route latency and no bandwidth.
 //
 // Options (ModelOptions): size factors (sim/SizeFactors.hpp) scale a transfer's latency in flight
@@ -296,13 +299,24 @@ class FlowModel final : public NetworkModel {
 
   // A bundle's flows: a min-heap of (drain point, order).
   [[nodiscard]] bool drains_later(std::uint32_t a, std::uint32_t b) const;
-  // The indexed min-heap of bundles' drain times, ordered by (drain, first flow's order).
-  [[nodiscard]] bool before(std::uint32_t a, std::uint32_t b) const;
-  void heap_set(std::uint32_t bundle);  // insert, or move after its drain changed
+  // The indexed min-heap of bundles' drain times, ordered by (drain, first flow's order), each
+  // entry holding its key (a bundle's `heap` is its place). 4-ary: measured against 2-ary, 2 %
+  // faster on Sweep3D class B with overheads, the same on LU.
+  static constexpr std::size_t kArity = 4;
+  struct Due {
+    Time drain;
+    std::uint64_t order;  // of the bundle's first flow
+    std::uint32_t bundle;
+  };
+  [[nodiscard]] static OrderKey key_of(const Due& due) {
+    return (static_cast<OrderKey>(static_cast<std::uint64_t>(due.drain)) << 64) | due.order;
+  }
+  void heap_set(std::uint32_t bundle);  // insert, or move after its drain or first flow changed
   void heap_erase(std::uint32_t bundle);
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
-  void heap_place(std::size_t i, std::uint32_t bundle);
+  void heap_move(std::size_t i, const Due& due);  // puts `due` at i, then where it belongs
+  void sift_up(std::size_t i, const Due& due);
+  void sift_down(std::size_t i, const Due& due);
+  void heap_place(std::size_t i, const Due& due);
 
   SlotPool<Flow> flows_;
   std::vector<Bundle> bundles_;  // slots; free ones in free_bundles_ (their flow heaps kept)
@@ -310,7 +324,7 @@ class FlowModel final : public NetworkModel {
   KeyIndex by_key_;  // bundles by key (key_of)
   std::vector<Link> links_;
   std::vector<Use> uses_;  // by link
-  std::vector<std::uint32_t> drains_;
+  std::vector<Due> drains_;
   std::uint64_t started_ = 0;
   std::uint32_t epoch_ = 0;
   std::vector<ResourceId> dirty_;     // links whose bundles changed since the last re-solve
