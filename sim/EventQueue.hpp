@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/Time.hpp"
@@ -34,6 +35,23 @@ inline bool earlier(const QueuedEvent& a, const QueuedEvent& b) {
 __extension__ typedef unsigned __int128 OrderKey;
 inline OrderKey order_key(const QueuedEvent& e) {
   return (static_cast<OrderKey>(static_cast<std::uint64_t>(e.time)) << 64) | e.seq;
+}
+
+/// The index in [first, end) (not empty) of the element of `items` with the smallest key(item),
+/// and that key: the child search of a 4-ary heap, by selects on one 128-bit key rather than
+/// branches.
+template <class T, class Key>
+std::pair<std::size_t, OrderKey> least_of(const std::vector<T>& items, std::size_t first,
+                                          std::size_t end, Key key) {
+  std::size_t best = first;
+  OrderKey least = key(items[first]);
+  for (std::size_t c = first + 1; c < end; ++c) {
+    const OrderKey k = key(items[c]);
+    const bool less = k < least;
+    least = less ? k : least;
+    best = less ? c : best;
+  }
+  return {best, least};
 }
 
 class BinaryHeap {
@@ -80,16 +98,8 @@ class QuadHeap {
     for (;;) {
       const std::size_t first = 4 * i + 1;
       if (first >= n) break;
-      // The earliest child, by selects on one 128-bit key rather than branches.
-      std::size_t best = first;
-      OrderKey least = order_key(heap_[first]);
-      const std::size_t end = std::min(first + 4, n);
-      for (std::size_t c = first + 1; c < end; ++c) {
-        const OrderKey k = order_key(heap_[c]);
-        const bool less = k < least;
-        least = less ? k : least;
-        best = less ? c : best;
-      }
+      const auto [best, least] = least_of(heap_, first, std::min(first + 4, n),
+                                          [](const QueuedEvent& e) { return order_key(e); });
       if (!(least < key_of_last)) break;
       heap_[i] = heap_[best];
       i = best;

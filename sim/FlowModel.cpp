@@ -741,10 +741,10 @@ void FlowModel::heap_place(std::size_t i, const Due& due) {
 }
 
 void FlowModel::sift_up(std::size_t i, const Due& due) {
-  const OrderKey key = key_of(due);
+  const OrderKey key = due_key(due);
   while (i > 0) {
     const std::size_t parent = (i - 1) / kArity;
-    if (!(key < key_of(drains_[parent]))) break;
+    if (!(key < due_key(drains_[parent]))) break;
     heap_place(i, drains_[parent]);
     i = parent;
   }
@@ -752,21 +752,12 @@ void FlowModel::sift_up(std::size_t i, const Due& due) {
 }
 
 void FlowModel::sift_down(std::size_t i, const Due& due) {
-  const OrderKey key = key_of(due);
+  const OrderKey key = due_key(due);
   const std::size_t n = drains_.size();
   for (;;) {
     const std::size_t first = kArity * i + 1;
     if (first >= n) break;
-    // The earliest child, by selects on one 128-bit key rather than branches.
-    std::size_t best = first;
-    OrderKey least = key_of(drains_[first]);
-    const std::size_t end = std::min(first + kArity, n);
-    for (std::size_t c = first + 1; c < end; ++c) {
-      const OrderKey k = key_of(drains_[c]);
-      const bool less = k < least;
-      least = less ? k : least;
-      best = less ? c : best;
-    }
+    const auto [best, least] = least_of(drains_, first, std::min(first + kArity, n), due_key);
     if (!(least < key)) break;
     heap_place(i, drains_[best]);
     i = best;
@@ -775,7 +766,7 @@ void FlowModel::sift_down(std::size_t i, const Due& due) {
 }
 
 void FlowModel::heap_move(std::size_t i, const Due& due) {
-  if (i > 0 && key_of(due) < key_of(drains_[(i - 1) / kArity])) {
+  if (i > 0 && due_key(due) < due_key(drains_[(i - 1) / kArity])) {
     sift_up(i, due);
   } else {
     sift_down(i, due);

@@ -308,7 +308,7 @@ class FlowModel final : public NetworkModel {
     std::uint64_t order;  // of the bundle's first flow
     std::uint32_t bundle;
   };
-  [[nodiscard]] static OrderKey key_of(const Due& due) {
+  [[nodiscard]] static OrderKey due_key(const Due& due) {
     return (static_cast<OrderKey>(static_cast<std::uint64_t>(due.drain)) << 64) | due.order;
   }
   void heap_set(std::uint32_t bundle);  // insert, or move after its drain or first flow changed
