@@ -171,12 +171,13 @@ void FlowModel::join(std::uint32_t id) {
   std::push_heap(bundle.flows.begin(), bundle.flows.end(),
                  [this](std::uint32_t x, std::uint32_t y) { return drains_later(x, y); });
   ++bundle.count;
-  if (bundle.heap != kNotQueued) {  // streaming: the newcomer may drain first
-    bundle.drain = first_drain(bundle);
-    heap_set(b);
-  }
+  // Streaming: the newcomer may drain first. A bundle re-solved at once (solve_alone) takes its
+  // new place in the drain heap there, in one move.
+  const bool streaming = bundle.heap != kNotQueued;
+  if (streaming) bundle.drain = first_drain(bundle);
+  if (!bundle.listed && !resolve_queued_ && solve_alone(b)) return;
+  if (streaming) heap_set(b);
   if (!bundle.listed) {  // alone on its links: its component is the bundle alone
-    if (!resolve_queued_ && solve_alone(b)) return;
     queue_resolve();
     solve_at_resolve(b);
     return;
@@ -233,12 +234,17 @@ bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
   // this is what it computes (rate_alone).
   const double alone = rate_alone(id);
   if (!(alone >= 0)) return false;  // resolve() reports it
-  if (!before_drain) {
-    set_rate(id, alone);
+  Bundle& bundle = bundles_[id];
+  if (!before_drain) {  // as set_rate(), but a streaming bundle's drain is new (join)
+    if (bundle.rate != alone || bundle.heap == kNotQueued) {
+      advance(bundle, engine_->now());
+      bundle.rate = alone;
+      bundle.drain = first_drain(bundle);
+    }
+    heap_set(id);
     arm();
     return true;
   }
-  Bundle& bundle = bundles_[id];
   advance(bundle, engine_->now());
   bundle.rate = alone;
   bundle.drain = first_drain(bundle);

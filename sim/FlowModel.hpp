@@ -252,7 +252,8 @@ class FlowModel final : public NetworkModel {
   /// An unlisted bundle a flow joined, with no re-solve queued and no other event due now (or, for
   /// a new bundle, only the drain timer): gives it the rate and the drain that the re-solve, the
   /// next event or the one after the drain, would give it, without that event. False (nothing
-  /// changed) otherwise.
+  /// changed) otherwise. A streaming bundle comes with its drain recomputed for the newcomer but
+  /// not yet moved in the drain heap: it moves there once, with its new rate.
   bool solve_alone(std::uint32_t bundle);
   /// The same when no other event is due now, or (before_drain) only the drain timer, where a drain
   /// time of now is refused.
