@@ -44,16 +44,14 @@ template <typename Describe>
 }
 
 /// std::llround(x) for -2^63 < x < 2^63 (the nearest integer, halves away from zero), inline:
-/// x - trunc(x) is exact, so comparing it with 0.5 decides as llround does.
+/// x - trunc(x) is exact, so comparing it with 0.5 decides as llround does. Without branches: a
+/// drain time's fraction of a picosecond follows no pattern (measured, 2 % of LU's replay with
+/// MPI overheads).
 inline std::int64_t round_to_integer(double x) {
-  auto i = static_cast<std::int64_t>(x);
+  const auto i = static_cast<std::int64_t>(x);
   const double fraction = x - static_cast<double>(i);
-  if (fraction >= 0.5) {
-    ++i;
-  } else if (fraction <= -0.5) {
-    --i;
-  }
-  return i;
+  return i + static_cast<std::int64_t>(fraction >= 0.5) -
+         static_cast<std::int64_t>(fraction <= -0.5);
 }
 
 /// `picoseconds` (a real >= 0) rounded to Time; past kMaxTime (or NaN) throws the overflow error
