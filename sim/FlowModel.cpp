@@ -783,7 +783,7 @@ void FlowModel::heap_set(std::uint32_t id) {
   const Bundle& bundle = bundles_[id];
   const Due due{bundle.drain, flows_[bundle.flows.front()].order, id};
   if (bundle.heap == kNotQueued) {
-    drains_.emplace_back();
+    drains_.push_back(due);
     sift_up(drains_.size() - 1, due);
   } else {
     heap_move(bundle.heap, due);
