@@ -110,7 +110,7 @@ void Replay::advance_member(std::uint32_t id) {
         return;
       }
     }
-    member.path = extended(member.path, engine_.now());
+    extend(member.path, engine_.now());
     if (member.step == schedule.step_count(member.me)) {
       if (member.pending > 0) {  // overlapping steps still in flight
         member.waiting = true;

@@ -165,7 +165,7 @@ void Replay::advance(Rank rank) {
   // The path to now: the gap it computed, then whatever overheads kept its CPU busy.
   state.path.compute += state.pending_compute;
   state.pending_compute = 0;
-  state.path = extended(state.path, engine_.now());
+  extend(state.path, engine_.now());
   const double scale = config_.compute_scale;
   auto scaled = [scale, rank](std::int64_t gap) -> Time {
     if (gap <= 0 || scale == 0) return 0;
@@ -242,7 +242,8 @@ bool Replay::execute(Rank rank, const traces::Event& e, std::uint64_t index) {
       const auto req = new_request(rank, RequestKind::Recv, index, e, kNone);
       // Posted when the rank's CPU is free: later than now if it ran ahead (runs_ahead).
       requests_[req].posted = std::max(engine_.now(), state.cpu_free);
-      requests_[req].path = extended(state.path, requests_[req].posted);
+      requests_[req].path = state.path;
+      extend(requests_[req].path, requests_[req].posted);
       if (!blocking) state.live.emplace_back(e.request, req);
       post_recv(rank, e.peer, e.comm, e.tag, req);
       return blocking && block_on(rank, req);
@@ -269,9 +270,9 @@ bool Replay::block_on(Rank rank, std::uint32_t request) {
   RankState& state = ranks_[static_cast<std::size_t>(rank)];
   // A rank that ran ahead (runs_ahead) reaches this at its CPU's free time, not now: its path
   // goes on to then, as it would had it waited for its CPU.
-  if (overheads_) state.path = extended(state.path, std::max(engine_.now(), state.cpu_free));
+  if (overheads_) extend(state.path, std::max(engine_.now(), state.cpu_free));
   if (requests_[request].done) {
-    state.path = later(state.path, requests_[request].path);
+    keep_later(state.path, requests_[request].path);
     free_requests_.push_back(request);
     // A receive's o_r; the rank's next event waits for it (advance).
     if (overheads_) (void)occupy(rank, requests_[request].overhead);
@@ -318,7 +319,7 @@ void Replay::complete(std::uint32_t id) {
   if (request.notify != kNone) {
     Member& member = members_[request.notify];
     member.overhead += request.overhead;
-    member.path = later(member.path, request.path);
+    keep_later(member.path, request.path);
     // A request of the step being posted: advance_member counts it when it finishes posting.
     if (member.posting && (id == member.posted[0] || id == member.posted[1])) return;
     free_requests_.push_back(id);
@@ -331,7 +332,7 @@ void Replay::complete(std::uint32_t id) {
   RankState& rank = ranks_[static_cast<std::size_t>(request.rank)];
   if (rank.waiting == id) {
     rank.waiting = kNone;
-    rank.path = later(rank.path, request.path);
+    keep_later(rank.path, request.path);
     free_requests_.push_back(id);
     const Time at = overheads_ ? occupy(request.rank, request.overhead) : engine_.now();
     // A rank whose next event runs ahead of its o_r resumes now (runs_ahead): the same times.
@@ -461,8 +462,8 @@ void Replay::start_transfer(std::uint32_t m, int phase, Time delay) {
   const Time start = add_time(engine_.now(), delay);
   if (phase == kData) message.injected = start;
   // A clear-to-send leaves when the request-to-send has arrived and the receive is posted.
-  if (back) message.path = later(message.path, requests_[message.recv_req].path);
-  message.path = extended(message.path, start);
+  if (back) keep_later(message.path, requests_[message.recv_req].path);
+  extend(message.path, start);
   model_->start(transfer);
 }
 
@@ -633,7 +634,8 @@ Result Replay::finish_result() {
     r.rank_mpi_time[i] = ranks_[i].finish - ranks_[i].compute;
     if (ranks_[i].finish > r.makespan || i == 0) {
       r.makespan = ranks_[i].finish;
-      r.critical_path = extended(ranks_[i].path, ranks_[i].finish);
+      r.critical_path = ranks_[i].path;
+      extend(r.critical_path, ranks_[i].finish);
     }
     r.mpi_time_max = std::max(r.mpi_time_max, r.rank_mpi_time[i]);
     mpi_sum += static_cast<double>(r.rank_mpi_time[i]);

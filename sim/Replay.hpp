@@ -219,16 +219,18 @@ class Replay {
   void release(std::uint32_t message);
 
   // The critical path (Result.hpp, CriticalPath).
-  /// `path` extended to time t: the time since it ends is MPI overheads on the rank (waiting
+  /// Extends `path` to time t: the time since it ends is MPI overheads on the rank (waiting
   /// without overheads). A t before its end leaves it as it is.
-  [[nodiscard]] CriticalPath extended(CriticalPath path, Time t) const {
+  void extend(CriticalPath& path, Time t) const {
     const Time rest = t - path.total();
     if (rest > 0) (overheads_ ? path.overhead : path.waiting) += rest;
-    return path;
   }
-  /// The path that ends later (a on ties): the one a rank that needs both continues.
-  static const CriticalPath& later(const CriticalPath& a, const CriticalPath& b) {
-    return b.total() > a.total() ? b : a;
+  /// `path` becomes `other` if that ends later (stays on ties): the one a rank that needs both
+  /// continues.
+  static void keep_later(CriticalPath& path, const CriticalPath& other) {
+    // Copied only when it changes: a path copied onto itself right after a field of it changed
+    // reads back in 16-byte pieces what was just written in 8-byte ones, which stalls.
+    if (other.total() > path.total()) path = other;
   }
   /// Adds a transfer that took `took` from a to b (sockets; `bytes` of payload, `wire_bytes` on
   /// the wire: the payload and its envelope) to `path`, split into latency, bandwidth and
