@@ -65,9 +65,9 @@
 //   and whatever else it solves, it solves that bundle's component, the bundle alone, the same
 //   way (rate_alone), without a component search. Its links are marked dirty as they would have
 //   been; if a flow joins one of them meanwhile, the bundle is listed and solved with its
-//   component. (LU.B.64, whole run, on 2-socket nodes: 1.14 M of 2.29 M joins without overheads,
-//   1.25 M under `--calibration smpi`; Sweep3D class B with typical overheads, communication
-//   only: 0.34 M of 0.57 M.)
+//   component. (Bundles so solved, LU.B.64, whole run, on 2-socket nodes, 2.29 M flows:
+//   1.14 M without overheads, 1.25 M under `--calibration smpi`; Sweep3D class B with typical
+//   overheads, communication only, 0.57 M flows: 0.33 M.)
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
 //   bundle/link sharing graph; the re-solve covers the components of the dirty links, every
 //   other bundle keeps its rate and its drain time.
