@@ -246,10 +246,11 @@ bool FlowModel::solve_alone(std::uint32_t id, bool before_drain) {
     return true;
   }
   advance(bundle, engine_->now());
+  const double rate = bundle.rate;
   bundle.rate = alone;
   bundle.drain = first_drain(bundle);
   if (bundle.drain <= engine_->now()) {
-    bundle.rate = 0;
+    bundle.rate = rate;
     bundle.drain = 0;
     return false;
   }
