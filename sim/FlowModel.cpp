@@ -177,11 +177,6 @@ void FlowModel::join(std::uint32_t id) {
   if (streaming) bundle.drain = first_drain(bundle);
   if (!bundle.listed && !resolve_queued_ && solve_alone(b)) return;
   if (streaming) heap_set(b);
-  if (!bundle.listed) {  // alone on its links: its component is the bundle alone
-    queue_resolve();
-    solve_at_resolve(b);
-    return;
-  }
   touch(b);
 }
 
@@ -193,16 +188,6 @@ bool FlowModel::same_links(std::uint32_t id, std::span<const ResourceId> route,
          have.size() == route.size() + back.size() &&
          std::equal(route.begin(), route.end(), have.begin()) &&
          std::equal(back.begin(), back.end(), have.begin() + bundle.forward);
-}
-
-void FlowModel::solve_at_resolve(std::uint32_t id) {
-  // Whenever the queued re-solve runs this picosecond, and whatever else it solves, it solves
-  // this bundle's component, the bundle alone, as rate_alone does: it does that instead of a
-  // component search. If a flow crosses one of these links before then, it lists the bundle
-  // (its links already marked dirty where touch() would have marked them) and the re-solve
-  // solves the two as a component.
-  mark_dirty(id);
-  solve_alone_at_resolve(id);
 }
 
 void FlowModel::solve_alone_at_resolve(std::uint32_t id) {
@@ -504,8 +489,13 @@ void FlowModel::mark_dirty(std::uint32_t bundle) {
 }
 
 void FlowModel::touch(std::uint32_t bundle) {
-  if (!bundles_[bundle].listed) list(bundle);  // the re-solve finds it on its links
+  // An unlisted bundle is alone on its links: whenever the queued re-solve runs this picosecond,
+  // and whatever else it solves, it solves that bundle's component, the bundle alone, as
+  // rate_alone does; it does that instead of a component search. If a flow crosses one of these
+  // links before then, it lists the bundle (its links already marked dirty) and the re-solve
+  // solves the two as a component.
   mark_dirty(bundle);
+  if (!bundles_[bundle].listed) solve_alone_at_resolve(bundle);
   queue_resolve();
 }
 
@@ -562,12 +552,7 @@ void FlowModel::drain_due() {
     // A flow whose links carry nothing else once it is gone leaves every other rate as it is:
     // no re-solve (the solve of those links alone would find no flow). Flows left in a bundle
     // alone on its links are its component.
-    if (shared && bundles_[b].listed) {
-      touch(b);
-    } else if (shared) {
-      queue_resolve();
-      solve_at_resolve(b);
-    }
+    if (shared) touch(b);
     if (--bundles_[b].count == 0) dissolve(b);
     network_->release(flow.route);
     flows_.release(id);
@@ -575,7 +560,7 @@ void FlowModel::drain_due() {
 }
 
 void FlowModel::resolve() {
-  // Bundles still alone on their links (solve_at_resolve) are their components. One listed
+  // Bundles still alone on their links (touch) are their components. One listed
   // since is solved below with its component, as is one that no link limits (reported there).
   for (const auto b : alone_) {
     Bundle& bundle = bundles_[b];

@@ -244,7 +244,8 @@ class FlowModel final : public NetworkModel {
   /// weight.
   [[nodiscard]] std::uint64_t key_of(std::span<const ResourceId> route,
                                      std::span<const ResourceId> back, double weight) const;
-  /// Marks the bundle's links for the next re-solve and makes sure one is queued now.
+  /// Marks the bundle's links for the next re-solve and makes sure one is queued now; an unlisted
+  /// bundle, alone on its links, that re-solve solves alone (alone_), without a component search.
   void touch(std::uint32_t bundle);
   /// Makes sure a re-solve is queued now: at the end of this event's handling or of the drain's
   /// due now if it would run next, else as an event.
@@ -258,10 +259,6 @@ class FlowModel final : public NetworkModel {
   /// The same when no other event is due now, or (before_drain) only the drain timer, where a drain
   /// time of now is refused.
   bool solve_alone(std::uint32_t bundle, bool before_drain);
-  /// A bundle alone on its links whose flows changed, a re-solve queued: marks its links dirty as
-  /// touch() would and leaves it to that re-solve to solve alone (alone_), without a component
-  /// search.
-  void solve_at_resolve(std::uint32_t bundle);
   /// Leaves an unlisted bundle for the next re-solve to solve alone (alone_).
   void solve_alone_at_resolve(std::uint32_t bundle);
   /// Whether a listed bundle is the only one on each of its links.
