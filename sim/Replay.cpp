@@ -168,7 +168,7 @@ void Replay::advance(Rank rank) {
   extend(state.path, engine_.now());
   const double scale = config_.compute_scale;
   auto scaled = [scale, rank](std::int64_t gap) -> Time {
-    if (gap <= 0 || scale == 0) return 0;
+    if (scale == 0 || gap <= 0) return 0;
     if (scale == 1.0) return gap;
     return checked_time(static_cast<double>(gap) * scale, [&] {
       return fmt::format("rank {}'s compute gap of {:.6g} s scaled by the compute scale {:.6g}",
@@ -437,9 +437,9 @@ void Replay::pair(std::uint32_t m, std::uint32_t request) {
   requests_[request].object = m;
   if (message.eager) {
     if (message.arrived) {
-      const Message arrived = message;
+      take_arrival(request, message);
       release(m);
-      complete_receive(request, arrived);
+      complete(request);
     }
   } else if (message.rts_arrived) {
     start_transfer(m, kClearToSend, until_posted(request));
@@ -484,15 +484,18 @@ void Replay::delivered(std::uint32_t transfer) {
       if (message.cancelled) {
         release(m);
       } else if (!message.eager) {
-        const Message done = message;
+        const auto send = message.send_req;
+        const auto recv = message.recv_req;
+        requests_[send].path = message.path;
+        take_arrival(recv, message);
         release(m);
-        requests_[done.send_req].path = done.path;
-        complete(done.send_req);
-        complete_receive(done.recv_req, done);
+        complete(send);
+        complete(recv);
       } else if (message.matched) {
-        const Message done = message;
+        const auto recv = message.recv_req;
+        take_arrival(recv, message);
         release(m);
-        complete_receive(done.recv_req, done);
+        complete(recv);
       }
       break;
     }
@@ -533,13 +536,12 @@ void Replay::inject(std::uint32_t m, int phase) {
   }
 }
 
-void Replay::complete_receive(std::uint32_t request, const Message& message) {
+void Replay::take_arrival(std::uint32_t request, const Message& message) {
   if (overheads_) {
     requests_[request].overhead =
         config_.overheads.receive(channel(message.src, message.dst), message.bytes);
   }
   requests_[request].path = message.path;
-  complete(request);
 }
 
 std::int64_t Replay::wire_bytes(const Message& message) const {

@@ -170,8 +170,9 @@ class Replay {
   void start_transfer(std::uint32_t message, int phase, Time delay = 0);
   /// Starts the message's eager data or request-to-send after its sender's overheads.
   void inject(std::uint32_t message, int phase);
-  /// Completes a receive request of `message` (arrived), with its overhead and critical path.
-  void complete_receive(std::uint32_t request, const Message& message);
+  /// Gives a receive request of `message` (arrived) its overhead and critical path; the caller
+  /// releases the message, then completes the request (which may post new messages).
+  void take_arrival(std::uint32_t request, const Message& message);
 
   // Overheads (Replay.cpp, sim/Overheads.hpp); used only when config_.overheads is not none.
   [[nodiscard]] Channel channel(Rank a, Rank b) const {
@@ -203,7 +204,7 @@ class Replay {
   [[nodiscard]] bool resumes_now(const RankState& state) const {
     if (!run_ahead_ || state.gap_done || state.next >= state.window.size()) return false;
     const traces::Event& event = state.window[state.next];
-    return (event.gap <= 0 || config_.compute_scale == 0) && runs_ahead(event);
+    return (config_.compute_scale == 0 || event.gap <= 0) && runs_ahead(event);
   }
   /// The delay of a clear-to-send started now for receive `request`: until it was posted.
   [[nodiscard]] Time until_posted(std::uint32_t request) const {
