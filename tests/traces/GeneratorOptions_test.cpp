@@ -7,6 +7,8 @@
 
 #include "support/Error.hpp"
 #include "tests/traces/GeneratorChecks.hpp"
+#include "traces/generators/Generator.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::traces {
 namespace {
@@ -95,6 +97,24 @@ TEST(GeneratorOptions, MessageSizeOnlyForStencils) {
   auto stencil = generator("stencil2d", 'S', 4);
   stencil.message_bytes = -1;
   EXPECT_THAT(error_of(stencil), HasSubstr("halo message size -1"));
+}
+
+// Sizes each within range whose product puts a compute gap past what a trace records (2^63 ns):
+// an error naming the workload, not a negative time caught as a bug. The first gap comes before
+// any message, so this costs nothing to find.
+TEST(GeneratorOptions, ComputeGapsPastATracesRangeNameTheWorkload) {
+  for (const auto* spec : {"sweep3d:input.50:4:it_g=1048576:jt_g=1048576:kt=1048576",
+                           "snap:sample:4:ny=1048576:nz=1048576:ng=4096"}) {
+    const auto options = parse_generator_spec(spec);
+    try {
+      (void)generate_trace(options);
+      ADD_FAILURE() << spec << " generated";
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), AllOf(HasSubstr(describe(options) + ": rank 0 would compute"),
+                                  HasSubstr("beyond the 2^63 ns (292 years) a trace records")))
+          << spec;
+    }
+  }
 }
 
 }  // namespace

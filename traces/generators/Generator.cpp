@@ -191,7 +191,9 @@ std::unique_ptr<Workload> make_workload(const GeneratorOptions& options) {
     throw InputError(
         fmt::format("halo message size {} out of range 0 .. 2^40 bytes", *options.message_bytes));
   }
-  return entry.make(options);
+  auto workload = entry.make(options);
+  workload->description = describe(options);
+  return workload;
 }
 
 std::string describe(const GeneratorOptions& options) {
@@ -234,6 +236,15 @@ CommSpec world_communicator(Rank ranks) {
   return world;
 }
 
+void Mpi::throw_too_long(double flops) const {
+  throw InputError(fmt::format(
+      "{}: rank {} would compute {:.6g} flops between two MPI calls, {:.4g} s at {:g} "
+      "Gflop/s: beyond the 2^63 ns (292 years) a trace records; the workload's sizes are too "
+      "large",
+      workload_.empty() ? "a generated workload" : workload_, rank_, flops,
+      flops / kFlopsPerNs * 1e-9, kFlopsPerNs));
+}
+
 void run_workload(const Workload& workload, MpiCallSink& sink, const WorkloadProgress& progress) {
   sink.begin_trace(workload.rank_count(), workload.communicators());
   for (Rank rank = 0; rank < workload.rank_count(); ++rank) {
@@ -245,7 +256,7 @@ void run_workload(const Workload& workload, MpiCallSink& sink, const WorkloadPro
 
 void run_workload_rank(const Workload& workload, MpiCallSink& sink, Rank rank) {
   sink.begin_rank(rank);
-  Mpi mpi(sink, rank);
+  Mpi mpi(sink, rank, workload.description);
   workload.run(mpi);
   sink.end_rank();
 }

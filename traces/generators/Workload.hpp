@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "traces/MpiCallSink.hpp"
@@ -23,13 +25,21 @@ inline constexpr double kFlopsPerNs = 1.0;
 /// Alltoall (c bytes per peer) c·P / c·P; Barrier 0 / 0.
 class Mpi {
  public:
-  Mpi(MpiCallSink& sink, Rank rank) : sink_(sink), rank_(rank) {}
+  /// `workload`: what errors name it by (Workload::description).
+  Mpi(MpiCallSink& sink, Rank rank, std::string_view workload = {})
+      : sink_(sink), rank_(rank), workload_(workload) {}
 
   [[nodiscard]] Rank rank() const { return rank_; }
   [[nodiscard]] MpiCallSink& sink() { return sink_; }
 
-  /// Computation of `flops` floating-point operations (rounded to whole nanoseconds).
-  void flops(double flops) { sink_.compute(std::llround(flops / kFlopsPerNs)); }
+  /// Computation of `flops` floating-point operations (rounded to whole nanoseconds); throws
+  /// InputError past what a trace records (2^63 ns, 292 years).
+  void flops(double flops) {
+    const double ns = std::round(flops / kFlopsPerNs);
+    if (!(ns < 0x1p63)) [[unlikely]]
+      throw_too_long(flops);
+    sink_.compute(static_cast<std::int64_t>(ns));
+  }
 
   void init() { sink_.init(); }
   void finalize() { sink_.finalize(); }
@@ -72,12 +82,14 @@ class Mpi {
   }
 
  private:
+  [[noreturn]] void throw_too_long(double flops) const;
   [[nodiscard]] std::int64_t size(CommId comm) const {
     return static_cast<std::int64_t>(sink_.communicators()[comm].members.size());
   }
 
   MpiCallSink& sink_;
   Rank rank_;
+  std::string_view workload_;
 };
 
 class Workload {
@@ -98,6 +110,9 @@ class Workload {
   [[nodiscard]] virtual std::vector<CommSpec> communicators() const = 0;
   /// Rank `mpi.rank()`'s calls, from MPI_Init to MPI_Finalize and the computation after it.
   virtual void run(Mpi& mpi) const = 0;
+
+  /// What errors name it by: its generator options in words (make_workload sets it).
+  std::string description;
 };
 
 /// MPI_COMM_WORLD of `ranks` ranks.
