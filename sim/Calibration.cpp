@@ -1,8 +1,10 @@
 #include "sim/Calibration.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -91,11 +93,21 @@ Calibration parse_calibration(std::string_view text, std::string_view source) {
       calibration.envelope = parse_integer(value, what, 0, kMaxEnvelope);
     }
   }
+  if (std::none_of(seen.begin(), seen.end(), [](bool s) { return s; })) {
+    throw InputError(
+        fmt::format("{}: the calibration sets nothing (keys: {}); for no calibration give 'none'",
+                    source, fmt::join(kKeys, ", ")));
+  }
   return calibration;
 }
 
 Calibration load_calibration(const std::string& spec, std::string_view where) {
   if (spec == "none" || spec == "smpi") return calibration_preset(spec, where);
+  std::error_code error;
+  if (std::filesystem::is_directory(spec, error)) {
+    throw InputError(
+        fmt::format("{}: calibration file '{}' is a directory, not a file", where, spec));
+  }
   std::ifstream in(spec, std::ios::binary);
   if (!in) {
     throw InputError(fmt::format("{}: cannot read calibration file '{}': {} (presets: none, smpi)",

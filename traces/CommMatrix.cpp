@@ -113,12 +113,21 @@ constexpr std::string_view kFields[] = {"src", "dst", "messages", "bytes"};
 
 }  // namespace
 
-CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank> ranks) {
+std::ifstream open_matrix_file(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(fmt::format("matrix file '{}' is a directory, not a file", path.string()));
+  }
   std::ifstream in(path);
   if (!in) {
     throw InputError(
         fmt::format("cannot open matrix file '{}': {}", path.string(), std::strerror(errno)));
   }
+  return in;
+}
+
+CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank> ranks) {
+  std::ifstream in = open_matrix_file(path);
   return read_matrix_csv(in, path.string(), ranks);
 }
 

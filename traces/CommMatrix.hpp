@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <istream>
 #include <limits>
 #include <optional>
@@ -118,6 +119,10 @@ class CommMatrixBuilder {
 /// (statistics, mappings) grow with the rank count, so a three-line file declaring millions of
 /// ranks is refused rather than allowed to allocate gigabytes.
 inline constexpr Rank kMaxCsvRanks = Rank{1} << 20;
+
+/// Opens a matrix file (of any kind) for reading; throws InputError naming it if it is a
+/// directory or cannot be opened.
+std::ifstream open_matrix_file(const std::filesystem::path& path);
 
 /// Reads a CSV matrix: optional '#' comment lines (a `# ranks=N` comment fixes the rank count),
 /// the header `src,dst,messages,bytes`, then one row per ordered pair. The rank count is N if

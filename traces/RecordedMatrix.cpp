@@ -267,11 +267,7 @@ bool is_recorded_matrix(const std::filesystem::path& path) {
 }
 
 CommMatrix read_recorded_matrix(const std::filesystem::path& path, const MatrixOptions& options) {
-  std::ifstream in(path);
-  if (!in) {
-    throw InputError(
-        fmt::format("cannot open matrix file '{}': {}", path.string(), std::strerror(errno)));
-  }
+  std::ifstream in = open_matrix_file(path);
   return read_recorded_matrix(in, path.string(), options);
 }
 
@@ -374,11 +370,7 @@ CommMatrix read_recorded_matrix(std::istream& in, std::string_view name,
 
 CommMatrix read_matrix_file(const std::filesystem::path& path, bool collectives,
                             const CollectiveOptions& algorithms) {
-  std::ifstream in(path);
-  if (!in) {
-    throw InputError(
-        fmt::format("cannot open matrix file '{}': {}", path.string(), std::strerror(errno)));
-  }
+  std::ifstream in = open_matrix_file(path);
   // Telling the kinds apart reads the first line and goes back: a pipe is read into memory first.
   if (in.tellg() == std::streampos(-1)) {
     std::stringstream copy;

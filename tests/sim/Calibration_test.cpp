@@ -34,8 +34,24 @@ std::string error_of(std::string_view text) {
 
 TEST(Calibration, NoneIsTheDefaults) {
   EXPECT_EQ(sim::calibration_preset("none", "--calibration"), sim::Calibration{});
-  EXPECT_EQ(sim::parse_calibration("", "empty.cal"), sim::Calibration{});
-  EXPECT_EQ(sim::parse_calibration("# only a comment\n\n   \n", "c.cal"), sim::Calibration{});
+  // A file that sets nothing is more likely the wrong file than a way to say none.
+  for (const std::string text : {"", "# only a comment\n\n   \n"}) {
+    EXPECT_THAT(error_of(text),
+                AllOf(HasSubstr("my.cal: the calibration sets nothing"), HasSubstr("give 'none'")))
+        << text;
+  }
+  EXPECT_EQ(sim::parse_calibration("reverse-traffic: false\n", "c.cal"), sim::Calibration{});
+}
+
+TEST(Calibration, ADirectoryIsNotACalibrationFile) {
+  const TempDir dir;
+  try {
+    (void)sim::load_calibration(dir.path().string(), "--calibration");
+    ADD_FAILURE() << "a directory was read as a calibration";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--calibration: calibration file '" + dir.path().string() +
+                                    "' is a directory, not a file"));
+  }
 }
 
 TEST(Calibration, SmpiIsSimGridsSmpiModel) {

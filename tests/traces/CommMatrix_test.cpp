@@ -7,6 +7,7 @@
 
 #include "support/Error.hpp"
 #include "tests/support/TempDir.hpp"
+#include "traces/RecordedMatrix.hpp"
 #include "traces/TraceMatrix.hpp"
 
 namespace mapsim::traces {
@@ -151,6 +152,19 @@ TEST(CommMatrix, PointToPointMatrixOfATraceCountsSendsOnly) {
   EXPECT_EQ(m.at(0, 1), (Traffic{2, 24}));
   EXPECT_EQ(m.at(1, 1), (Traffic{1, 4}));
   EXPECT_EQ(m.nonzero_count(), 2u);
+}
+
+// A directory opens as a stream that reads nothing: without the check it read as an empty file.
+TEST(CommMatrix, ADirectoryIsNotAMatrixFile) {
+  const TempDir dir;
+  const auto expected = "matrix file '" + dir.path().string() + "' is a directory, not a file";
+  EXPECT_THAT([&] { (void)read_matrix_csv(dir.path()); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr(expected)));
+  EXPECT_THAT([&] { (void)read_matrix_file(dir.path(), true, {}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr(expected)));
+  EXPECT_THAT([&] { (void)read_matrix_csv(dir.path() / "missing.csv"); },
+              ::testing::ThrowsMessage<InputError>(
+                  AllOf(HasSubstr("cannot open matrix file"), HasSubstr("No such file"))));
 }
 
 }  // namespace
