@@ -145,7 +145,8 @@ class Placement {
   }
 
   /// How finish() takes the cores lines name: all or none (plain: a rank without one is an
-  /// error), or only if every rank has its own (rankfile: else the rank order).
+  /// error), or only if every rank names one (rankfile: a rank bound to several cores or to none
+  /// leaves every rank in the rank order). Two ranks on one core are an error either way.
   enum class Cores : std::uint8_t { AllOrNone, IfComplete };
 
   topo::Mapping finish(Cores cores = Cores::AllOrNone) {
@@ -173,14 +174,6 @@ class Placement {
                       name_, line_of_rank_[r], r));
     }
     topo::Mapping mapping(std::move(node_of_rank_), std::move(core_of_rank_));
-    if (cores == Cores::IfComplete) {
-      try {
-        validate(mapping, topology_);
-      } catch (const InputError&) {
-        return topo::Mapping(
-            std::vector<topo::NodeId>(mapping.nodes().begin(), mapping.nodes().end()));
-      }
-    }
     try {
       validate(mapping, topology_);
     } catch (const InputError& e) {
@@ -245,31 +238,57 @@ void read_plain(std::span<const Line> lines, Placement& placement) {
   }
 }
 
-/// The core a rankfile slot names: "C" (a core of the node) or "S:C" (core C of socket S), or -1
-/// for anything else (a range or a list: the rank is not bound to one core) or a core the machine
-/// does not have.
-std::int32_t slot_core(std::string_view slot, const topo::Topology& topology) {
-  const auto number = [](std::string_view text) -> std::int64_t {
+/// The core a rankfile slot names: "C" (a core of the node) or "S:C" (core C of socket S); -1
+/// for Open MPI's forms that bind a rank to several cores (a range "A-B", a list "A,B", "S:A-B",
+/// "*"), which leave it unbound. Throws InputError, naming `where`, for anything else and for a
+/// socket or core the machine's nodes do not have.
+std::int32_t slot_core(std::string_view slot, const topo::Topology& topology,
+                       std::string_view where) {
+  const auto fail = [&](std::string_view why) {
+    throw InputError(fmt::format(
+        "{}: slot '{}' {} (Open MPI's C, S:C, a range A-B, a list A,B or *; {} has {} socket(s) "
+        "of {} core(s) per node)",
+        where, slot, why, topology.spec(), topology.sockets_per_node(),
+        topology.cores_per_socket()));
+  };
+  const auto number = [&](std::string_view text, std::int64_t count, std::string_view what) {
     if (text.empty() || text.size() > 9 ||
         text.find_first_not_of("0123456789") != std::string_view::npos) {
-      return -1;
+      fail(fmt::format("has '{}' where a {} number belongs", text, what));
     }
-    return std::stoll(std::string(text));
+    const auto n = std::stoll(std::string(text));
+    if (n >= count) fail(fmt::format("names {} {}, past the node's {}", what, n, count));
+    return n;
   };
-  const auto colon = slot.find(':');
-  std::int64_t core = 0;
-  if (colon == std::string_view::npos) {
-    core = number(slot);
-  } else {
-    const auto socket = number(slot.substr(0, colon));
-    const auto within = number(slot.substr(colon + 1));
-    if (socket < 0 || within < 0 || socket >= topology.sockets_per_node() ||
-        within >= topology.cores_per_socket()) {
-      return -1;
+  // Each item: [S:]C, [S:]A-B or [S:]*; one item of one core names that core.
+  std::int64_t core = -1;
+  std::size_t items = 0;
+  for (std::size_t at = 0; at <= slot.size(); ++items) {
+    auto end = slot.find(',', at);
+    if (end == std::string_view::npos) end = slot.size();
+    auto item = slot.substr(at, end - at);
+    at = end + 1;
+    std::int64_t first_core = 0;  // of the socket named, or of the node
+    std::int64_t cores = topology.cores_per_node();
+    if (const auto colon = item.find(':'); colon != std::string_view::npos) {
+      const auto socket = number(item.substr(0, colon), topology.sockets_per_node(), "socket");
+      first_core = socket * topology.cores_per_socket();
+      cores = topology.cores_per_socket();
+      item = item.substr(colon + 1);
     }
-    core = socket * topology.cores_per_socket() + within;
+    if (item == "*") {
+      core = -1;
+      continue;
+    }
+    if (const auto dash = item.find('-'); dash != std::string_view::npos) {
+      const auto low = number(item.substr(0, dash), cores, "core");
+      if (number(item.substr(dash + 1), cores, "core") < low) fail("is a range that ends first");
+      core = -1;
+      continue;
+    }
+    core = first_core + number(item, cores, "core");
   }
-  return core >= 0 && core < topology.cores_per_node() ? static_cast<std::int32_t>(core) : -1;
+  return items == 1 ? static_cast<std::int32_t>(core) : -1;
 }
 
 void read_rankfile(std::span<const Line> lines, Placement& placement) {
@@ -292,8 +311,9 @@ void read_rankfile(std::span<const Line> lines, Placement& placement) {
                       "host",
                       where, host));
     }
-    placement.place(rank, placement.parse_node(host, where, rank), where, line.number,
-                    parts.size() == 3 ? slot_core(parts[2].substr(5), placement.topology()) : -1);
+    placement.place(
+        rank, placement.parse_node(host, where, rank), where, line.number,
+        parts.size() == 3 ? slot_core(parts[2].substr(5), placement.topology(), where) : -1);
   }
 }
 

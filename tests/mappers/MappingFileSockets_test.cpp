@@ -198,24 +198,41 @@ TEST(MappingFileSockets, RankfileRangesReadAsRankOrder) {
       read_text("rank 0=node0 slot=0,1\nrank 1=node0 slot=1:0-1\n", *machine).cores().empty());
 }
 
-TEST(MappingFileSockets, RankfileFallsBackToRankOrderUnlessEveryRankHasItsOwnCore) {
+TEST(MappingFileSockets, RankfileFallsBackToRankOrderUnlessEveryRankNamesOneCore) {
   const auto machine = topo::make_topology(kSockets);
   // One rank's slot a range, the others single cores.
   const auto partial =
       read_text("rank 0=node0 slot=3\nrank 1=node0 slot=0-1\nrank 2=node0 slot=1\n", *machine);
   EXPECT_EQ(partial, Mapping({0, 0, 0}));
-  // One rank without slot.
+  EXPECT_TRUE(partial.cores().empty());
+  // One rank without slot, or bound to any core.
   EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0\n", *machine), Mapping({0, 0}));
-  // Two ranks on one core.
-  EXPECT_EQ(read_text("rank 0=node0 slot=2\nrank 1=node0 slot=1:0\n", *machine), Mapping({0, 0}));
-  // A core past the node's four.
-  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=4\n", *machine), Mapping({0, 0}));
-  // A socket past the node's two, or a core past the socket's two.
-  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=2:0\n", *machine), Mapping({0, 0}));
-  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=0:2\n", *machine), Mapping({0, 0}));
-  // Not numbers.
-  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=x\n", *machine), Mapping({0, 0}));
-  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=:1\n", *machine), Mapping({0, 0}));
+  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=*\n", *machine), Mapping({0, 0}));
+  EXPECT_EQ(read_text("rank 0=node0 slot=3\nrank 1=node0 slot=1:*\n", *machine), Mapping({0, 0}));
+}
+
+// A slot mapsim cannot take as Open MPI would is an error naming the file, the line and the slot,
+// not a rank silently left unbound.
+TEST(MappingFileSockets, RankfileSlotsTheMachineDoesNotHaveAreErrors) {
+  const auto machine = topo::make_topology(kSockets);  // 2 sockets of 2 cores per node
+  const auto error = [&](const std::string& text) { return read_error(text, *machine); };
+  // Two ranks on one core (core 2 is core 0 of socket 1).
+  EXPECT_THAT(error("rank 0=node0 slot=2\nrank 1=node0 slot=1:0\n"),
+              AllOf(HasSubstr("both on core 2"), HasSubstr("node0")));
+  // A core past the node's four; a socket past its two; a core past the socket's two.
+  EXPECT_THAT(error("rank 0=node0 slot=3\nrank 1=node0 slot=4\n"),
+              HasSubstr("m.txt:2: slot '4' names core 4, past the node's 4"));
+  EXPECT_THAT(error("rank 0=node0 slot=3\nrank 1=node0 slot=2:0\n"),
+              HasSubstr(":2: slot '2:0' names socket 2, past the node's 2"));
+  EXPECT_THAT(error("rank 0=node0 slot=3\nrank 1=node0 slot=0:2\n"),
+              HasSubstr(":2: slot '0:2' names core 2, past the node's 2"));
+  EXPECT_THAT(error("rank 0=node0 slot=0-4\n"), HasSubstr("names core 4, past the node's 4"));
+  // Not numbers, negative, empty parts, a range that ends first.
+  for (const std::string slot : {"x", ":1", "-1", "1,", "", "1:", "3-1", "0-", "1.5", "0:0:1"}) {
+    EXPECT_THAT(error("rank 0=node0 slot=" + slot + "\n"),
+                AllOf(HasSubstr(":1: slot '" + slot + "'"), HasSubstr("Open MPI's C, S:C")))
+        << slot;
+  }
 }
 
 TEST(MappingFileSockets, RankfileOnAMachineOfOneSocket) {
@@ -227,7 +244,8 @@ TEST(MappingFileSockets, RankfileOnAMachineOfOneSocket) {
   EXPECT_EQ(
       as_vector(read_text("rank 0=node0 slot=0:3\nrank 1=node0 slot=0:0\n", *machine).cores()),
       (std::vector<std::int32_t>{3, 0}));
-  EXPECT_EQ(read_text("rank 0=node0 slot=1:0\nrank 1=node0 slot=0:0\n", *machine), Mapping({0, 0}));
+  EXPECT_THAT(read_error("rank 0=node0 slot=1:0\nrank 1=node0 slot=0:0\n", *machine),
+              HasSubstr("m.txt:1: slot '1:0' names socket 1, past the node's 1"));
 }
 
 TEST(MappingFileSockets, RankfileErrorsStillNameTheLine) {
