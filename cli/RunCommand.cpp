@@ -159,6 +159,10 @@ std::string restrict_mappers(const exp::SweepConfig& config, const po::variables
 
 }  // namespace
 
+/// The exit status of a sweep that finished with failed runs stored (1 and 2 are bad input and
+/// bad usage, 3 a bug, 130 an interrupt).
+constexpr int kExitFailedRuns = 4;
+
 int run_run(const std::vector<std::string>& args) {
   CommandLine line(
       "run",
@@ -169,7 +173,9 @@ int run_run(const std::vector<std::string>& args) {
       "sweep (six NPB kernels at 64 ranks on four machines with twelve mappers). Ctrl-C stops\n"
       "cleanly: finished runs stay stored, unfinished ones are discarded. --quick runs the\n"
       "config's quick variant (its top-level `quick:` map replaces the sections it names), a\n"
-      "sweep of a few minutes for trying a config.");
+      "sweep of a few minutes for trying a config. A run that fails is stored with its message\n"
+      "and the sweep goes on; the exit status is then 4 (failed runs stored), 0 when every\n"
+      "run of the sweep is done.");
   line.options.add_options()("config", po::value<std::string>(), "the config file (YAML)")(
       "quick", "run the config's quick variant (its `quick:` sections replace the top-level ones)")(
       "db", po::value<std::string>()->default_value("results.db"), "results database")(
@@ -319,6 +325,15 @@ int run_run(const std::vector<std::string>& args) {
                report.already_failed);
   }
   fmt::print("tables: mapsim results {}\n", exp::shell_quote(runner.database.string()));
+  // Scripts and job dependencies see a sweep with failed runs as not done.
+  const auto failed = report.failed + (runner.rerun_failed ? 0 : report.already_failed);
+  if (failed > 0) {
+    fmt::print(stderr,
+               "mapsim run: {} of {} runs failed: stored with their messages (status 'failed' "
+               "in the runs table); --rerun-failed runs them again\n",
+               failed, report.runs);
+    return kExitFailedRuns;
+  }
   return 0;
 }
 

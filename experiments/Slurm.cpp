@@ -68,6 +68,8 @@ db="${{TMPDIR:-/tmp}}/mapsim-$SLURM_ARRAY_JOB_ID-$shard.db"
 if [ -f "$shards/shard-$shard.db" ]; then cp "$shards/shard-$shard.db" "$db"; fi
 {mapsim} run {config} --shard "$shard/{n}" --db "$db" --jobs "${{SLURM_CPUS_PER_TASK:-1}}"{extra}
 status=$?
+# 4: finished with failed runs stored; they are merged with the rest, so the merge still runs.
+if [ $status -eq 4 ]; then echo "sweep shard $shard: finished with failed runs stored" >&2; status=0; fi
 copy="$shards/shard-$shard.db.tmp"
 rm -f "$copy" "$copy-wal" "$copy-shm" "$copy-journal"
 if [ -f "$db" ] && {mapsim} merge "$copy" "$db" && mv "$copy" "$shards/shard-$shard.db"; then

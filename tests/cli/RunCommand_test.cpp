@@ -653,8 +653,10 @@ TEST(RunCommand, FailedRunsAreStoredAndRerunOnRequest) {
   const auto config = dir.write("fail.yaml", kFailingConfig);
   const auto db = dir.path() / "results.db";
   const auto run = "run " + sh(config) + " --db " + sh(db) + " --jobs 2";
+  // Failed runs stored: exit status 4, with the count.
   const auto first = run_mapsim(run);
-  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_EQ(first.exit_code, 4) << first.err;
+  EXPECT_THAT(first.err, HasSubstr("mapsim run: 2 of 4 runs failed: stored with their messages"));
   EXPECT_THAT(first.out, HasSubstr("2 done and 2 failed now"));
   EXPECT_EQ(count_rows(db, "status = 'failed' AND ranks = 16 AND message LIKE '%do not fit%'"), 2);
   EXPECT_EQ(count_rows(db, "status = 'done' AND ranks = 4"), 2);
@@ -662,14 +664,15 @@ TEST(RunCommand, FailedRunsAreStoredAndRerunOnRequest) {
 
   const auto failed_owners = query_rows(db, "SELECT owner FROM runs WHERE status = 'failed'");
   const auto done = finished_rows(db);
+  // Failed before and not run again: still not a sweep that is done.
   const auto again = run_mapsim(run);
-  ASSERT_EQ(again.exit_code, 0) << again.err;
+  ASSERT_EQ(again.exit_code, 4) << again.err;
   EXPECT_THAT(again.out, HasSubstr("0 done and 0 failed now, 2 done before, 2 failed before"));
   EXPECT_THAT(again.out, HasSubstr("--rerun-failed"));
   EXPECT_EQ(query_rows(db, "SELECT owner FROM runs WHERE status = 'failed'"), failed_owners);
 
   const auto rerun = run_mapsim(run + " --rerun-failed");
-  ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
+  ASSERT_EQ(rerun.exit_code, 4) << rerun.err;
   EXPECT_THAT(rerun.out, HasSubstr("0 done and 2 failed now, 2 done before, 0 failed before"));
   EXPECT_THAT(rerun.err, HasSubstr("2 of 4 runs to do"));
   // Run again by the new process; the done runs were left alone.
@@ -683,7 +686,7 @@ TEST(RunCommand, FailedRunsAreStoredAndRerunOnRequest) {
 TEST(RunCommand, TinyTimeLimitFailsTheReplays) {
   const SmallSweep sweep;
   const auto r = sweep.run("--time-limit 1e-9");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 4) << r.err;
   // The static runs replay nothing: done; every replay fails.
   EXPECT_EQ(count_rows(sweep.db, "model = 'static' AND status = 'done'"), 10);
   EXPECT_EQ(count_rows(sweep.db,

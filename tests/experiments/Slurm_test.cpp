@@ -76,7 +76,7 @@ void write_fake_mapsim(const std::filesystem::path& path) {
                          "  if [ \"$1\" = --db ]; then echo ran >> \"$2\"; fi\n"
                          "  shift\n"
                          "done\n"
-                         "exit 3\n";
+                         "exit ${FAKE_STATUS:-3}\n";
   std::filesystem::permissions(path, std::filesystem::perms::owner_all,
                                std::filesystem::perm_options::add);
 }
@@ -254,6 +254,10 @@ TEST(Slurm, ArrayTaskRunsItsShardAndKeepsItsDatabase) {
   EXPECT_EQ(shell(task), 3);
   EXPECT_EQ(read(kept), "ran\nran\n");
   EXPECT_FALSE(std::filesystem::exists(scripts.shards / "shard-2.db.tmp"));
+  // A shard that finished with failed runs stored (exit status 4) keeps them and succeeds, so
+  // that the merge job, which depends on every task's success, still merges them.
+  EXPECT_EQ(shell("export FAKE_STATUS=4; " + task), 0);
+  EXPECT_EQ(read(kept), "ran\nran\nran\n");
 }
 
 TEST(Slurm, MergeJobMergesTheShardsIntoTheDatabase) {
