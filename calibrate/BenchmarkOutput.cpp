@@ -1,5 +1,6 @@
 #include "calibrate/BenchmarkOutput.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -16,6 +17,10 @@ namespace {
 
 constexpr double kMega = 1e6;    // MB in both suites
 constexpr double kMicro = 1e-6;  // us
+// What no measurement can be, in the units the suites print: a time of more than 10^12 us
+// (11.6 days) or a bandwidth of more than 10^10 MB/s (10 PB/s).
+constexpr double kMostMicroseconds = 1e12;
+constexpr double kMostMegabytesPerSecond = 1e10;
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
@@ -26,6 +31,7 @@ struct Block {
   Series series;
   std::size_t column = 1;
   double scale = 1;
+  std::size_t repetitions_column = 0;  // IMB's #repetitions, 0 if none
 };
 
 }  // namespace
@@ -35,8 +41,20 @@ std::vector<Series> read_benchmark_output(std::string_view text, std::string_vie
   std::optional<Block> block;
   std::string osu_name = "osu";
   std::string imb_name;
+  std::optional<std::int64_t> imb_largest;  // IMB's "Maximum message length in bytes"
+  std::string imb_largest_at;
   const auto finish = [&] {
-    if (block && !block->series.points.empty()) all.push_back(std::move(block->series));
+    if (block && !block->series.points.empty()) {
+      // An IMB table stops at the largest size its header states, unless the output was cut.
+      const auto last = block->series.points.back().bytes;
+      if (block->series.benchmark.starts_with("IMB") && imb_largest && last < *imb_largest) {
+        throw InputError(fmt::format(
+            "{}: the {} table ends at {} bytes, before the largest size of {} bytes stated at "
+            "{}: the output is cut short",
+            block->series.source, block->series.benchmark, last, *imb_largest, imb_largest_at));
+      }
+      all.push_back(std::move(block->series));
+    }
     block.reset();
   };
   std::size_t number = 0;
@@ -57,6 +75,13 @@ std::vector<Series> read_benchmark_output(std::string_view text, std::string_vie
       if (contains(line, "OSU MPI Bandwidth Test")) osu_name = "osu_bw";
       if (contains(line, "OSU MPI Bi-Directional Bandwidth Test")) osu_name = "osu_bibw";
       if (contains(line, "OSU MPI Multiple Bandwidth")) osu_name = "osu_mbw_mr";
+      if (contains(line, "Maximum message length in bytes:")) {
+        imb_largest =
+            parse_integer(trim(line.substr(line.find(':') + 1)),
+                          fmt::format("{}: the maximum message length", here), 0, INT64_MAX);
+        imb_largest_at = here;
+        continue;
+      }
       if (contains(line, "Benchmarking ")) {
         finish();
         const auto name = trim(line.substr(line.find("Benchmarking ") + 13));
@@ -93,6 +118,7 @@ std::vector<Series> read_benchmark_output(std::string_view text, std::string_vie
         for (std::size_t k = 0; k < columns.size(); ++k) {
           if (columns[k] == "t[usec]" || columns[k] == "t_avg[usec]") time_column = k;
           if (columns[k] == "Mbytes/sec") bandwidth_column = k;
+          if (columns[k] == "#repetitions") b.repetitions_column = k;
         }
         if (imb_name == "PingPong" && time_column > 0) {
           b.series.measure = Measure::OneWayTime;  // half the round trip
@@ -122,17 +148,35 @@ std::vector<Series> read_benchmark_output(std::string_view text, std::string_vie
       finish();
       continue;
     }
-    if (w.size() <= block->column) {
+    if (w.size() <= std::max(block->column, block->repetitions_column)) {
       throw InputError(fmt::format("{}: a row of {} has {} fields, the value is field {}", here,
                                    block->series.benchmark, w.size(), block->column + 1));
     }
     Point p;
     p.bytes = parse_integer(w[0], fmt::format("{}: the size (field 1)", here), 0, INT64_MAX);
+    if (block->repetitions_column > 0) {
+      const auto field = block->repetitions_column + 1;
+      if (parse_integer(w[field - 1], fmt::format("{}: #repetitions (field {})", here, field), 0,
+                        INT64_MAX) == 0) {
+        throw InputError(
+            fmt::format("{}: #repetitions (field {}) is 0: no measurement", here, field));
+      }
+    }
     const double value =
         parse_real(w[block->column], fmt::format("{}: field {}", here, block->column + 1));
     if (!(value >= 0)) {
       throw InputError(
           fmt::format("{}: field {} is negative ({})", here, block->column + 1, w[block->column]));
+    }
+    // A time is never 0; a bandwidth only at 0 bytes (IMB prints 0.00 MB/s there).
+    const bool time = block->series.measure == Measure::OneWayTime;
+    if ((value == 0 && (time || p.bytes > 0)) ||
+        value > (time ? kMostMicroseconds : kMostMegabytesPerSecond)) {
+      throw InputError(fmt::format(
+          "{}: field {} of {} is {} {} at {} bytes: no measurement is that ({} in (0, {:g}])", here,
+          block->column + 1, block->series.benchmark, w[block->column], time ? "us" : "MB/s",
+          p.bytes, time ? "a time" : "a bandwidth",
+          time ? kMostMicroseconds : kMostMegabytesPerSecond));
     }
     p.value = value * block->scale;
     if (!block->series.points.empty() && p.bytes <= block->series.points.back().bytes) {

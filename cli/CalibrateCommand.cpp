@@ -17,6 +17,7 @@
 #include "cli/MachineOptions.hpp"
 #include "sim/Network.hpp"
 #include "support/Error.hpp"
+#include "support/Log.hpp"
 #include "support/OutputFile.hpp"
 #include "support/Parse.hpp"
 
@@ -178,6 +179,19 @@ int run_calibrate(const std::vector<std::string>& args) {
                one_way ? microseconds(s.intercept) : std::string("-"), bandwidth / 1e9,
                s.latency_factor, s.bandwidth_factor,
                s.bandwidth_measured ? "  (bandwidth measured)" : "");
+  }
+  for (std::size_t k = 0; one_way && k < fit.segments.size(); ++k) {
+    // A latency below what the factor's floor allows: the fit's line does not describe the
+    // route's latency there (too few sizes, or times that do not grow linearly).
+    const auto& s = fit.segments[k];
+    const double modelled = s.intercept - sim::to_seconds(costs.send + costs.receive);
+    if (modelled < calib::kMinFactor * latency) {
+      log::warning(
+          "segment {} ({} .. {} bytes): the fitted latency, {} less the overheads, is below {} "
+          "of the route's; it is modelled as that (lat-factor {}): its times do not follow a "
+          "line with a positive latency, check them",
+          k + 1, s.first, s.last, microseconds(s.intercept), calib::kMinFactor, calib::kMinFactor);
+    }
   }
   if (one_way) {
     fmt::print(

@@ -268,6 +268,41 @@ TEST(BenchmarkOutputErrors, NegativeValueIsNamed) {
               AllOf(HasSubstr("bench.txt:4"), HasSubstr("field 1"), HasSubstr("-8")));
 }
 
+TEST(BenchmarkOutputErrors, ImpossibleValuesAreNamed) {
+  // A time of 0 or past 10^12 us; a bandwidth of 0 past 0 bytes or past 10^10 MB/s.
+  EXPECT_THAT(error_of(kOsuHead + "1     1.80\n2     0\n"),
+              AllOf(HasSubstr("bench.txt:5: field 2 of osu_latency is 0 us at 2 bytes"),
+                    HasSubstr("a time in (0, 1e+12]")));
+  EXPECT_THAT(error_of(kOsuHead + "1     1e300\n"),
+              HasSubstr("bench.txt:4: field 2 of osu_latency is 1e300 us at 1 bytes"));
+  const std::string bw = "# OSU MPI Bandwidth Test v7.3\n# Size      Bandwidth (MB/s)\n";
+  EXPECT_THAT(error_of(bw + "1     0.00\n"),
+              AllOf(HasSubstr("bench.txt:3: field 2 of osu_bw is 0.00 MB/s at 1 bytes"),
+                    HasSubstr("a bandwidth in (0, 1e+10]")));
+  EXPECT_THAT(error_of(bw + "4194304     2e10\n"), HasSubstr("is 2e10 MB/s at 4194304 bytes"));
+  // IMB prints 0.00 MB/s at 0 bytes: read.
+  EXPECT_EQ(error_of(kSendrecvHead + "0  1000  1.80  1.80  1.80  0.00\n"), "");
+  EXPECT_THAT(error_of(kSendrecvHead + "1  1000  1.80  1.80  1.80  0.00\n"),
+              HasSubstr("bench.txt:6: field 6 of IMB Sendrecv is 0.00 MB/s at 1 bytes"));
+  // IMB's repetitions: 0 is no measurement.
+  EXPECT_THAT(error_of(kSendrecvHead + "0  0  1.80  1.80  1.80  0.00\n"),
+              HasSubstr("bench.txt:6: #repetitions (field 2) is 0: no measurement"));
+}
+
+TEST(BenchmarkOutputErrors, AnImbTableCutShortOfItsStatedLargestSize) {
+  const std::string stated = "# Maximum message length in bytes:   4194304\n";
+  // Line 1 states the largest size; the table (header on line 6) stops at 1 byte.
+  EXPECT_THAT(error_of(stated + kSendrecvHead + "0  1000  1.80  1.80  1.80  0.00\n" +
+                       "1  1000  1.80  1.80  1.80  1.11\n"),
+              AllOf(HasSubstr("bench.txt:6: the IMB Sendrecv table ends at 1 bytes"),
+                    HasSubstr("largest size of 4194304 bytes stated at bench.txt:1"),
+                    HasSubstr("cut short")));
+  // Ending at the stated size: read.
+  EXPECT_EQ(error_of("# Maximum message length in bytes:   1\n" + kSendrecvHead +
+                     "0  1000  1.80  1.80  1.80  0.00\n1  1000  1.80  1.80  1.80  1.11\n"),
+            "");
+}
+
 TEST(BenchmarkOutputErrors, SizesMustAscend) {
   EXPECT_THAT(
       error_of(kOsuHead + "1     1.80\n4     1.80\n2     1.80\n"),

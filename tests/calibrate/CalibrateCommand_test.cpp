@@ -314,6 +314,21 @@ TEST(CalibrateCommand, ReadsAPingPongTrace) {
   EXPECT_THAT(both.out, HasSubstr("benchmark      osu_latency ("));
 }
 
+// pipit's real ping-pong (8 sizes, 16 KiB to 2 MiB): the line through its large messages meets
+// the time axis below 0 (-0.793 us), a latency no factor can give; the fit takes the smallest
+// factor there and says so, rather than printing a negative latency without a word.
+TEST(CalibrateCommand, ALatencyBelowTheFactorsFloorIsWarned) {
+  const auto trace = std::string(MAPSIM_TEST_DATA_DIR) + "/public/pipit_ping-pong-otf2";
+  const auto r = run_mapsim("calibrate " + trace + " --topology torus:2x2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("2            131072 .. 2097152    -0.793 us"));
+  EXPECT_THAT(r.err, AllOf(HasSubstr("warning: segment 2 (131072 .. 2097152 bytes): the fitted "
+                                     "latency, -0.793 us less the overheads, is below 0.01"),
+                           HasSubstr("(lat-factor 0.01)")));
+  // Segment 1's latency is the route's and the overheads: no warning.
+  EXPECT_THAT(r.err, Not(HasSubstr("segment 1 ")));
+}
+
 TEST(CalibrateCommandErrors, BadPingPongTrace) {
   // A trace whose directory holds traces.otf2 is read as one: its errors name the file.
   testing::PingPongArchive archive;
