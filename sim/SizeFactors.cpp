@@ -11,10 +11,19 @@
 namespace mapsim::sim {
 namespace {
 
+// Factors beyond these describe no network (SimGrid's own reach 0.34 and 11.6): a slip of the
+// exponent, which would otherwise show only as a time overflow or a transfer taking no time.
+constexpr double kLeastFactor = 1e-6;
+constexpr double kMostFactor = 1e6;
+
 double parse_factor(std::string_view text, std::string_view where, std::string_view piece) {
   const double factor = parse_real(text, fmt::format("factor in {} ('{}')", where, piece));
   if (!(factor > 0)) {
     throw InputError(fmt::format("{}: factor {} in '{}' must be positive", where, text, piece));
+  }
+  if (factor < kLeastFactor || factor > kMostFactor) {
+    throw InputError(fmt::format("{}: factor {} in '{}' is out of range [{:g}, {:g}]", where, text,
+                                 piece, kLeastFactor, kMostFactor));
   }
   return factor;
 }

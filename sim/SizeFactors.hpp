@@ -26,7 +26,7 @@ class SizeFactors {
   SizeFactors() = default;
 
   /// Parses `text` (see above); throws InputError naming `where` and the bad piece: a factor must
-  /// be a positive finite number, a boundary a non-negative integer, each boundary once.
+  /// be a number in [10^-6, 10^6], a boundary a non-negative integer, each boundary once.
   static SizeFactors parse(std::string_view text, std::string_view where);
 
   /// The factor of a message of `bytes`.

@@ -1,5 +1,6 @@
 #include "traces/CollectiveAlgorithm.hpp"
 
+#include <array>
 #include <vector>
 
 #include <fmt/format.h>
@@ -163,6 +164,7 @@ CollectiveOptions parse_collective_options(std::string_view spec, std::string_vi
                                  suggest_suffix(selector, kSelectors)));
   }
   options.selector = static_cast<CollectiveSelector>(s);
+  std::array<bool, kCollectiveFamilies> given{};
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto part = parts[i];
     const auto equals = part.find('=');
@@ -180,6 +182,11 @@ CollectiveOptions parse_collective_options(std::string_view spec, std::string_vi
                                    option, op, spec, quoted_list(kFamilies),
                                    suggest_suffix(op, kFamilies)));
     }
+    if (given[f]) {
+      throw InputError(
+          fmt::format("{}: the operation '{}' is given twice in '{}'", option, op, spec));
+    }
+    given[f] = true;
     const auto family = static_cast<CollectiveFamily>(f);
     const auto valid = names_of(algorithms_of(family));
     std::size_t a = 0;

@@ -198,6 +198,9 @@ TEST(SizeFactorsSpec, BadTextThrowsNamingWhereAndThePiece) {
            {"0:0.5;;10:0.25", "''"},                              // an empty piece
            {"0.5;", "0.5"},                                       // a single value is not a piece
            {"99999999999999999999:0.5", "99999999999999999999"},  // size past int64
+           {"1e300", "1e300"},                                    // past 10^6
+           {"0:1;65536:2e6", "65536:2e6"},                        // past 10^6
+           {"1e-300", "1e-300"},                                  // below 10^-6
        }) {
     const auto message = parse_error(bad.text);
     EXPECT_FALSE(message.empty()) << bad.text << " was accepted";
@@ -212,6 +215,10 @@ TEST(SizeFactorsSpec, BadTextThrowsNamingWhereAndThePiece) {
     EXPECT_TRUE(contains(message, "size 10")) << twice << ": " << message;
     EXPECT_TRUE(contains(message, "twice")) << twice << ": " << message;
   }
+  // The range's ends are accepted, and named when passed.
+  EXPECT_EQ(SizeFactors::parse("1e6", "x")(1), 1e6);
+  EXPECT_EQ(SizeFactors::parse("1e-6", "x")(1), 1e-6);
+  EXPECT_TRUE(contains(parse_error("1e300"), "out of range [1e-06, 1e+06]"));
   // `where` is whatever the caller names.
   EXPECT_TRUE(contains(parse_error("fast", "--lat-factor"), "--lat-factor"));
   EXPECT_THROW((void)SizeFactors::parse("0", "x"), InputError);

@@ -678,6 +678,12 @@ TEST(CollectiveOptions, BadNamesAreNamedWithTheValidOnes) {
   EXPECT_THAT(message("ompi,alltoall"), HasSubstr("not OP=ALGORITHM"));
   EXPECT_THAT(message("ompi,bcast=ring"), HasSubstr("bcast algorithm 'ring'"));
   EXPECT_THAT(message(""), HasSubstr("unknown collective selector ''"));
+  // An operation twice: the second would silently win.
+  EXPECT_THAT(message("mpich,alltoall=bruck,alltoall=pairwise"),
+              HasSubstr("--collectives: the operation 'alltoall' is given twice in "
+                        "'mpich,alltoall=bruck,alltoall=pairwise'"));
+  EXPECT_THAT(message("ompi,bcast=binomial,allreduce=ring,bcast=binomial"),
+              HasSubstr("'bcast' is given twice"));
 }
 
 }  // namespace
