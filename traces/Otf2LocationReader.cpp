@@ -376,6 +376,26 @@ Otf2LocationFiles::Otf2LocationFiles(const Otf2Archive& archive, const Otf2Defin
                                    archive.anchor().string(), missing, definitions.locations.size(),
                                    first));
     }
+    // Local definitions are optional, but an archive that has them has them for every location
+    // with events: without its file a location's communicators and requests read as unknown, and
+    // the errors would blame the trace's events.
+    std::size_t with = 0;
+    std::size_t without = 0;
+    for (const auto& location : definitions.locations) {
+      if (location.events == 0) continue;
+      const auto file = directory / fmt::format("{}.def", location.ref);
+      if (std::filesystem::exists(file)) {
+        ++with;
+      } else if (without++ == 0) {
+        first = file.string();
+      }
+    }
+    if (with > 0 && without > 0) {
+      throw InputError(fmt::format(
+          "{}: {} of {} local definition files are missing, e.g. '{}' (the other locations "
+          "have theirs: a partly copied archive?)",
+          archive.anchor().string(), without, with + without, first));
+    }
   }
   OTF2_Reader* reader = archive.get();
   for (const auto& location : definitions.locations) {

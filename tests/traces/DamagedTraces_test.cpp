@@ -68,6 +68,7 @@ namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using testing::Otf2TestArchive;
 using testing::TempDir;
 
@@ -106,6 +107,21 @@ TEST(DamagedTraces, EventFileOfAnotherArchiveIsRejected) {
   EXPECT_THAT(error, AllOf(HasSubstr("traces/0.evt"), HasSubstr("location 0"),
                            HasSubstr("clock range"), HasSubstr("another trace")));
   EXPECT_EQ(matrix_error(lu), error);
+}
+
+TEST(DamagedTraces, AMissingLocalDefinitionFileIsNamed) {
+  // Without its local definitions, rank 3's communicators read as unknown: the errors blamed its
+  // events (an Irecv from rank -1, collectives it never made) rather than the missing file.
+  const TempDir dir;
+  const auto lu = copy_archive(dir.path(), "npb/lu.S.8");
+  fs::remove(lu / "traces" / "3.def");
+  const auto error = read_trace_error(lu);
+  EXPECT_THAT(error, AllOf(HasSubstr("1 of 8 local definition files are missing"),
+                           HasSubstr((lu / "traces" / "3.def").string())));
+  EXPECT_EQ(matrix_error(lu), error);
+  // Every one missing: local definitions are optional, and the archive reads as before.
+  for (int r = 0; r < 8; ++r) fs::remove(lu / "traces" / fmt::format("{}.def", r));
+  EXPECT_THAT(read_trace_error(lu), Not(HasSubstr("local definition")));
 }
 
 TEST(DamagedTraces, EventFileWithMoreRecordsThanDeclaredIsRejected) {
