@@ -2,6 +2,7 @@
 // --topology also the SimGrid platform and host file of the machine and mapping, and the smpirun
 // command line that replays the trace as mapsim's `simulate` does.
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "traces/SimgridTi.hpp"
 #include "traces/TraceMatrix.hpp"
 #include "traces/TraceReader.hpp"
+#include "traces/generators/GeneratorSpec.hpp"
 
 namespace mapsim::cli {
 namespace {
@@ -189,7 +191,14 @@ int run_export(const std::vector<std::string>& args) {
                             INT64_MAX - 1);
   }
 
-  const auto trace = traces::read_trace(options["trace"].as<std::string>());
+  const auto& source = options["trace"].as<std::string>();
+  if (traces::is_generator_spec(source) && !std::filesystem::exists(source)) {
+    throw InputError(fmt::format(
+        "--trace '{}' is a generator spec; export reads OTF2 archives: write it as one first "
+        "(mapsim generate; 'mapsim generate --help')",
+        source));
+  }
+  const auto trace = traces::read_trace(source);
   const auto out = options["out"].as<std::string>();
   std::optional<topo::Mapping> mapping;
   std::optional<topo::SimgridPlatform> platform;

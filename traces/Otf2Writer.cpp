@@ -201,7 +201,7 @@ Otf2Writer::Otf2Writer(const fs::path& dir, Otf2WriterOptions options)
   if (has_archive(dir) && !impl_->options.overwrite) {
     throw InputError(fmt::format(
         "output directory '{}' already holds an OTF2 archive (traces.otf2, traces.def or "
-        "traces/); remove it or allow overwriting",
+        "traces/); remove it, or replace it (mapsim generate --force)",
         dir.string()));
   }
   // The archive is written beside `dir` and moved into it when complete: an error, a full disk

@@ -123,6 +123,12 @@ TEST(ExportCommand, MissingTraceIsNamed) {
                             (dir.path() / "ti").string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr(missing.string()));
+  // A generator spec, as simulate takes: export says to write it as an archive first.
+  const auto spec =
+      run_mapsim("export npb:cg:S:4 --format simgrid-ti --out " + (dir.path() / "ti").string());
+  EXPECT_EQ(spec.exit_code, 1);
+  EXPECT_THAT(spec.err, HasSubstr("--trace 'npb:cg:S:4' is a generator spec; export reads OTF2 "
+                                  "archives: write it as one first (mapsim generate"));
 }
 
 TEST(ExportCommand, HostSpeedMustBePositive) {

@@ -157,7 +157,8 @@ TEST(GenerateCommand, ExistingArchiveNeedsForce) {
   ASSERT_EQ(run_mapsim(args).exit_code, 0);
   const auto again = run_mapsim(args);
   EXPECT_EQ(again.exit_code, 1);
-  EXPECT_THAT(again.err, HasSubstr("already holds an OTF2 archive"));
+  EXPECT_THAT(again.err, AllOf(HasSubstr("already holds an OTF2 archive"),
+                               HasSubstr("(mapsim generate --force)")));
   const auto forced = run_mapsim(args + " --force --class W");
   EXPECT_EQ(forced.exit_code, 0) << forced.err;
   EXPECT_THAT(forced.out, HasSubstr("ep class W, 2 ranks"));
