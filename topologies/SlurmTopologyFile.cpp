@@ -161,12 +161,15 @@ std::vector<Pair> split_pairs(const LogicalLine& logical, const std::string& fil
                                  key, text[next], key));
     }
     at = next + 1;
+    const std::size_t after_equals = at;
     while (at < text.size() && is_blank(text[at])) ++at;
     std::string value;
     if (at < text.size() && text[at] == '"') {
       const auto close = text.find('"', at + 1);
-      if (close != std::string_view::npos &&
-          (close + 1 == text.size() || is_blank(text[close + 1]))) {
+      if (close == std::string_view::npos) {
+        fail_at(where, fmt::format("the quote that opens {}'s value is not closed", key));
+      }
+      if (close + 1 == text.size() || is_blank(text[close + 1])) {
         value = std::string(text.substr(at + 1, close - at - 1));
         at = close + 1;
         pairs.push_back({std::string(key), std::move(value), where.line});
@@ -175,7 +178,12 @@ std::vector<Pair> split_pairs(const LogicalLine& logical, const std::string& fil
     }
     const std::size_t value_start = at;
     while (at < text.size() && !is_blank(text[at])) ++at;
-    if (at == value_start) fail_at(where, fmt::format("{}= has no value", key));
+    // "KEY= OTHER=..." is KEY without a value, not KEY set to "OTHER=...".
+    if (at == value_start ||
+        (value_start > after_equals &&
+         text.substr(value_start, at - value_start).find('=') != std::string_view::npos)) {
+      fail_at(where, fmt::format("{}= has no value", key));
+    }
     pairs.push_back(
         {std::string(key), std::string(text.substr(value_start, at - value_start)), where.line});
   }

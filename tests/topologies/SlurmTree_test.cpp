@@ -701,6 +701,16 @@ TEST_F(SlurmTreeErrors, LineSyntax) {
   EXPECT_THAT(message, HasSubstr("Nodes= has no value"));
   EXPECT_THAT(error("SwitchName=s1 Nodes=\",\"\n"),
               HasSubstr("Nodes= of switch 's1' names nothing"));
+  // A value left out before the next key is not that key's text as the value.
+  message = error("SwitchName= Nodes=n1\n");
+  EXPECT_THAT(message, AllOf(HasSubstr(at(1)), HasSubstr("SwitchName= has no value")));
+  // Blanks around '=' are Slurm's syntax, and read.
+  EXPECT_EQ(error("SwitchName = s1 Nodes = n[1-2]\n"), "no error");
+  // A quote that is never closed.
+  message = error("SwitchName=\"s1 Nodes=n[1-2]\n");
+  EXPECT_THAT(message,
+              AllOf(HasSubstr(at(1)), HasSubstr("the quote that opens SwitchName's value is not "
+                                                "closed")));
 }
 
 TEST_F(SlurmTreeErrors, Includes) {
