@@ -206,6 +206,10 @@ bool mpich_list(std::string_view text) {
 }
 
 MappingFormat detect(std::span<const Line> lines) {
+  // The note mapsim writes above an MPICH rank order says what follows, bad items included.
+  for (const auto& line : lines) {
+    if (line.raw.starts_with(kMpichNote)) return MappingFormat::Mpich;
+  }
   for (const auto& line : lines) {
     const auto parts = fields(line.text);
     if (parts.empty()) continue;

@@ -12,7 +12,9 @@
 namespace mapsim::map {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string written(const topo::Mapping& mapping, const topo::Topology& machine,
                     MappingFormat format) {
@@ -215,6 +217,14 @@ TEST(MappingFile, MpichRankOrderRefusesUnevenNodes) {
         return std::string();
       }(),
       HasSubstr("puts 1 on node0 and 2 on another; write it as a rankfile"));
+}
+
+TEST(MappingFile, MpichRankOrderWithItsNoteIsReadAsOneWhateverItHolds) {
+  // A bad item on one line: read as a rank order (the note says so), the error names the item,
+  // not the whole line as an unknown host.
+  const auto error = read_error("# mapsim: nodes=node[0-3] ranks-per-node=1\n0,1,x,3\n", "mesh:4");
+  EXPECT_THAT(error, AllOf(HasSubstr(":2: "), HasSubstr("'x' is not an integer")));
+  EXPECT_THAT(error, Not(HasSubstr("neither a host")));
 }
 
 TEST(MappingFile, MpichRankOrderWithoutItsNoteFillsTheMachineInOrder) {
