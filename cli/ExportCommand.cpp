@@ -50,8 +50,12 @@ topo::Mapping placement(const po::variables_map& options, const traces::Trace& t
   const auto seed = static_cast<map::Seed>(
       parse_integer(options.count("seed") != 0 ? options["seed"].as<std::string>() : "0", "--seed",
                     0, INT64_MAX));
-  return map::make_mapper(chosen.front().name, chosen.front().params)
-      ->map(traces::point_to_point_matrix(trace), machine, seed);
+  // The mappers' matrix as map and simulate count it: collectives included unless --p2p-only.
+  const auto counts = matrix_options(options);
+  const auto matrix = counts.collectives ? traces::matrix_with_collectives(trace, counts.algorithms)
+                                         : traces::point_to_point_matrix(trace);
+  report_caveats(matrix, counts, trace.source, std::nullopt);
+  return map::make_mapper(chosen.front().name, chosen.front().params)->map(matrix, machine, seed);
 }
 
 }  // namespace
@@ -97,9 +101,10 @@ int run_export(const std::vector<std::string>& args) {
       "with --topology: the placement, a mapping file in any format 'mapsim map' writes")(
       "mapper", po::value<std::string>(),
       "with --topology: compute the placement with this mapper (NAME or "
-      "NAME:key=value[:key=value...]) from the trace's point-to-point matrix ('mapsim list "
-      "mappers')")("param", po::value<std::vector<std::string>>()->composing(),
-                   "mapper parameter key=value; repeatable")(
+      "NAME:key=value[:key=value...]) from the trace's matrix, collectives included unless "
+      "--p2p-only ('mapsim list mappers')")("param",
+                                            po::value<std::vector<std::string>>()->composing(),
+                                            "mapper parameter key=value; repeatable")(
       "seed", po::value<std::string>(), "random seed of the mapper (default 0)")(
       "link", po::value<std::vector<std::string>>()->composing(),
       "with --topology: override a link class the machine has, as in simulate: CLASS:GBPS:NS "
@@ -118,7 +123,7 @@ int run_export(const std::vector<std::string>& args) {
                   sim::SimConfig{}.eager_threshold)
           .c_str());
   add_machine_options(line.options);
-  add_collectives_option(line.options);
+  add_matrix_options(line.options);
   line.positional.add("trace", 1);
   const auto parsed = parse(line, args);
   if (!parsed) return 0;
@@ -147,7 +152,7 @@ int run_export(const std::vector<std::string>& args) {
   }
   if (options.count("mapping") != 0 && options.count("mapper") != 0)
     throw po::error("give --mapping or --mapper, not both");
-  for (const char* option : {"param", "seed"}) {
+  for (const char* option : {"param", "seed", "p2p-only"}) {
     if (options.count(option) != 0 && options.count("mapper") == 0)
       throw po::error(fmt::format("--{} needs --mapper", option));
   }

@@ -243,6 +243,39 @@ TEST(ExportCommand, MapperPlacesTheRanks) {
   for (const auto& host : lines) EXPECT_THAT(host, ::testing::MatchesRegex("node[0-8]"));
 }
 
+// FT class S has collectives only: a mapper given its point-to-point matrix placed the ranks from
+// nothing. export's mapper sees the matrix map and simulate give theirs, --p2p-only as there.
+TEST(ExportCommand, MapperSeesTheCollectivesAsMapDoes) {
+  const TempDir dir;
+  const auto ft = std::string(MAPSIM_TEST_DATA_DIR) + "/npb/ft.S.12";
+  const std::string machine = " --topology torus:2x2x3 --mapper greedy";
+  // Node ids of a host file or host list, whatever the names' zero padding.
+  const auto nodes_of = [](const std::vector<std::string>& hosts) {
+    std::vector<int> nodes;
+    for (const auto& host : hosts) nodes.push_back(std::stoi(host.substr(4)));
+    return nodes;
+  };
+  std::vector<std::vector<int>> exported;
+  for (const std::string counts : {"", " --p2p-only"}) {
+    const auto out = dir.path() / ("ti" + std::to_string(exported.size()));
+    const auto r = run_mapsim("export " + ft + " --format simgrid-ti --out " + out.string() +
+                              machine + counts);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    exported.push_back(nodes_of(lines_of(out / "hostfile")));
+    const auto map = run_mapsim("map --trace " + ft + machine + counts +
+                                " --mapping-format hostlist --out " + (out / "map").string());
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    std::vector<std::string> hosts;
+    for (const auto& line : lines_of(out / "map")) {
+      if (!line.empty() && line[0] != '#') hosts.push_back(line);
+    }
+    EXPECT_EQ(exported.back(), nodes_of(hosts)) << counts;
+    // Without them the matrix is empty, and export says so as map does.
+    if (!counts.empty()) EXPECT_THAT(r.err, HasSubstr("the matrix is empty")) << r.err;
+  }
+  EXPECT_NE(exported[0], exported[1]) << "FT's collectives moved no rank";
+}
+
 TEST(ExportCommand, MachineOptionsNeedTopology) {
   const TempDir dir;
   const auto trace = generate_cg(dir);
