@@ -45,9 +45,15 @@ constexpr std::array<Command, 15> kCommands{{
     {"merge", "merge results databases (the shards of a sweep)", run_merge},
     {"upgrade", "migrate a results database of an older schema", run_upgrade},
     {"topo", "describe a machine; answer hops, route and coordinate queries", run_topo},
-    {"list", "list topology kinds, link classes, mappers and network models", run_list},
+    {"list",
+     "list topology kinds, link classes, mappers, network models, collectives, columns and "
+     "metrics",
+     run_list},
     {"generate", "write a synthetic trace (NPB kernels, Sweep3D, stencils) as OTF2", run_generate},
-    {"matrix", "communication matrix of an OTF2 trace or CSV matrix, summarised", run_matrix},
+    {"matrix",
+     "communication matrix of an OTF2 trace, a generated workload or a CSV matrix, "
+     "summarised",
+     run_matrix},
     {"map", "map ranks onto a machine with one mapper or all; metrics, mapping files", run_map},
     {"simulate", "replay a trace on a machine under a mapping (network simulator)", run_simulate},
     {"advise", "which placement for a trace on a machine, and how much it matters", run_advise},

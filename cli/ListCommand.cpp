@@ -20,7 +20,8 @@ namespace {
 
 void list_topologies() {
   fmt::print(
-      "Topology kinds (spec KIND:SHAPE[:cores=N][:routing=R][:allocation=LIST][:hosts=FILE]):\n");
+      "Topology kinds (spec KIND:SHAPE[:cores=N[:sockets=S]][:routing=R][:allocation=LIST]"
+      "[:hosts=FILE]):\n");
   std::size_t width = 0;
   for (const auto& kind : topo::topology_kinds()) width = std::max(width, kind.example.size() + 2);
   for (const auto& kind : topo::topology_kinds()) {
