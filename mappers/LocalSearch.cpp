@@ -270,6 +270,9 @@ class AxisTableCost {
 constexpr std::uint64_t kRegion = 10;
 // Partners drawn at random per examination, for ranks with more partners than the heaviest few.
 constexpr int kRandomPartners = 2;
+// Rounds in a row without work after which a search stops (Chain::run): far more than a search
+// that can still move traffic ever strings together (idle ranks alone in every region drawn).
+constexpr std::uint64_t kIdleRounds = 1 << 14;
 
 template <typename Cost>
 class Chain {
@@ -302,7 +305,12 @@ class Chain {
     SearchCost best = cost_.cost();
     auto nodes = placement_.nodes();
     result.nodes.assign(nodes.begin(), nodes.end());
-    while (!exhausted() && n >= 2) {
+    // Under the link objectives work counts the links of routes: a round that puts no traffic on
+    // a link counts none (every rank on one node, or no bytes at all). So many in a row mean no
+    // move changes the cost, and the budget would never be spent: the search stops.
+    std::uint64_t idle_rounds = 0;
+    while (!exhausted() && n >= 2 && idle_rounds < kIdleRounds) {
+      const std::uint64_t work_before = work_;
       ++result.rounds;
       journal_.clear();
       journaling_ = true;
@@ -317,6 +325,7 @@ class Chain {
       } else if (best < now) {
         undo();
       }
+      idle_rounds = work_ == work_before ? idle_rounds + 1 : 0;
     }
     result.cost = best;
     result.work = work_;

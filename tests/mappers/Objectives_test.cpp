@@ -754,6 +754,34 @@ TEST(HybridObjective, LocalSearchKeepsTheCostExact) {
   }
 }
 
+// Under the link objectives work counts links of routes. With every rank on one node, or with
+// no bytes, no move puts traffic on a link: the budget was never spent and the search ran
+// forever (best:objective=congestion on a job that fits one node). It stops after a long run of
+// rounds without work, at its start's cost of 0, and so does best.
+TEST(CongestionObjective, ASearchThatCanMoveNoTrafficStops) {
+  const std::pair<const char*, traces::CommMatrix> cases[] = {
+      {"mesh:1:cores=4", testing::random_matrix(4, 3, 1)},  // one node
+      {"mesh:2:cores=2", one_pair(2, 1, 1000)},             // a second node to move to
+      {"torus:2x2", one_pair(4, 6, 0)},                     // messages without bytes
+  };
+  for (const auto& [spec, matrix] : cases) {
+    SCOPED_TRACE(spec);
+    const auto machine = topo::make_topology(spec);
+    const CommGraph graph(matrix);
+    const SearchSpace space(graph, *machine);
+    const auto start = in_order(matrix, *machine);
+    for (const auto goal : {SearchGoal::Congestion, SearchGoal::CongestionSmooth}) {
+      const auto result = local_search(space, start, {goal, 1000, 0}, Random(3));
+      EXPECT_EQ(result.cost, result.start_cost);
+      EXPECT_EQ(result.cost.primary, 0U);
+    }
+    for (const char* objective : {"congestion", "congestion-smooth"}) {
+      EXPECT_NO_THROW(validate(
+          make_mapper("best", {{"objective", objective}})->map(matrix, *machine, 0), *machine));
+    }
+  }
+}
+
 TEST(HybridObjective, BestNeverWorseThanItsStartsAndTheSameOnOneOrTwoThreads) {
   const std::pair<const char*, traces::CommMatrix> instances[] = {
       {"haec:3x3x2", testing::random_matrix(18, 3, 4)},
