@@ -43,7 +43,8 @@ constexpr ParamSpec kParams[] = {
      "best:objective=energy,best:objective=latency,best:objective=hybrid,"
      "mxovlp:layers=tile:pattern=dominant,mxovlp:layers=tile-fold:pattern=dominant",
      "the mappers whose mappings the search starts from, comma-separated, each NAME or "
-     "NAME:key=value:key=value"},
+     "NAME:key=value:key=value (a list: give it with --param, as --mapper's commas separate "
+     "mappers)"},
     {"evaluations", ParamType::Integer, "200",
      "replays the improvement may make after the portfolio's (screened and confirmed alike; "
      "with train-start=whole a replay of the slice counts as its share of the whole's events)",
