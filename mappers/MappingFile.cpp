@@ -255,13 +255,15 @@ std::int32_t slot_core(std::string_view slot, const topo::Topology& topology,
         where, slot, why, topology.spec(), topology.sockets_per_node(),
         topology.cores_per_socket()));
   };
-  const auto number = [&](std::string_view text, std::int64_t count, std::string_view what) {
+  // A socket's or core's number, below `count` (the node's or, after "S:", the socket's).
+  const auto number = [&](std::string_view text, std::int64_t count, std::string_view what,
+                          std::string_view whose) {
     if (text.empty() || text.size() > 9 ||
         text.find_first_not_of("0123456789") != std::string_view::npos) {
       fail(fmt::format("has '{}' where a {} number belongs", text, what));
     }
     const auto n = std::stoll(std::string(text));
-    if (n >= count) fail(fmt::format("names {} {}, past the node's {}", what, n, count));
+    if (n >= count) fail(fmt::format("names {} {}, past the {}'s {}", what, n, whose, count));
     return n;
   };
   // Each item: [S:]C, [S:]A-B or [S:]*; one item of one core names that core.
@@ -274,10 +276,13 @@ std::int32_t slot_core(std::string_view slot, const topo::Topology& topology,
     at = end + 1;
     std::int64_t first_core = 0;  // of the socket named, or of the node
     std::int64_t cores = topology.cores_per_node();
+    std::string_view whose = "node";
     if (const auto colon = item.find(':'); colon != std::string_view::npos) {
-      const auto socket = number(item.substr(0, colon), topology.sockets_per_node(), "socket");
+      const auto socket =
+          number(item.substr(0, colon), topology.sockets_per_node(), "socket", "node");
       first_core = socket * topology.cores_per_socket();
       cores = topology.cores_per_socket();
+      whose = "socket";
       item = item.substr(colon + 1);
     }
     if (item == "*") {
@@ -285,12 +290,14 @@ std::int32_t slot_core(std::string_view slot, const topo::Topology& topology,
       continue;
     }
     if (const auto dash = item.find('-'); dash != std::string_view::npos) {
-      const auto low = number(item.substr(0, dash), cores, "core");
-      if (number(item.substr(dash + 1), cores, "core") < low) fail("is a range that ends first");
+      const auto low = number(item.substr(0, dash), cores, "core", whose);
+      if (number(item.substr(dash + 1), cores, "core", whose) < low) {
+        fail("is a range that ends first");
+      }
       core = -1;
       continue;
     }
-    core = first_core + number(item, cores, "core");
+    core = first_core + number(item, cores, "core", whose);
   }
   return items == 1 ? static_cast<std::int32_t>(core) : -1;
 }

@@ -225,7 +225,7 @@ TEST(MappingFileSockets, RankfileSlotsTheMachineDoesNotHaveAreErrors) {
   EXPECT_THAT(error("rank 0=node0 slot=3\nrank 1=node0 slot=2:0\n"),
               HasSubstr(":2: slot '2:0' names socket 2, past the node's 2"));
   EXPECT_THAT(error("rank 0=node0 slot=3\nrank 1=node0 slot=0:2\n"),
-              HasSubstr(":2: slot '0:2' names core 2, past the node's 2"));
+              HasSubstr(":2: slot '0:2' names core 2, past the socket's 2"));
   EXPECT_THAT(error("rank 0=node0 slot=0-4\n"), HasSubstr("names core 4, past the node's 4"));
   // Not numbers, negative, empty parts, a range that ends first.
   for (const std::string slot : {"x", ":1", "-1", "1,", "", "1:", "3-1", "0-", "1.5", "0:0:1"}) {
