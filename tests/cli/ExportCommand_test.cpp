@@ -271,7 +271,9 @@ TEST(ExportCommand, MapperSeesTheCollectivesAsMapDoes) {
     }
     EXPECT_EQ(exported.back(), nodes_of(hosts)) << counts;
     // Without them the matrix is empty, and export says so as map does.
-    if (!counts.empty()) EXPECT_THAT(r.err, HasSubstr("the matrix is empty")) << r.err;
+    if (!counts.empty()) {
+      EXPECT_THAT(r.err, HasSubstr("the matrix is empty")) << r.err;
+    }
   }
   EXPECT_NE(exported[0], exported[1]) << "FT's collectives moved no rank";
 }
