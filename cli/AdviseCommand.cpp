@@ -362,11 +362,17 @@ int run_advise(const std::vector<std::string>& args) {
   }
   const auto [low, high] = std::minmax_element(
       checks.begin(), checks.end(), [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
-  const bool all_gain =
-      std::all_of(checks.begin(), checks.end(), [](const auto& c) { return c.ratio < 1 - kTie; });
-  const bool none_gain =
-      std::all_of(checks.begin(), checks.end(), [](const auto& c) { return c.ratio >= 1 - kTie; });
-  const bool models_agree = all_gain || none_gain;
+  // The models agree with in-order recommended when none sees the challenger faster than
+  // in-order; with a winner (flow sees it faster), when another model does too and none sees it
+  // slower: a tie is no disagreement (the analytic model, without contention, ties wherever the
+  // hops are the same), a gain only flow sees is not taken on trust, and one that another model
+  // sees as a loss is a disagreement.
+  const auto gains =
+      std::count_if(checks.begin(), checks.end(), [](const auto& c) { return c.ratio < 1 - kTie; });
+  const auto losses =
+      std::count_if(checks.begin(), checks.end(), [](const auto& c) { return c.ratio > 1 + kTie; });
+  const bool models_agree = best == 0 ? gains == 0 : gains >= 2 && losses == 0;
+  const bool analytic_ties = std::abs(checks[0].ratio - 1) <= kTie;
   // What hop-bytes alone would have chosen.
   const auto by_hop_bytes = std::min_element(
       candidates.begin(), candidates.end(),
@@ -398,16 +404,22 @@ int run_advise(const std::vector<std::string>& args) {
     if (c.mappers.size() > 1) name += fmt::format(" (+{} alike)", c.mappers.size() - 1);
     return name;
   };
+  const bool all_tie = std::all_of(candidates.begin(), candidates.end(),
+                                   [&](const Candidate& c) { return c.comm == in_order.comm; });
   const std::string verdict =
-      best == 0 ? fmt::format(
-                      "in-order: no mapping shortens communication by more than {:.1f} % "
-                      "(the best, {}, is {:.3f} of in-order)",
-                      100 * kTie, candidates.size() > 1 ? name_of(candidates[1]) : "-",
-                      candidates.size() > 1 ? comm_ratio(candidates[1]) : 1.0)
-                : fmt::format("{}: communication {} in-order ({} vs {}), whole run {} in-order",
-                              winner.mappers.front(), percent_faster(comm_ratio(winner)),
-                              seconds_text(winner.comm), seconds_text(in_order.comm),
-                              percent_faster(whole_ratio(winner)));
+      best == 0 && all_tie && candidates.size() > 1
+          ? fmt::format("in-order: every mapping's communication replays in {}, as in-order's",
+                        seconds_text(in_order.comm))
+      : best == 0 ? fmt::format(
+                        "in-order: no mapping shortens communication by more than {:.1f} % "
+                        "(the best, {}, is {:.3f} of in-order)",
+                        100 * kTie, candidates.size() > 1 ? name_of(candidates[1]) : "-",
+                        candidates.size() > 1 ? comm_ratio(candidates[1]) : 1.0)
+                  : fmt::format("{}: communication {} in-order ({} vs {}), whole run {} in-order{}",
+                                winner.mappers.front(), percent_faster(comm_ratio(winner)),
+                                seconds_text(winner.comm), seconds_text(in_order.comm),
+                                percent_faster(whole_ratio(winner)),
+                                models_agree ? "" : " (under flow; the models disagree: below)");
   std::string models_text =
       &challenger == &in_order
           ? std::string("no other mapping to compare")
@@ -416,7 +428,10 @@ int run_advise(const std::vector<std::string>& args) {
                 "{:.3f}){}",
                 models_agree ? "agree" : "DISAGREE", challenger.mappers.front(), checks[0].ratio,
                 checks[1].ratio, checks[2].ratio, high->ratio - low->ratio,
-                best == 0 ? "; no model sees it faster than in-order by 0.1 %" : "");
+                best == 0 ? "; no model sees it faster than in-order by 0.1 %"
+                : models_agree && analytic_ties
+                    ? "; the gain is in contention, which the analytic model leaves out"
+                    : "");
   if (best == 0 && !models_agree) {
     models_text = fmt::format(
         "DISAGREE: {} / in-order = {:.3f} analytic, {:.3f} flow, {:.3f} "

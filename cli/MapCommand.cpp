@@ -27,6 +27,7 @@
 #include "cli/MatrixChoice.hpp"
 #include "cli/Report.hpp"
 #include "cli/TraceInput.hpp"
+#include "mappers/MachineView.hpp"
 #include "mappers/Mapper.hpp"
 #include "mappers/MappingFile.hpp"
 #include "mappers/Metrics.hpp"
@@ -57,7 +58,8 @@ struct Outcome {
   metrics::Metrics metrics;
   double seconds = 0;
   std::string error;
-  std::string file;  ///< the mapping file read or written ("" = none)
+  std::string machine;  ///< a refused machine: what every mapper refused on it is told (error)
+  std::string file;     ///< the mapping file read or written ("" = none)
 };
 
 void check_fits(Rank ranks, const topo::Topology& topology, std::string_view source) {
@@ -476,10 +478,26 @@ int run_map(const std::vector<std::string>& args) {
         outcomes[k].mapper = chosen[k].label;
         outcomes[k].params = chosen[k].described;
         outcomes[k].error = e.what();
+        if (const auto* refused = dynamic_cast<const map::NotForMachine*>(&e))
+          outcomes[k].machine = refused->machine();
       }
     });
+    // The mappers a machine is not for, in one warning per reason (their rows say it in full).
+    std::vector<std::pair<std::string, std::vector<std::string>>> not_for;
     for (const auto& o : outcomes) {
-      if (!o.error.empty()) log::warning("mapper '{}': {}", o.mapper, o.error);
+      if (o.error.empty()) continue;
+      if (o.machine.empty()) {
+        log::warning("mapper '{}': {}", o.mapper, o.error);
+        continue;
+      }
+      auto it = std::find_if(not_for.begin(), not_for.end(),
+                             [&](const auto& entry) { return entry.first == o.machine; });
+      if (it == not_for.end()) it = not_for.insert(not_for.end(), {o.machine, {}});
+      it->second.push_back(o.mapper);
+    }
+    for (const auto& [machine, mappers] : not_for) {
+      log::warning("{} {} not for this machine: {}", fmt::join(mappers, ", "),
+                   mappers.size() == 1 ? "is" : "are", machine);
     }
   }
 

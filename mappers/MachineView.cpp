@@ -83,9 +83,10 @@ void refuse(std::string_view mapper, std::string_view needs, std::string_view wh
     if (!needs_grid(info.name) && !needs_levels(info.name)) others.push_back(info.name);
   }
   const auto [nodes, plural] = describe(topology);
-  throw InputError(fmt::format("mapper '{}' {}, and {} {} no {}; mappers for any set of nodes: {}",
-                               mapper, needs, nodes, plural ? "have" : "has", what,
-                               fmt::join(others, ", ")));
+  auto machine = fmt::format("{} {} no {}; mappers for any set of nodes: {}", nodes,
+                             plural ? "have" : "has", what, fmt::join(others, ", "));
+  const auto message = fmt::format("mapper '{}' {}, and {}", mapper, needs, machine);
+  throw NotForMachine(message, fmt::format("no {}", what), std::move(machine));
 }
 
 }  // namespace mapsim::map

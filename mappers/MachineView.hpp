@@ -11,8 +11,10 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "support/Error.hpp"
 #include "topologies/Mapping.hpp"
 #include "topologies/Topology.hpp"
 #include "traces/CommMatrix.hpp"
@@ -39,7 +41,23 @@ topo::Mapping sweep_or_in_order(const traces::CommMatrix& matrix, const topo::To
 [[nodiscard]] bool needs_grid(std::string_view mapper);
 [[nodiscard]] bool needs_levels(std::string_view mapper);
 
-/// Throws InputError: mapper `mapper` `needs` (e.g. "walks the machine's grid"), `topology` has
+/// A mapper refused a machine it does not apply to (refuse()).
+class NotForMachine : public InputError {
+ public:
+  NotForMachine(const std::string& message, std::string lacks, std::string machine)
+      : InputError(message), lacks_(std::move(lacks)), machine_(std::move(machine)) {}
+  /// What the machine lacks, e.g. "no grid".
+  [[nodiscard]] const std::string& lacks() const { return lacks_; }
+  /// The same for every mapper refused on this machine: e.g. "the 8 allocated nodes of X have no
+  /// grid; mappers for any set of nodes: ...".
+  [[nodiscard]] const std::string& machine() const { return machine_; }
+
+ private:
+  std::string lacks_;
+  std::string machine_;
+};
+
+/// Throws NotForMachine: mapper `mapper` `needs` (e.g. "walks the machine's grid"), `topology` has
 /// no `what` (e.g. "grid"); the message names the machine or the nodes a job maps onto (its
 /// allocation, a small job's first nodes) and lists the registered mappers that take any set of
 /// nodes.

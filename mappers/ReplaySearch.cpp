@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "mappers/LocalSearch.hpp"
+#include "mappers/MachineView.hpp"
 #include "mappers/ReplayMoves.hpp"
 #include "support/Error.hpp"
 #include "support/Parse.hpp"
@@ -286,11 +287,17 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   // 1. The portfolio, merged, replayed under the model.
   std::vector<topo::Mapping> starts;
   std::vector<std::string> origins;
+  bool refused_machine = false;
   for (const auto& member : options_.portfolio) {
     topo::Mapping mapping;
     try {
       // (best:objective=critical-latency replays through the same oracle.)
       mapping = make_mapper(member.name, member.params)->map(p.matrix, p.topology, p.seed, &oracle);
+    } catch (const NotForMachine& e) {  // the first says why in full, the others in short
+      report += fmt::format("  portfolio: {} skipped: {}\n", member.label,
+                            refused_machine ? "the machine has " + e.lacks() : e.what());
+      refused_machine = true;
+      continue;
     } catch (const InputError& e) {
       report += fmt::format("  portfolio: {} skipped: {}\n", member.label, e.what());
       continue;

@@ -61,7 +61,7 @@ std::vector<LinkClass> classes_of(const Topology& t) {
 }
 
 std::string params_text(const LinkParams& p) {
-  return fmt::format("{} GB/s, {} ns", p.bandwidth / 1e9, p.latency * 1e9);
+  return fmt::format("{:.6g} GB/s, {:.6g} ns", p.bandwidth / 1e9, p.latency * 1e9);
 }
 
 // SimGrid reads a number followed by its unit (xbt/parse_units): "25000000000Bps", "1e-07s".

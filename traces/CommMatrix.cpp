@@ -126,6 +126,17 @@ std::ifstream open_matrix_file(const std::filesystem::path& path) {
   return in;
 }
 
+bool is_csv_matrix(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return false;
+  if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+  const auto content = trim(line);
+  if (content == kHeader) return true;
+  if (!content.starts_with('#')) return false;
+  return trim(content.substr(1)).starts_with("ranks=");
+}
+
 CommMatrix read_matrix_csv(const std::filesystem::path& path, std::optional<Rank> ranks) {
   std::ifstream in = open_matrix_file(path);
   return read_matrix_csv(in, path.string(), ranks);

@@ -124,6 +124,11 @@ inline constexpr Rank kMaxCsvRanks = Rank{1} << 20;
 /// directory or cannot be opened.
 std::ifstream open_matrix_file(const std::filesystem::path& path);
 
+/// True if the file at `path` starts as a CSV matrix does (after an optional UTF-8 byte-order
+/// mark, a `# ranks=N` comment or the header `src,dst,messages,bytes`); false if it cannot be
+/// read. (A recorded matrix: is_recorded_matrix, traces/RecordedMatrix.hpp.)
+bool is_csv_matrix(const std::filesystem::path& path);
+
 /// Reads a CSV matrix: optional '#' comment lines (a `# ranks=N` comment fixes the rank count),
 /// the header `src,dst,messages,bytes`, then one row per ordered pair. The rank count is N if
 /// given, else `ranks` if given, else the largest rank + 1. Throws InputError naming the file, the

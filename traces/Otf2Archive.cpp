@@ -16,6 +16,8 @@
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "traces/CommMatrix.hpp"
+#include "traces/RecordedMatrix.hpp"
 
 namespace mapsim::traces {
 namespace {
@@ -109,6 +111,14 @@ Otf2Archive::Otf2Archive(const fs::path& path) : anchor_(find_anchor(path)) {
     }
     if (!in || head[0] != '\x03' || (head[1] != 'B' && head[1] != '#') ||
         text.substr(2) != "OTF2") {
+      if (is_csv_matrix(anchor_) || is_recorded_matrix(anchor_)) {
+        throw InputError(fmt::format(
+            "{}: a communication matrix, not a trace: it holds how much the ranks send each "
+            "other, not in which order or when, so it can be mapped (mapsim map --matrix) but not "
+            "replayed; a replay needs an OTF2 trace (e.g. recorded by Score-P) or a generated "
+            "workload",
+            anchor_.string()));
+      }
       throw InputError(
           fmt::format("{}: not a readable OTF2 anchor file (it does not start with OTF2's header)",
                       anchor_.string()));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -319,6 +320,45 @@ TEST(AdviseCommand, SearchesWithItsOwnReplaysInTheLoop) {
   EXPECT_THAT(failed.out, HasSubstr("\nrecommended    "));
 }
 
+// The models agree with in-order recommended when no model sees the challenger 0.1 % faster;
+// with a winner, when another model sees it faster too and none sees it 0.1 % slower. A tie is
+// no disagreement: on a fat-tree the analytic model, without contention, ties where hops are
+// alike, while flow and packet see the gain (CG class W); the verdict line says when they
+// disagree.
+TEST(AdviseCommand, ModelsAgreeUnlessAGainIsFlowsAloneOrAnotherModelSeesALoss) {
+  bool seen_tie = false;
+  for (const auto& [trace, machine] : std::vector<std::pair<std::string, std::string>>{
+           {sh(kTraces / "lu.S.8"), "torus:2x2x2"},
+           {sh(kTraces / "cg.S.8"), "torus:2x2x2"},
+           {sh(kTraces / "mg.S.8"), "'fattree:2;4,2;1,2;1,1'"},
+           {"npb:cg:W:16:iterations=2", "'fattree:2;4,4;1,2;1,2'"}}) {
+    SCOPED_TRACE(trace + " on " + machine);
+    const auto r = run_mapsim("advise " + trace + " --topology " + machine + " --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto s = parse(r.out).settings;
+    int gains = 0;
+    int losses = 0;
+    for (const char* model : {"analytic", "flow", "packet"}) {
+      const double ratio = std::stod(s[std::string(model) + "_vs_in_order"]);
+      gains += ratio < 0.999 ? 1 : 0;
+      losses += ratio > 1.001 ? 1 : 0;
+    }
+    const bool agree = s["recommended"] == "in-order" ? gains == 0 : gains >= 2 && losses == 0;
+    EXPECT_EQ(s["models_agree"], agree ? "yes" : "no");
+    EXPECT_EQ(s["verdict"].find("the models disagree") != std::string::npos,
+              !agree && s["recommended"] != "in-order")
+        << s["verdict"];
+    seen_tie = seen_tie || (agree && s["recommended"] != "in-order" &&
+                            std::abs(std::stod(s["analytic_vs_in_order"]) - 1) <= 0.001);
+  }
+  EXPECT_TRUE(seen_tie);  // the fat-tree case: analytic ties, flow and packet gain, they agree
+  const auto text = run_mapsim(
+      "advise npb:cg:W:16:iterations=2 --topology "
+      "'fattree:2;4,4;1,2;1,2'");
+  EXPECT_THAT(text.out,
+              HasSubstr("the gain is in contention, which the analytic model leaves out"));
+}
+
 TEST(AdviseCommand, RecommendsInOrderWhenNothingElseBeatsIt) {
   // in-order alone, and in-order with a mapper that gives the same mapping on this machine.
   for (const std::string& mappers : std::vector<std::string>{"in-order", "in-order,contiguous"}) {
@@ -330,6 +370,22 @@ TEST(AdviseCommand, RecommendsInOrderWhenNothingElseBeatsIt) {
     EXPECT_EQ(advice.rows.size(), 1U);
     EXPECT_THAT(advice.settings["verdict"], HasSubstr("in-order: no mapping shortens"));
   }
+}
+
+// A job on the nodes of one leaf switch: every placement replays alike, and the verdict says so
+// rather than naming one of them the best.
+TEST(AdviseCommand, SaysWhenEveryMappingReplaysAlike) {
+  const auto r = run_mapsim(
+      "advise npb:cg:S:4 --topology 'fattree:2;4,2;1,2;1,1:allocation=0-3' "
+      "--format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto advice = parse(r.out);
+  ASSERT_GE(advice.rows.size(), 2U);
+  for (auto& row : advice.rows) EXPECT_EQ(row["comm_ps"], advice.rows[0]["comm_ps"]);
+  EXPECT_EQ(advice.settings["recommended"], "in-order");
+  EXPECT_THAT(advice.settings["verdict"],
+              HasSubstr("in-order: every mapping's communication replays in "));
+  EXPECT_THAT(advice.settings["verdict"], Not(HasSubstr("the best")));
 }
 
 TEST(AdviseCommand, WritesEveryLauncherFormatThatReadsBack) {

@@ -211,8 +211,12 @@ TEST(ExportCommand, HostfileFollowsTheMapping) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(lines_of(out / "hostfile"),
             (std::vector<std::string>{"node7", "node5", "node3", "node1"}));
-  EXPECT_THAT(r.out, AllOf(HasSubstr("explicit routes between 4 hosts"),
-                           HasSubstr("note: its link classes differ")));
+  // The classes' parameters in a few digits (the fat-tree's uplinks: 150 ns, not
+  // 150.00000000000003).
+  EXPECT_THAT(r.out,
+              AllOf(HasSubstr("explicit routes between 4 hosts"),
+                    HasSubstr("note: its link classes differ (ft-host 25 GB/s, 130 ns, ft-1 25 "
+                              "GB/s, 150 ns)")));
   EXPECT_THAT(read_file(out / "platform.xml"),
               AllOf(HasSubstr("<zone id=\"fattree:2;4,2;1,2;1,1\" routing=\"Full\">"),
                     HasSubstr("<route src=\"node7\" dst=\"node5\" symmetrical=\"NO\">")));

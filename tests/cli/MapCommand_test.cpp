@@ -65,6 +65,23 @@ TEST(MapCommand, AllMappersInOneTable) {
   EXPECT_THAT(r.out, ContainsRegex("\nin-order +[0-9.]+ +600 +1.000 "));
 }
 
+// On an allocation, --mapper all still maps with every other mapper; the rows of the grid
+// heuristics say why they have no mapping, and one warning names them all (not one each).
+TEST(MapCommand, AllOnAMachineWithoutAGridWarnsOnceForTheMappersItIsNotFor) {
+  const testing::TempDir dir;
+  const auto r = run_mapsim("map --matrix " + ring_csv(dir) +
+                            " --topology 'fattree:2;4,4;1,2;1,2:allocation=0,1,5,6' --mapper all "
+                            "--param scotch.runs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: mxovlp, mxov-al, exco, coce, affine, step are not for "
+                               "this machine: the 4 allocated nodes of fattree:2;4,4;1,2;1,2:"
+                               "allocation=node[00-01,05-06] have no grid; mappers for any set of "
+                               "nodes: in-order,"));
+  EXPECT_THAT(r.err, Not(HasSubstr("mapper 'mxovlp'")));
+  EXPECT_THAT(r.out, ContainsRegex("\nmxovlp +error: mapper 'mxovlp' lays the process grid"));
+  EXPECT_THAT(r.out, ContainsRegex("\ngreedy +[0-9.]+ +[0-9]+ "));
+}
+
 TEST(MapCommand, WritesAndEvaluatesMappingFiles) {
   const testing::TempDir dir;
   const auto csv = ring_csv(dir);

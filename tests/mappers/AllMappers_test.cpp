@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include "mappers/MachineView.hpp"
 #include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
 #include "tests/mappers/TestMatrices.hpp"
@@ -67,6 +68,11 @@ void expect_refusal_names_alternatives(const InputError& e, std::string_view map
   const auto at = message.find("mappers for any set of nodes: ");
   ASSERT_NE(at, std::string::npos) << message;
   const auto list = message.substr(at);
+  // What map and replay-search say once for every mapper refused on this machine.
+  const auto* refused = dynamic_cast<const map::NotForMachine*>(&e);
+  ASSERT_NE(refused, nullptr) << message;
+  EXPECT_TRUE(message.ends_with(", and " + refused->machine())) << message;
+  EXPECT_THAT(refused->machine(), ::testing::HasSubstr(" " + refused->lacks() + ";")) << message;
   for (const char* alternative : {"in-order", "greedy", "treematch", "scotch", "best"})
     EXPECT_THAT(list, ::testing::HasSubstr(alternative));
   for (const char* lacking : {"hilbert", "mxovlp", "random-router"})

@@ -763,10 +763,13 @@ TEST(ReplaySearch, SkipsGridHeuristicsOnAnAllocation) {
   const auto machine = topo::make_topology("torus:4x4:allocation=0-5,10-15");
   const auto matrix = testing::stencil_2d(4, 3, false);
   const FakeOracle oracle(*machine, matrix);
-  const auto mapping =
-      search(matrix, *machine, oracle, {{"portfolio", "mxovlp,greedy"}, {"evaluations", "0"}});
+  const auto mapping = search(matrix, *machine, oracle,
+                              {{"portfolio", "mxovlp,mxov-al,greedy"}, {"evaluations", "0"}});
   EXPECT_EQ(mapping, make_mapper("greedy")->map(matrix, *machine));
+  // The first refusal in full, the next in short.
   EXPECT_THAT(oracle.reported(), HasSubstr("portfolio: mxovlp skipped: mapper 'mxovlp'"));
+  EXPECT_THAT(oracle.reported(),
+              HasSubstr("portfolio: mxov-al skipped: the machine has no grid\n"));
   EXPECT_THAT(oracle.reported(), HasSubstr("start: greedy"));
 }
 

@@ -20,6 +20,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using testing::Otf2TestArchive;
 using testing::TempDir;
 
@@ -441,6 +442,26 @@ TEST(TraceReaderErrors, AnchorFileThatIsNotOtf2) {
   const auto anchor = dir.write("traces.otf2", "garbage\n");
   EXPECT_THAT(read_error(anchor),
               AllOf(HasSubstr(anchor.string()), HasSubstr("not a readable OTF2 anchor file")));
+}
+
+// A matrix given where a trace belongs (simulate, advise, export): said to be one, and where a
+// matrix goes.
+TEST(TraceReaderErrors, CommunicationMatrixIsNotATrace) {
+  const TempDir dir;
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"plain.csv", "src,dst,messages,bytes\n0,1,1,8\n"},
+           {"ranked.csv", "\xEF\xBB\xBF# ranks=4\nsrc,dst,messages,bytes\n"},
+           {"recorded.csv", "# mapsim-record 1\n# ranks=2\n# comm 0 0-1\n"}}) {
+    const auto file = dir.write(name, text);
+    EXPECT_THAT(read_error(file),
+                AllOf(HasSubstr(file.string()), HasSubstr("a communication matrix, not a trace"),
+                      HasSubstr("map --matrix")))
+        << name;
+  }
+  // Text that merely starts with a comment is no matrix.
+  const auto notes = dir.write("notes.csv", "# my notes\nsrc,dst,messages,bytes\n");
+  EXPECT_THAT(read_error(notes), AllOf(HasSubstr("not a readable OTF2 anchor file"),
+                                       Not(HasSubstr("communication matrix"))));
 }
 
 /// A copy of the real lu.S.8 archive that a test may damage.
