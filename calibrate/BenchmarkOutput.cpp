@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "support/Error.hpp"
+#include "support/Log.hpp"
 #include "support/Parse.hpp"
 
 namespace mapsim::calib {
@@ -32,6 +33,10 @@ struct Block {
   std::size_t column = 1;
   double scale = 1;
   std::size_t repetitions_column = 0;  // IMB's #repetitions, 0 if none
+  // A line after the table's last row that is no row (a message of the MPI library, a job
+  // script's output): where and what, until a row of a larger size shows the table goes on.
+  std::string stray_at;
+  std::string stray;
 };
 
 }  // namespace
@@ -145,8 +150,26 @@ std::vector<Series> read_benchmark_output(std::string_view text, std::string_vie
     const bool sized = digit(first.front()) || ((first.front() == '-' || first.front() == '+') &&
                                                 first.size() > 1 && digit(first[1]));
     if (!sized) {
-      finish();
+      if (block->series.points.empty()) {
+        finish();
+      } else if (block->stray_at.empty()) {
+        block->stray_at = here;
+        block->stray = std::string(line);
+      }
       continue;
+    }
+    if (!block->stray_at.empty()) {
+      // A row after a stray line: the table goes on past it if the size ascends; otherwise the
+      // table ended there, and this line is outside it.
+      const auto size =
+          parse_integer(w[0], fmt::format("{}: the size (field 1)", here), 0, INT64_MAX);
+      if (size <= block->series.points.back().bytes) {
+        finish();
+        continue;
+      }
+      log::warning("{}: skipped a line inside the {} table that is not a row of it: '{}'",
+                   block->stray_at, block->series.benchmark, block->stray);
+      block->stray_at.clear();
     }
     if (w.size() <= std::max(block->column, block->repetitions_column)) {
       throw InputError(fmt::format("{}: a row of {} has {} fields, the value is field {}", here,

@@ -13,8 +13,10 @@
 // PingPong) or bandwidth in bytes per second (the others; MB is 10^6 bytes in both suites).
 // Lines that are neither a header nor a data row of a recognised block are ignored (banners,
 // options, IMB's summaries); a table ends at a blank line (IMB), a '#' line or a line that does
-// not start with a size; a data row (a line starting with digits) that does not parse is an
-// error naming the file, line and field.
+// not start with a size — unless a row of a larger size follows that line: then it was a stray
+// line inside the table (a message of the MPI library or the job), skipped with a warning naming
+// it; a data row (a line starting with digits) that does not parse is an error naming the file,
+// line and field.
 
 #include <cstdint>
 #include <string>

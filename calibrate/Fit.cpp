@@ -67,11 +67,19 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   fit.channel = channel;
   fit.route_latency = route_latency;
   fit.route_bandwidth = route_bandwidth;
-  // The one-way times: the first such series (osu_latency or PingPong).
+  // The one-way times (osu_latency, PingPong or a ping-pong trace): one series.
   const Series* times = nullptr;
   std::vector<const Series*> streams;
   for (const auto& s : series) {
-    if (s.measure == Measure::OneWayTime && times == nullptr) times = &s;
+    if (s.measure == Measure::OneWayTime) {
+      if (times != nullptr) {
+        throw InputError(fmt::format(
+            "calibrate: two series of one-way times, {} ({}) and {} ({}): each would fit the "
+            "whole calibration; give one (bandwidth series may come with it)",
+            times->benchmark, times->source, s.benchmark, s.source));
+      }
+      times = &s;
+    }
     if (s.measure == Measure::Bandwidth) streams.push_back(&s);
   }
   // The bandwidth sizes in [first, last] whose time n / B(n) is at least kBandwidthBound times
@@ -147,35 +155,47 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   }
   std::reverse(runs.begin(), runs.end());
 
-  const Line first = fit_line(p, runs[0].first, runs[0].second);
-  const double overhead =
-      intercept == Intercept::Overheads ? std::max(0.0, first.a - route_latency) / 2 : 0.0;
-  const auto ps = [](double seconds) {
-    return static_cast<sim::Time>(std::llround(seconds * 1e12));
-  };
-  fit.calibration.overheads.of(channel).send = ps(overhead);
-  fit.calibration.overheads.of(channel).receive = ps(overhead);
-  std::string lat_steps, bw_steps;
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    const auto [i, j] = runs[k];
+  // Each segment's line; where bandwidth series measure the segment's bandwidth, the per-byte
+  // time is theirs and the intercept is refitted to it (the same weights).
+  for (const auto& [i, j] : runs) {
     const Line line = fit_line(p, i, j);
     Segment s;
     s.first = p[i].bytes - envelope;
     s.last = p[j].bytes - envelope;
     s.intercept = line.a;
     s.per_byte = line.b;
-    s.latency_factor = std::max(kMinFactor, (line.a - 2 * overhead) / route_latency);
-    const auto measured = stream_factor(s.first, s.last, std::max(line.a, route_latency));
-    if (measured) {
+    s.slope_bandwidth_factor =
+        line.b > 0 ? std::max(kMinFactor, 1 / (line.b * route_bandwidth)) : 1.0;
+    s.bandwidth_factor = s.slope_bandwidth_factor;
+    if (const auto measured = stream_factor(s.first, s.last, std::max(line.a, route_latency))) {
       s.bandwidth_factor = std::max(kMinFactor, *measured);
       s.bandwidth_measured = true;
-    } else {
-      s.bandwidth_factor = line.b > 0 ? std::max(kMinFactor, 1 / (line.b * route_bandwidth)) : 1.0;
+      s.per_byte = 1 / (route_bandwidth * s.bandwidth_factor);
+      double weights = 0, sum = 0;
+      for (std::size_t k = i; k <= j; ++k) {
+        const double t = std::max(p[k].value, 1e-15);
+        weights += 1 / (t * t);
+        sum += (t - s.per_byte * static_cast<double>(p[k].bytes)) / (t * t);
+      }
+      s.intercept = sum / weights;
     }
-    const std::int64_t above = k == 0 ? 0 : fit.segments.back().last + envelope;
+    fit.segments.push_back(s);
+  }
+  const double overhead = intercept == Intercept::Overheads
+                              ? std::max(0.0, fit.segments.front().intercept - route_latency) / 2
+                              : 0.0;
+  const auto ps = [](double seconds) {
+    return static_cast<sim::Time>(std::llround(seconds * 1e12));
+  };
+  fit.calibration.overheads.of(channel).send = ps(overhead);
+  fit.calibration.overheads.of(channel).receive = ps(overhead);
+  std::string lat_steps, bw_steps;
+  for (std::size_t k = 0; k < fit.segments.size(); ++k) {
+    auto& s = fit.segments[k];
+    s.latency_factor = std::max(kMinFactor, (s.intercept - 2 * overhead) / route_latency);
+    const std::int64_t above = k == 0 ? 0 : fit.segments[k - 1].last + envelope;
     lat_steps += fmt::format("{}{}:{:.6g}", lat_steps.empty() ? "" : ";", above, s.latency_factor);
     bw_steps += fmt::format("{}{}:{:.6g}", bw_steps.empty() ? "" : ";", above, s.bandwidth_factor);
-    fit.segments.push_back(s);
   }
   fit.calibration.latency_factor = sim::SizeFactors::parse(lat_steps, "calibrate");
   fit.calibration.bandwidth_factor = sim::SizeFactors::parse(bw_steps, "calibrate");

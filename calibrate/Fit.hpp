@@ -26,7 +26,9 @@
 //    bw_factor = 1 / (b_k W) — or, where a bandwidth series (osu_bw, osu_bibw, osu_mbw_mr, IMB
 //    PingPing, Sendrecv) has sizes in the segment that are bandwidth-bound (n / B(n) at least
 //    kBandwidthBound times max(a_k, L): a stream of small messages measures the message rate,
-//    and IMB's Mbytes/sec includes the latency), the median of B(n) / W over them. In SimGrid's
+//    and IMB's Mbytes/sec includes the latency), the median of B(n) / W over them, the segment's
+//    intercept then refitted to that per-byte time (a_k minimising the same error with b_k
+//    fixed; o_s and o_r from segment 0's, refitted or not). In SimGrid's
 //    notation a step "S:F" applies above S: segment k >= 1 starts above the last size of segment k
 //    - 1, segment 0 above size 0 (sizes on the wire); without an envelope a zero-byte message
 //    keeps factor 1 (its time is the intercept: o_s + o_r + L).
@@ -56,7 +58,8 @@ struct Segment {
   double per_byte = 0;     ///< b_k, seconds per byte
   double latency_factor = 1;
   double bandwidth_factor = 1;
-  bool bandwidth_measured = false;  ///< bw_factor from a bandwidth series
+  bool bandwidth_measured = false;    ///< bw_factor from a bandwidth series
+  double slope_bandwidth_factor = 1;  ///< what the one-way times' slope alone gives
 };
 
 struct Fit {

@@ -192,6 +192,23 @@ int run_calibrate(const std::vector<std::string>& args) {
           "line with a positive latency, check them",
           k + 1, s.first, s.last, microseconds(s.intercept), calib::kMinFactor, calib::kMinFactor);
     }
+    if (s.bandwidth_factor <= calib::kMinFactor) {
+      log::warning(
+          "segment {} ({} .. {} bytes): the fitted bandwidth is below {} of the route's; it is "
+          "modelled as that (bw-factor {}): its times do not grow with the size as a bandwidth "
+          "would make them, check them",
+          k + 1, s.first, s.last, calib::kMinFactor, calib::kMinFactor);
+    }
+    const double disagreement = s.bandwidth_factor / s.slope_bandwidth_factor;
+    if (s.bandwidth_measured && s.per_byte > 0 && (disagreement > 1.25 || disagreement < 0.8)) {
+      log::warning(
+          "segment {} ({} .. {} bytes): the bandwidth series measure {:.3g} GB/s where the "
+          "one-way times grow as {:.3g} GB/s would make them; the segment takes the series' "
+          "bandwidth, its latency refitted to it (IMB PingPing and osu_bibw measure both "
+          "directions at once)",
+          k + 1, s.first, s.last, route.bandwidth * s.bandwidth_factor / 1e9,
+          route.bandwidth * s.slope_bandwidth_factor / 1e9);
+    }
   }
   if (one_way) {
     fmt::print(

@@ -200,6 +200,28 @@ TEST(BenchmarkOutput, OsuWithoutBannerAndAvgLatencyHeader) {
   EXPECT_DOUBLE_EQ(all[0].points[1].value, 2.50 * kUs);
 }
 
+TEST(BenchmarkOutput, AStrayLineInsideATableIsSkipped) {
+  // A message of the MPI library among the rows (output captured with 2>&1): the rows after it
+  // belong to the table, since their sizes go on ascending. A line after the last row followed
+  // by a row that does not ascend (a job script's own numbers) ends the table there.
+  const std::string text =
+      "# OSU MPI Latency Test v7.3\n"
+      "# Size       Latency (us)\n"
+      "0                       1.25\n"
+      "1                       1.26\n"
+      "[node3:12345] mca_base_component_repository_open: unable to open mca_btl_openib\n"
+      "2                       1.27\n"
+      "4                       1.30\n"
+      "done after 2 tries\n"
+      "3 ranks finished\n";
+  const auto all = calib::read_benchmark_output(text, "lat.txt");
+  ASSERT_EQ(all.size(), 1U);
+  ASSERT_EQ(all[0].points.size(), 4U);
+  EXPECT_EQ(all[0].points[2].bytes, 2);
+  EXPECT_EQ(all[0].points[3].bytes, 4);
+  EXPECT_DOUBLE_EQ(all[0].points[3].value, 1.30 * kUs);
+}
+
 TEST(BenchmarkOutput, OtherImbBenchmarksAreSkipped) {
   // A Barrier block (no #bytes column) and an Allreduce block (a #bytes header) between two read
   // blocks: neither is read, neither is an error.

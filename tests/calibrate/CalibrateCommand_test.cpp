@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -201,18 +202,22 @@ TEST(CalibrateCommand, BandwidthSeriesCountWhereBandwidthBound) {
 }
 
 TEST(CalibrateCommand, ReadsEverySampleFormat) {
-  // Every sample at once: osu_latency gives the one-way times (IMB PingPong's come second and are
-  // not used for the cuts), the rest bandwidth.
+  // Every OSU sample at once: osu_latency gives the one-way times, the rest bandwidth.
   std::string files;
-  for (const char* name :
-       {"osu_latency.txt", "osu_bw.txt", "osu_bibw.txt", "osu_mbw_mr.txt", "imb_pt2pt.txt"})
+  for (const char* name : {"osu_latency.txt", "osu_bw.txt", "osu_bibw.txt", "osu_mbw_mr.txt"})
     files += " " + kData + name;
   const auto r = run_mapsim("calibrate" + files + kMachine);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* benchmark : {"osu_latency", "osu_bw", "osu_bibw", "osu_mbw_mr", "IMB PingPong",
-                                "IMB PingPing", "IMB Sendrecv"})
+  for (const char* benchmark : {"osu_latency", "osu_bw", "osu_bibw", "osu_mbw_mr"})
     EXPECT_THAT(r.out, HasSubstr(std::string("benchmark      ") + benchmark + " (")) << benchmark;
   EXPECT_THAT(r.out, HasSubstr("1 .. 16384 "));
+  // IMB's output beside them holds a second series of one-way times (PingPong): refused, naming
+  // both, rather than one of them silently left out.
+  const auto two = run_mapsim("calibrate" + files + " " + kData + "imb_pt2pt.txt" + kMachine);
+  EXPECT_EQ(two.exit_code, 1);
+  EXPECT_THAT(two.err,
+              HasSubstr("two series of one-way times, osu_latency (" + kData +
+                        "osu_latency.txt:2) and IMB PingPong (" + kData + "imb_pt2pt.txt:36)"));
   // IMB alone: its PingPong starts at 0 bytes.
   const auto imb = run_mapsim("calibrate " + kData + "imb_pt2pt.txt" + kMachine);
   ASSERT_EQ(imb.exit_code, 0) << imb.err;
@@ -220,6 +225,52 @@ TEST(CalibrateCommand, ReadsEverySampleFormat) {
                                  "imb_pt2pt.txt:36, 24 sizes, 0 to 4194304 bytes)"));
   EXPECT_THAT(imb.out, HasSubstr("\n1                   0 .. 16384 "));
   EXPECT_NEAR(number_after(imb.out, "o_s = "), 0.4, kRoundingUs);
+}
+
+// A stray line inside the table (an MPI library's message) is skipped and named, and the rows
+// after it are fitted: the same fit as without it.
+TEST(CalibrateCommand, AStrayLineInsideATableIsNamedAndSkipped) {
+  const testing::TempDir dir;
+  const auto text = testing::read_file(kLatency);
+  const auto at = text.find("\n1024 ");
+  ASSERT_NE(at, std::string::npos);
+  const auto stray = dir.write("lat.txt", text.substr(0, at + 1) +
+                                              "[node3:12345] mca_btl_openib: no device found\n" +
+                                              text.substr(at + 1));
+  const auto line =
+      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at) + 1, '\n') + 1;
+  const auto r = run_mapsim("calibrate " + stray.string() + kMachine);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(stray.string() + ":" + std::to_string(line) +
+                               ": skipped a line inside the osu_latency table that is not a row "
+                               "of it: '[node3:12345] mca_btl_openib: no device found'"));
+  const auto clean = run_mapsim("calibrate " + kLatency + kMachine);
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  const auto fit_of = [](const std::string& out) { return out.substr(out.find("\nroute")); };
+  EXPECT_EQ(fit_of(r.out), fit_of(clean.out));
+}
+
+// A bandwidth series that disagrees with the one-way times' slope (IMB PingPing: both directions
+// at once) is taken, with the segment's latency refitted to it, and said; a bandwidth factor at
+// its floor is said too.
+TEST(CalibrateCommand, ABandwidthAtOddsWithTheOneWayTimesIsWarned) {
+  const testing::TempDir dir;
+  std::string bw = "# OSU MPI Bandwidth Test v7.3\n# Size      Bandwidth (MB/s)\n";
+  // Half the bandwidth the one-way times give at 4 MiB (12.5 GB/s x 0.96 on this machine's link).
+  for (const long size : {1048576L, 2097152L, 4194304L}) bw += fmt::format("{} 6000.00\n", size);
+  const auto half = dir.write("bw.txt", bw);
+  const auto r = run_mapsim("calibrate " + kLatency + " " + half.string() + kMachine);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("the bandwidth series measure 6 GB/s where the one-way times grow "
+                               "as 12 GB/s would make them"));
+  EXPECT_THAT(r.out, HasSubstr("(bandwidth measured)"));
+  const auto flat = dir.write("flat.txt",
+                              "# OSU MPI Latency Test v7.3\n# Size  Latency (us)\n0 2.00\n1 "
+                              "2.01\n2 2.02\n4 2.04\n");
+  // 10 ns per byte: 0.1 GB/s, below 0.01 of the route's 12.5 GB/s.
+  const auto f = run_mapsim("calibrate " + flat.string() + kMachine);
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_THAT(f.err, HasSubstr("the fitted bandwidth is below 0.01 of the route's"));
 }
 
 TEST(CalibrateCommand, SameNodeTwiceIsTheIntraNodeChannel) {
@@ -305,13 +356,18 @@ TEST(CalibrateCommand, ReadsAPingPongTrace) {
   EXPECT_NEAR(sim::to_seconds(c.overheads.of(sim::Channel::Network).send), 0.4e-6, 1e-12);
   EXPECT_NEAR(c.latency_factor(1024), 1, 1e-6);
   EXPECT_NEAR(c.bandwidth_factor(1024), 0.16, 0.16e-6);
-  // Its anchor file names it too, beside benchmark output.
-  const auto both =
-      run_mapsim("calibrate " + (trace / "traces.otf2").string() + " " + kLatency + kMachine);
+  // Its anchor file names it too, beside bandwidth output.
+  const auto both = run_mapsim("calibrate " + (trace / "traces.otf2").string() + " " + kData +
+                               "osu_bw.txt" + kMachine);
   ASSERT_EQ(both.exit_code, 0) << both.err;
   EXPECT_THAT(both.out, HasSubstr("benchmark      OTF2 ping-pong (" +
                                   (trace / "traces.otf2").string() + ", 21 sizes"));
-  EXPECT_THAT(both.out, HasSubstr("benchmark      osu_latency ("));
+  EXPECT_THAT(both.out, HasSubstr("benchmark      osu_bw ("));
+  // Beside osu_latency: two series of one-way times.
+  const auto two =
+      run_mapsim("calibrate " + (trace / "traces.otf2").string() + " " + kLatency + kMachine);
+  EXPECT_EQ(two.exit_code, 1);
+  EXPECT_THAT(two.err, HasSubstr("two series of one-way times, OTF2 ping-pong ("));
 }
 
 // pipit's real ping-pong (8 sizes, 16 KiB to 2 MiB): the line through its large messages meets

@@ -262,7 +262,8 @@ TEST(Fit, BandwidthSeriesGiveTheFactorsWhereTheyAreBandwidthBound) {
                                     {1048576, 0.99 * w},
                                     {2097152, 0.98 * w},
                                     {4194304, 0.96 * w}});
-  const auto f = fit({osu_latency(model), bw}, model);
+  const auto latency = osu_latency(model);
+  const auto f = fit({latency, bw}, model);
   ASSERT_EQ(f.segments.size(), 3U);  // the cuts come from the one-way times alone
   EXPECT_FALSE(f.segments[0].bandwidth_measured);
   expect_within_percent(f.segments[0].bandwidth_factor, 0.8, "segment 0 (slope)");
@@ -270,10 +271,31 @@ TEST(Fit, BandwidthSeriesGiveTheFactorsWhereTheyAreBandwidthBound) {
   expect_within_percent(f.segments[1].bandwidth_factor, 0.9, "segment 1 (slope)");
   EXPECT_TRUE(f.segments[2].bandwidth_measured);
   EXPECT_NEAR(f.segments[2].bandwidth_factor, (0.98 + 0.96) / 2, 1e-12);
-  // The latency factors still come from the one-way times.
+  expect_within_percent(f.segments[2].slope_bandwidth_factor, model.protocols[2].bandwidth_factor,
+                        "segment 2 (slope)");
+  // Segments 0 and 1 keep their lines; segment 2's per-byte time is the measured bandwidth's and
+  // its intercept is refitted to it: the a minimising sum ((a + b n - t) / t)^2 over its sizes,
+  // sum ((t - b n) / t^2) / sum (1 / t^2). The measured bandwidth (0.97 W) is above the slope's
+  // (0.96 W), so the intercept comes out above the line's 10.8 us, the latency factor above 10.
   expect_within_percent(f.segments[1].latency_factor, 4, "segment 1");
-  expect_within_percent(f.segments[2].latency_factor, 10, "segment 2");
+  const double b = 1 / (0.97 * w);
+  double weights = 0, sum = 0;
+  for (const auto& p : latency.points) {
+    if (p.bytes < f.segments[2].first || p.bytes > f.segments[2].last) continue;
+    weights += 1 / (p.value * p.value);
+    sum += (p.value - b * static_cast<double>(p.bytes)) / (p.value * p.value);
+  }
+  EXPECT_DOUBLE_EQ(f.segments[2].per_byte, b);
+  EXPECT_NEAR(f.segments[2].intercept, sum / weights, 1e-18);
+  const double overheads = 2 * seconds(f.calibration.overheads.of(sim::Channel::Network).send);
+  EXPECT_NEAR(f.segments[2].latency_factor, (sum / weights - overheads) / model.latency, 1e-6);
+  EXPECT_GT(f.segments[2].latency_factor, 10);
   EXPECT_NEAR(f.calibration.bandwidth_factor(300'000), 0.97, 1e-5);
+  // The refitted line stays within 3 % of the measured times at every size of segment 2.
+  for (const auto& p : latency.points) {
+    if (p.bytes < f.segments[2].first) continue;
+    EXPECT_NEAR(calib::modelled_time(f, p.bytes) / p.value, 1, 0.03) << p.bytes;
+  }
 }
 
 TEST(Fit, SeveralBandwidthSeriesPoolTheirPoints) {
