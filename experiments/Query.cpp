@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "experiments/Digest.hpp"
 #include "experiments/Schema.hpp"
 #include "experiments/Where.hpp"
 #include "support/Error.hpp"
@@ -172,11 +173,36 @@ std::vector<std::string> default_metrics() {
   return {"hop_bytes", "link_bytes_max", "makespan_s", "mpi_time_max_s", "map_seconds"};
 }
 
+std::string mpi_settings_title(std::string_view config) {
+  // The keys a run's configuration holds only when not their defaults (experiments/Sweep.cpp).
+  static constexpr std::array<std::string_view, 7> kKeys{
+      "collectives",     "overheads", "bw-factor", "lat-factor",
+      "reverse-traffic", "weight-s",  "envelope"};
+  std::string text;
+  for (const auto key : kKeys) {
+    const auto prefix = fmt::format("{}: ", key);
+    const auto at = config.starts_with(prefix) ? 0 : config.find(fmt::format("\n{}", prefix));
+    if (at == std::string_view::npos) continue;
+    const auto begin = at == 0 ? prefix.size() : at + 1 + prefix.size();
+    const auto value = config.substr(begin, config.find('\n', begin) - begin);
+    const auto steps = std::count(value.begin(), value.end(), ';') + 1;
+    const std::string shown =
+        key.ends_with("-factor") && steps > 2
+            ? fmt::format("of {} steps #{}", steps, sha256(value).substr(0, 6))
+            : std::string(value);
+    text += fmt::format("{}{}{}", text.empty() ? "" : ", ", key,
+                        key == "reverse-traffic" ? std::string() : " " + shown);
+  }
+  return text;
+}
+
 std::string ResultTable::title() const {
   std::string text = fmt::format("{} on {}, {}", workload, machine, model);
   if (eager_threshold || compute_scale) {
-    text += fmt::format(" (eager {} B, compute x{})", eager_threshold.value_or(0),
-                        compute_scale.value_or(0));
+    text += fmt::format(" (eager {} B, compute x{}{}{})", eager_threshold.value_or(0),
+                        compute_scale.value_or(0), mpi.empty() ? "" : "; ", mpi);
+  } else if (!mpi.empty()) {
+    text += fmt::format(" ({})", mpi);
   }
   return text;
 }
@@ -202,7 +228,7 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
   const auto sql = fmt::format(
       "SELECT context_key, workload, machine, model_label, eager_threshold, compute_scale, "
       "mapper_label, params, seed, MIN(mapper), SUM(status = 'done'), SUM(status = 'failed'), "
-      "MAX(CASE WHEN status = 'failed' THEN message END){} FROM results WHERE {} "
+      "MAX(CASE WHEN status = 'failed' THEN message END), MIN(config){} FROM results WHERE {} "
       "GROUP BY context_key, mapper_label, params, seed "
       "ORDER BY workload, machine, model_label, eager_threshold, compute_scale, context_key, "
       "MIN(mapper) <> 'in-order', mapper_label, params, seed",
@@ -230,6 +256,7 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
       table.model = select->text(3);
       if (!select->is_null(4)) table.eager_threshold = select->integer(4);
       if (!select->is_null(5)) table.compute_scale = select->real(5);
+      table.mpi = mpi_settings_title(select->text(13));
       table.metrics = metrics;
       table.normalized = query.normalize;
       tables.push_back(std::move(table));
@@ -243,7 +270,7 @@ std::vector<ResultTable> query_results(Store& store, const ResultsQuery& query) 
     row.failed = select->integer(11);
     row.message = select->text(12);
     for (std::size_t m = 0; m < metrics.size(); ++m) {
-      const int column = 13 + static_cast<int>(m);
+      const int column = 14 + static_cast<int>(m);
       if (!select->is_null(column)) {
         row.values.emplace_back(select->real(column));
       } else {
@@ -332,19 +359,19 @@ void write_results(std::ostream& out, const std::vector<ResultTable>& tables, Ta
       const std::vector<std::string> metrics =
           tables.empty() ? default_metrics() : tables.front().metrics;
       fmt::print(out,
-                 "workload,machine,model,eager_threshold,compute_scale,mapper,params,seed,"
-                 "status,{}\n",
+                 "workload,machine,model,eager_threshold,compute_scale,mpi,mapper,params,"
+                 "seed,status,{}\n",
                  fmt::join(metrics, ","));
       for (const auto& table : tables) {
         for (const auto& row : table.rows) {
           std::vector<std::string> values;
           for (const auto& v : row.values) values.push_back(v ? fmt::format("{}", *v) : "");
-          fmt::print(out, "{},{},{},{},{},{},{},{},{},{}\n", csv_field(table.workload),
+          fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(table.workload),
                      csv_field(table.machine), csv_field(table.model),
                      table.eager_threshold ? std::to_string(*table.eager_threshold) : "",
                      table.compute_scale ? fmt::format("{}", *table.compute_scale) : "",
-                     csv_field(row.mapper), csv_field(row.params), row.seed, status_of(row),
-                     fmt::join(values, ","));
+                     csv_field(table.mpi), csv_field(row.mapper), csv_field(row.params), row.seed,
+                     status_of(row), fmt::join(values, ","));
         }
       }
       return;
@@ -358,9 +385,9 @@ void write_results(std::ostream& out, const std::vector<ResultTable>& tables, Ta
                      first ? "" : ",", json_string(table.workload), json_string(table.machine),
                      json_string(table.model));
           first = false;
-          fmt::print(out, "\"eager_threshold\": {}, \"compute_scale\": {}, ",
+          fmt::print(out, "\"eager_threshold\": {}, \"compute_scale\": {}, \"mpi\": {}, ",
                      table.eager_threshold ? std::to_string(*table.eager_threshold) : "null",
-                     json_number(table.compute_scale));
+                     json_number(table.compute_scale), json_string(table.mpi));
           fmt::print(out, "\"mapper\": {}, \"params\": {}, \"seed\": {}, \"status\": {}, ",
                      json_string(row.mapper), json_string(row.params), row.seed,
                      json_string(status_of(row)));

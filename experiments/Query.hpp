@@ -24,6 +24,11 @@ struct ResultsQuery {
   double tie_tolerance = kDefaultTieTolerance;
 };
 
+/// The MPI settings of a run's stored configuration that are not the defaults, as a title shows
+/// them, e.g. "collectives ompi, overheads typical"; "" with none. A factor string of more than
+/// two steps shows as its step count and a digest (a calibration's nine steps would not fit).
+std::string mpi_settings_title(std::string_view config);
+
 /// The default metrics of `mapsim results`.
 std::vector<std::string> default_metrics();
 
@@ -44,6 +49,7 @@ struct ResultTable {
   std::string model;
   std::optional<std::int64_t> eager_threshold;
   std::optional<double> compute_scale;
+  std::string mpi;  ///< mpi_settings_title of its runs' configuration
   std::vector<std::string> metrics;
   std::vector<ResultRow> rows;  ///< in-order first, then by mapper label and seed
   /// Spearman's rho of hop-bytes and makespan over this context's mappings (replays only; the

@@ -94,8 +94,10 @@ std::size_t static_metric_order(std::string_view metric) {
 std::string ReportContext::model_title() const {
   std::string text = model;
   if (eager_threshold || compute_scale) {
-    text += fmt::format(" (eager {} B, compute x{})", eager_threshold.value_or(0),
-                        compute_scale.value_or(0));
+    text += fmt::format(" (eager {} B, compute x{}{}{})", eager_threshold.value_or(0),
+                        compute_scale.value_or(0), mpi.empty() ? "" : "; ", mpi);
+  } else if (!mpi.empty()) {
+    text += fmt::format(" ({})", mpi);
   }
   return text;
 }
@@ -137,11 +139,12 @@ ReportData read_report(Store& store, const ReportQuery& query) {
   const auto sql = fmt::format(
       "SELECT context_key, mapper_label, MIN(mapper) = 'in-order', SUM(status = 'done'), "
       "MIN(workload), MIN(workload_spec), MIN(ranks), MIN(machine), MIN(topology), "
-      "MIN(topology_kind), MIN(model_label), MIN(eager_threshold), MIN(compute_scale){} "
+      "MIN(topology_kind), MIN(model_label), MIN(eager_threshold), MIN(compute_scale), "
+      "MIN(config){} "
       "FROM results WHERE {} GROUP BY context_key, mapper_label",
       columns, condition_with("status IN ('done', 'failed')", query.where));
   auto select = prepare_with_where(store.connection(), sql, query.where);
-  constexpr int kFirstMetric = 13;
+  constexpr int kFirstMetric = 14;
 
   struct Baseline {
     std::vector<double> sum;
@@ -169,6 +172,7 @@ ReportData read_report(Store& store, const ReportQuery& query) {
       c.model = select.text(10);
       c.eager_threshold = optional_integer(select, 11);
       c.compute_scale = optional_real(select, 12);
+      c.mpi = mpi_settings_title(select.text(13));
       data.contexts.push_back(std::move(c));
       baselines.push_back({std::vector<double>(metric_count, 0),
                            std::vector<std::int64_t>(metric_count, 0),

@@ -75,9 +75,11 @@ struct ReportContext {
   std::string model;  ///< model label
   std::optional<std::int64_t> eager_threshold;
   std::optional<double> compute_scale;
+  std::string mpi;              ///< mpi_settings_title of its runs' configuration
   std::vector<ReportRow> rows;  ///< in-order first, then by mapper label
 
-  /// "model (eager E B, compute xC)" — what tells contexts of one workload and machine apart.
+  /// "model (eager E B, compute xC; MPI settings)" — what tells contexts of one workload and
+  /// machine apart.
   [[nodiscard]] std::string model_title() const;
 };
 

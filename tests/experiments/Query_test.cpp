@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "experiments/Digest.hpp"
 #include "experiments/RankCorrelation.hpp"
 #include "experiments/Runner.hpp"
 #include "experiments/Workloads.hpp"
@@ -466,8 +467,56 @@ models: [static]
   EXPECT_THAT(text, HasSubstr("failed: mapper 'in-order'"));
   const auto csv = parse_csv(written(tables, TableFormat::Csv));
   ASSERT_EQ(csv.size(), 3U);
-  EXPECT_EQ(csv[1][8], "failed");
-  EXPECT_EQ(csv[1][9], "");
+  EXPECT_EQ(csv[1][9], "failed");
+  EXPECT_EQ(csv[1][10], "");
+}
+
+// The MPI settings a run's configuration holds only when not the defaults tell contexts apart
+// that differ in them alone (a sweep rerun with other overheads into one database).
+TEST(QueryResults, TitlesNameTheMpiSettingsThatAreNotTheDefaults) {
+  EXPECT_EQ(mpi_settings_title("model: flow\neager-threshold: 65536\n"), "");
+  EXPECT_EQ(mpi_settings_title("collectives: ompi\nmodel: flow\noverheads: typical\n"),
+            "collectives ompi, overheads typical");
+  // search-overheads is a replaying mapper's, not the run's.
+  EXPECT_EQ(mpi_settings_title("search-overheads: typical\nmodel: flow\n"), "");
+  EXPECT_EQ(mpi_settings_title("bw-factor: 0:0.9;8192:0.95\nreverse-traffic: true\n"
+                               "weight-s: 8775\nenvelope: 16\n"),
+            "bw-factor 0:0.9;8192:0.95, reverse-traffic, weight-s 8775, envelope 16");
+  // A calibration's nine steps: their count and a digest.
+  const std::string steps = "65472:11.6436;15424:3.48845;0:2.01467";
+  EXPECT_EQ(mpi_settings_title("lat-factor: " + steps + "\n"),
+            "lat-factor of 3 steps #" + sha256(steps).substr(0, 6));
+
+  ResultTable table;
+  table.workload = "st2d";
+  table.machine = "df";
+  table.model = "flow";
+  table.eager_threshold = 65536;
+  table.compute_scale = 0;
+  EXPECT_EQ(table.title(), "st2d on df, flow (eager 65536 B, compute x0)");
+  table.mpi = "overheads typical";
+  EXPECT_EQ(table.title(), "st2d on df, flow (eager 65536 B, compute x0; overheads typical)");
+  table.eager_threshold.reset();
+  table.compute_scale.reset();
+  EXPECT_EQ(table.title(), "st2d on df, flow (overheads typical)");
+
+  // A sweep run twice into one database, with and without overheads: two tables, told apart.
+  const TempDir dir;
+  const auto database = dir.path() / "r.db";
+  for (const char* mpi : {"", "mpi: {overheads: typical, collectives: ompi}\n"}) {
+    const auto sweep = make_sweep(dir.path(), std::string(R"(
+workloads: [{generate: npb:lu:S:4, iterations: 1}]
+machines: [torus:2x2]
+mappers: [in-order]
+models: [flow]
+)") + mpi);
+    EXPECT_EQ(run(sweep, database).done, 1U);
+  }
+  const auto tables = query(database);
+  ASSERT_EQ(tables.size(), 2U);
+  std::set<std::string> mpis{tables[0].mpi, tables[1].mpi};
+  EXPECT_EQ(mpis, (std::set<std::string>{"", "collectives ompi, overheads typical"}));
+  EXPECT_NE(tables[0].title(), tables[1].title());
 }
 
 // --- Output formats ---
@@ -478,9 +527,9 @@ TEST(WriteResults, CsvHasTheHeaderAndOneRecordPerRow) {
   const auto tables = query(r.database);
   const auto records = parse_csv(written(tables, TableFormat::Csv));
   ASSERT_EQ(records.size(), 1U + 12U);
-  std::vector<std::string> header{"workload",        "machine",       "model",
-                                  "eager_threshold", "compute_scale", "mapper",
-                                  "params",          "seed",          "status"};
+  std::vector<std::string> header{"workload",      "machine", "model",  "eager_threshold",
+                                  "compute_scale", "mpi",     "mapper", "params",
+                                  "seed",          "status"};
   for (const auto& m : default_metrics()) header.push_back(m);
   EXPECT_EQ(records[0], header);
   std::size_t at = 1;
@@ -491,16 +540,17 @@ TEST(WriteResults, CsvHasTheHeaderAndOneRecordPerRow) {
       EXPECT_EQ(record[0], table.workload);
       EXPECT_EQ(record[1], table.machine);
       EXPECT_EQ(record[2], table.model);
-      EXPECT_EQ(record[5], row.mapper);
-      EXPECT_EQ(record[6], row.params);
-      EXPECT_EQ(record[7], std::to_string(row.seed));
-      EXPECT_EQ(record[8], "done");
+      EXPECT_EQ(record[5], table.mpi);
+      EXPECT_EQ(record[6], row.mapper);
+      EXPECT_EQ(record[7], row.params);
+      EXPECT_EQ(record[8], std::to_string(row.seed));
+      EXPECT_EQ(record[9], "done");
       EXPECT_EQ(record[3].empty(), !table.eager_threshold.has_value());
       for (std::size_t m = 0; m < row.values.size(); ++m) {
         if (row.values[m]) {
-          EXPECT_EQ(std::stod(record[9 + m]), *row.values[m]) << header[9 + m];
+          EXPECT_EQ(std::stod(record[10 + m]), *row.values[m]) << header[10 + m];
         } else {
-          EXPECT_EQ(record[9 + m], "");
+          EXPECT_EQ(record[10 + m], "");
         }
       }
     }
@@ -523,9 +573,9 @@ TEST(WriteResults, JsonIsWellFormedWithEveryRow) {
       ASSERT_EQ(item.kind, Json::Kind::Object);
       std::vector<std::string> keys;
       for (const auto& [key, value] : item.members) keys.push_back(key);
-      EXPECT_THAT(keys,
-                  ElementsAre("workload", "machine", "model", "eager_threshold", "compute_scale",
-                              "mapper", "params", "seed", "status", "normalized", "metrics"));
+      EXPECT_THAT(
+          keys, ElementsAre("workload", "machine", "model", "eager_threshold", "compute_scale",
+                            "mpi", "mapper", "params", "seed", "status", "normalized", "metrics"));
       EXPECT_EQ(item.find("mapper")->text, row.mapper);
       EXPECT_EQ(item.find("workload")->text, table.workload);
       EXPECT_EQ(item.find("seed")->number, static_cast<double>(row.seed));
@@ -582,6 +632,7 @@ std::vector<ResultTable> awkward_tables() {
   table.model = "flow";
   table.eager_threshold = 65536;
   table.compute_scale = 0.5;
+  table.mpi = "collectives ompi, overheads typical,network.o_s=600";
   table.metrics = {"hop_bytes", "makespan_s"};
   ResultRow inorder{"in-order", "", 0, 1, 0, "", {1000.0, 2.5e-6}};
   ResultRow odd{"scotch[a=1,b=2]", "a=1,b=2", 3, 1, 0, "", {750.0, std::nullopt}};
@@ -597,18 +648,20 @@ TEST(WriteResults, QuotesAndEscapesAwkwardText) {
   EXPECT_EQ(records[1][0], "my \"big\" run, v2");
   EXPECT_EQ(records[1][3], "65536");
   EXPECT_EQ(records[1][4], "0.5");
-  EXPECT_EQ(records[2][5], "scotch[a=1,b=2]");
-  EXPECT_EQ(records[2][6], "a=1,b=2");
-  EXPECT_EQ(records[2][7], "3");
-  EXPECT_EQ(records[2][9], "750");
-  EXPECT_EQ(records[2][10], "");
-  EXPECT_EQ(records[3][5], "weird\\mapper\nname");
-  EXPECT_EQ(records[3][8], "failed");
+  EXPECT_EQ(records[1][5], "collectives ompi, overheads typical,network.o_s=600");
+  EXPECT_EQ(records[2][6], "scotch[a=1,b=2]");
+  EXPECT_EQ(records[2][7], "a=1,b=2");
+  EXPECT_EQ(records[2][8], "3");
+  EXPECT_EQ(records[2][10], "750");
+  EXPECT_EQ(records[2][11], "");
+  EXPECT_EQ(records[3][6], "weird\\mapper\nname");
+  EXPECT_EQ(records[3][9], "failed");
 
   const auto json = JsonParser(written(tables, TableFormat::Json)).parse();
   ASSERT_EQ(json.items.size(), 3U);
   EXPECT_EQ(json.items[0].find("workload")->text, "my \"big\" run, v2");
   EXPECT_EQ(json.items[0].find("compute_scale")->number, 0.5);
+  EXPECT_EQ(json.items[0].find("mpi")->text, tables[0].mpi);
   EXPECT_FALSE(json.items[0].find("normalized")->boolean);
   EXPECT_EQ(json.items[2].find("mapper")->text, "weird\\mapper\nname");
   EXPECT_EQ(json.items[2].find("status")->text, "failed");
