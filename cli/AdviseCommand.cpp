@@ -475,6 +475,8 @@ int run_advise(const std::vector<std::string>& args) {
         .add("bw_factor", comm_only.model_options.bandwidth_factor.to_string())
         .add("lat_factor", comm_only.model_options.latency_factor.to_string())
         .add("reverse_traffic", comm_only.model_options.reverse_traffic)
+        .add("weight_s_bytes", comm_only.model_options.weight_s)
+        .add("envelope_bytes", comm_only.model_options.envelope)
         .add("seed", seed)
         .add("mappers", items.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))
@@ -529,6 +531,31 @@ int run_advise(const std::vector<std::string>& args) {
   fmt::print(out, "machine        {} ({} {}nodes x {} cores)\n", topology->spec(),
              topology->usable_nodes(), topology->allocation().empty() ? "" : "allocated ",
              topology->cores_per_node());
+  // What the replays charge beyond the links, when not the defaults (--overheads,
+  // --calibration and the options they stand for).
+  std::vector<std::string> charged;
+  if (const auto text = sim::to_string(overheads, topology->sockets_per_node() > 1); text != "none")
+    charged.push_back("overheads " + text);
+  const auto& o = comm_only.model_options;
+  const auto factors = [&](std::string_view name, const sim::SizeFactors& f) {
+    if (f.identity()) return;
+    const auto text = f.to_string();
+    const auto steps = std::count(text.begin(), text.end(), ';') + 1;
+    charged.push_back(steps > 2 ? fmt::format("{} of {} steps", name, steps)
+                                : fmt::format("{} {}", name, text));
+  };
+  factors("bw-factor", o.bandwidth_factor);
+  factors("lat-factor", o.latency_factor);
+  if (o.reverse_traffic) charged.emplace_back("reverse traffic");
+  if (o.weight_s != 0) charged.push_back(fmt::format("weight-S {} B", o.weight_s));
+  if (o.envelope != 0) charged.push_back(fmt::format("envelope {} B", o.envelope));
+  if (!charged.empty()) {
+    fmt::print(out, "costs          {}{}\n",
+               options.count("calibration") != 0
+                   ? fmt::format("calibration {}: ", options["calibration"].as<std::string>())
+                   : std::string(),
+               fmt::join(charged, "; "));
+  }
   fmt::print(out, "portfolio      {} mappers, {} distinct mappings{}{}\n", items.size(),
              candidates.size(),
              refused.empty() ? std::string()

@@ -225,6 +225,26 @@ TEST(AdviseCommand, PrintsATableAndAVerdict) {
   }
 }
 
+// What the replays charge beyond the links is said when not the defaults: a calibration by name,
+// factors of many steps by their count.
+TEST(AdviseCommand, SaysWhatTheReplaysCharge) {
+  const std::string base =
+      "advise " + sh(kTraces / "lu.S.8") + " --topology torus:2x2x2 --mapper in-order,greedy";
+  const auto plain = run_mapsim(base);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, Not(HasSubstr("costs ")));
+  const auto r = run_mapsim(base + " --calibration smpi --overheads typical");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\ncosts          calibration smpi: overheads typical; bw-factor "
+                               "of 9 steps; lat-factor of 9 steps; reverse traffic; weight-S 8775 "
+                               "B; envelope 16 B\n"));
+  const auto j = run_mapsim(base + " --calibration smpi --format json");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto s = parse(j.out).settings;
+  EXPECT_EQ(s["weight_s_bytes"], "8775");
+  EXPECT_EQ(s["envelope_bytes"], "16");
+}
+
 TEST(AdviseCommand, TakesMappersWithParametersAndKeepsInOrderFirst) {
   // LU's 4x2 process grid on the 2x2x2 torus: its halo grid, found behind the collectives,
   // tiles the two planes, folded; plain mxovlp finds no exact grid and falls back to mht.
