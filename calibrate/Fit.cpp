@@ -202,7 +202,9 @@ Fit fit_calibration(const std::vector<Series>& series, double route_latency, dou
   for (const auto& point : times->points) {
     const double t = std::max(point.value, 1e-15);
     const double error = std::abs(modelled_time(fit, point.bytes) / t - 1);
-    if (error > fit.max_relative_error) {
+    if (point.bytes == 0 && envelope == 0) {
+      fit.zero_bytes_error = error;
+    } else if (error > fit.max_relative_error) {
       fit.max_relative_error = error;
       fit.worst_bytes = point.bytes;
     }

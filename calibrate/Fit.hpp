@@ -68,9 +68,12 @@ struct Fit {
   sim::Channel channel = sim::Channel::Network;
   double route_latency = 0;    ///< L, seconds
   double route_bandwidth = 0;  ///< W, bytes per second
-  /// Largest |modelled / measured - 1| over the one-way time points.
+  /// Largest |modelled / measured - 1| over the one-way time points, but a zero-byte one
+  /// without an envelope (it keeps factor 1 whatever the fit: zero_bytes_error).
   double max_relative_error = 0;
-  std::int64_t worst_bytes = 0;    ///< the size where it is largest
+  std::int64_t worst_bytes = 0;  ///< the size where it is largest
+  /// The same at 0 bytes without an envelope, if measured there (else negative).
+  double zero_bytes_error = -1;
   std::size_t one_way_points = 0;  ///< one-way times fitted (0: bandwidth series only)
 };
 

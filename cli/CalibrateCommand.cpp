@@ -215,9 +215,11 @@ int run_calibrate(const std::vector<std::string>& args) {
         report,
         "fit            largest error {:.2f} % of the measured one-way time, at {} bytes{}\n",
         100 * fit.max_relative_error, fit.worst_bytes,
-        fit.worst_bytes == 0 && envelope == 0
-            ? " (zero-byte messages keep factor 1, as in SimGrid; --envelope gives them a size)"
-            : "");
+        fit.zero_bytes_error >= 0
+            ? fmt::format("; {:.2f} % at 0 bytes (zero-byte messages keep factor 1, as in "
+                          "SimGrid; --envelope gives them a size)",
+                          100 * fit.zero_bytes_error)
+            : std::string());
     if (envelope > 0) {
       fmt::print(report,
                  "envelope       {} bytes with every message: segments and factors over payload "

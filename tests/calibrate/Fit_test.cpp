@@ -176,11 +176,12 @@ TEST(Fit, LatencyInterceptLeavesTheOverheadsAtZero) {
     expect_within_percent(f.segments[k].bandwidth_factor, p.bandwidth_factor, what);
   }
   // A zero-byte message keeps factor 1 (SimGrid's steps): the model gives it L = 1 us where
-  // 1.80 us were measured, the largest error, 1 - 1 / 1.8 = 44.4 %. Every other size is as
-  // close as with overheads.
-  EXPECT_EQ(f.worst_bytes, 0);
+  // 1.80 us were measured, 1 - 1 / 1.8 = 44.4 % off, kept apart from the largest error over the
+  // other sizes, which are as close as with overheads.
   EXPECT_DOUBLE_EQ(calib::modelled_time(f, 0), model.latency);
-  EXPECT_NEAR(f.max_relative_error, 1 - 1.0 / 1.8, 1e-9);
+  EXPECT_NEAR(f.zero_bytes_error, 1 - 1.0 / 1.8, 1e-9);
+  EXPECT_NE(f.worst_bytes, 0);
+  EXPECT_LT(f.max_relative_error, kRelative);
   for (const auto& p : measured.points) {
     if (p.bytes > 0) {
       expect_within_percent(calib::modelled_time(f, p.bytes), p.value,
@@ -415,8 +416,8 @@ TEST(FitEnvelope, WithoutItTheEmptyMessageIsMisread) {
   const auto measured = osu_latency_with_envelope(model);
   const auto bare = calib::fit_calibration({measured}, model.latency, model.bandwidth,
                                            sim::Channel::Network, calib::Intercept::Latency);
-  EXPECT_EQ(bare.worst_bytes, 0);
-  EXPECT_GT(bare.max_relative_error, 0.4);
+  EXPECT_GT(bare.zero_bytes_error, 0.4);
+  EXPECT_LT(bare.max_relative_error, 0.4);
   const auto with = calib::fit_calibration({measured}, model.latency, model.bandwidth,
                                            sim::Channel::Network, calib::Intercept::Latency, 16);
   EXPECT_LT(with.max_relative_error, kRelative);
