@@ -64,8 +64,10 @@ void print_dry_run(const exp::Sweep& sweep, const std::vector<exp::StoredState>&
     if (counts.contains(status)) parts.push_back(fmt::format("{} {}", counts[status], status));
   }
   fmt::print("{} runs{}{}\n", shown.size(), parts.empty() ? "" : ": ", fmt::join(parts, ", "));
-  fmt::print("({} combinations: {} excluded, {} dropped by where, {} equal to an earlier run)\n",
-             sweep.combinations, sweep.excluded, sweep.filtered, sweep.merged);
+  fmt::print(
+      "({} combinations: {} excluded, {} dropped by --where or --mapper, {} equal to an earlier "
+      "run)\n",
+      sweep.combinations, sweep.excluded, sweep.filtered, sweep.merged);
 }
 
 /// `text` as an SQL string literal.

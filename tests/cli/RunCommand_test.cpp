@@ -350,7 +350,7 @@ TEST(RunCommand, WhereRestrictsTheRuns) {
   EXPECT_THAT(r.out, HasSubstr("2 runs in"));
   const auto dry = sweep.run("--where \"mapper = 'random' AND model = 'flow'\" --dry-run");
   EXPECT_THAT(dry.out, HasSubstr("2 runs: 2 done"));
-  EXPECT_THAT(dry.out, HasSubstr("18 dropped by where"));
+  EXPECT_THAT(dry.out, HasSubstr("18 dropped by --where or --mapper"));
 
   const auto bad = sweep.run("--where \"no_such_column = 1\"");
   EXPECT_EQ(bad.exit_code, 1);
