@@ -228,8 +228,20 @@ YAML::Node load_document(std::string_view text, std::string_view file) {
     }
     if (documents.starts.size() <= 1) root = YAML::Load(copy);
   } catch (const YAML::Exception& e) {
-    throw InputError(
-        fmt::format("{}:{}:{}: YAML syntax: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+    // A tab in a line's indentation (YAML indents with spaces) gives yaml-cpp's messages about
+    // the structure, not about the tab: say it.
+    std::string hint;
+    for (std::size_t at = 0, line = 0; at < copy.size(); ++line) {
+      const auto end = std::min(copy.find('\n', at), copy.size());
+      const auto indent = copy.find_first_not_of(" \t", at);
+      if (indent != std::string::npos && indent < end && copy.find('\t', at) < indent) {
+        hint = fmt::format(" (line {} is indented with a tab: YAML indents with spaces)", line + 1);
+        break;
+      }
+      at = end + 1;
+    }
+    throw InputError(fmt::format("{}:{}:{}: YAML syntax: {}{}", file, e.mark.line + 1,
+                                 e.mark.column + 1, e.msg, hint));
   }
   if (documents.starts.size() > 1) {
     // The second document's node starts after its `---` line: point at the marker.

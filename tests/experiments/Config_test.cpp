@@ -21,6 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr double kTolerance = 1e-12;
@@ -526,6 +527,11 @@ TEST(ConfigErrors, YamlSyntaxNamesLineAndColumn) {
   // A second ':' in a plain value (column 9).
   EXPECT_THAT(error_of(with_base("where: a: b")),
               StartsWith(std::string(kFile) + ":4:9: YAML syntax"));
+  // A tab in the indentation: yaml-cpp speaks of the structure; the error names the tab's line.
+  EXPECT_THAT(error_of(with_base("seeds:\n\t- 1")),
+              AllOf(StartsWith(std::string(kFile) + ":5:"),
+                    HasSubstr("(line 5 is indented with a tab: YAML indents with spaces)")));
+  EXPECT_THAT(error_of(with_base("seeds: [1]]")), Not(HasSubstr("tab")));
 }
 
 TEST(ConfigErrors, TextThatIsNotUtf8) {
