@@ -24,6 +24,7 @@
 #include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/Interrupt.hpp"
 #include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
@@ -570,66 +571,82 @@ int run_simulate(const std::vector<std::string>& args) {
   const auto matrix_settings = matrix_options(options);
   trace.load(shared, matrix_settings);
 
-  if (!chosen.empty()) {
-    const auto matrix = trace.matrix(matrix_settings);
-    replays.resize(chosen.size());
-    mappings.resize(chosen.size());
-    for (std::size_t k = 0; k < chosen.size(); ++k) {
-      replays[k].mapping = chosen[k].label;
-      replays[k].mapper = chosen[k].name;
-      replays[k].params = chosen[k].described;
-      replays[k].placement = fmt::format("{} (seed {})", chosen[k].label, *seed);
-    }
-    // A mapper that replays (replay-search) judges mappings with this command's replay
-    // settings; its model and compute scale are its own parameters.
-    const tuning::ReplayOracle oracle(
-        *topology, config,
-        [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
-          return trace.simulate(*topology, mapping, c, slice);
-        });
-    if (critical && chosen.size() != 1)
-      throw po::error("--critical-messages takes one mapping, not several mappers");
-    // The final replay keeps its critical path's messages (the oracle's replays decide
-    // themselves).
-    config.critical_messages = critical;
-    const auto map_one = [&](std::size_t k) {
-      const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
-      const auto start = std::chrono::steady_clock::now();
-      mappings[k] = mapper->map(matrix, *topology, *seed, &oracle);
-      replays[k].map_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      replays[k].result = trace.simulate(*topology, mappings[k], config);
-      replays[k].energy = sim::replay_energy(*replays[k].result, *topology, config.links);
-    };
-    if (chosen.size() == 1) {
-      map_one(0);
-    } else {
-      Progress progress("simulating", chosen.size(), "mappings");  // silences each replay's
-      tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t k) {
-        const struct Done {
-          Progress& progress;
-          ~Done() { progress.advance(); }
-        } done{progress};
-        try {
-          map_one(k);
-        } catch (const InputError& e) {  // this row says why; the others stand
-          replays[k].error = e.what();
-          replays[k].result.reset();
-        } catch (const Cancelled& e) {  // the time limit: likewise
-          replays[k].error = e.what();
-          replays[k].result.reset();
-        }
-      });
-      for (const auto& r : replays) {
-        if (!r.error.empty()) log::warning("mapper '{}': {}", r.mapping, r.error);
+  // Ctrl-C (or SIGTERM) stops the replays, a replaying mapper's too, as a time limit would, and
+  // the command says so; a second signal kills at once.
+  const InterruptGuard guard;
+  config.stop.cancel = &interrupted();
+  log::debug("replaying; Ctrl-C stops");
+  const auto stopped = [] {
+    fmt::print(stderr, "mapsim simulate: interrupted: no result\n");
+    return 130;
+  };
+  try {
+    if (!chosen.empty()) {
+      const auto matrix = trace.matrix(matrix_settings);
+      replays.resize(chosen.size());
+      mappings.resize(chosen.size());
+      for (std::size_t k = 0; k < chosen.size(); ++k) {
+        replays[k].mapping = chosen[k].label;
+        replays[k].mapper = chosen[k].name;
+        replays[k].params = chosen[k].described;
+        replays[k].placement = fmt::format("{} (seed {})", chosen[k].label, *seed);
       }
+      // A mapper that replays (replay-search) judges mappings with this command's replay
+      // settings; its model and compute scale are its own parameters.
+      const tuning::ReplayOracle oracle(
+          *topology, config,
+          [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
+            return trace.simulate(*topology, mapping, c, slice);
+          });
+      if (critical && chosen.size() != 1)
+        throw po::error("--critical-messages takes one mapping, not several mappers");
+      // The final replay keeps its critical path's messages (the oracle's replays decide
+      // themselves).
+      config.critical_messages = critical;
+      const auto map_one = [&](std::size_t k) {
+        const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
+        const auto start = std::chrono::steady_clock::now();
+        mappings[k] = mapper->map(matrix, *topology, *seed, &oracle);
+        replays[k].map_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        replays[k].result = trace.simulate(*topology, mappings[k], config);
+        replays[k].energy = sim::replay_energy(*replays[k].result, *topology, config.links);
+      };
+      if (chosen.size() == 1) {
+        map_one(0);
+      } else {
+        Progress progress("simulating", chosen.size(), "mappings");  // silences each replay's
+        tbb::parallel_for(std::size_t{0}, chosen.size(), [&](std::size_t k) {
+          const struct Done {
+            Progress& progress;
+            ~Done() { progress.advance(); }
+          } done{progress};
+          try {
+            map_one(k);
+          } catch (const InputError& e) {  // this row says why; the others stand
+            replays[k].error = e.what();
+            replays[k].result.reset();
+          } catch (const Cancelled& e) {  // the time limit: likewise
+            replays[k].error = e.what();
+            replays[k].result.reset();
+          }
+        });
+        for (const auto& r : replays) {
+          if (!r.error.empty() && !interrupted().load())
+            log::warning("mapper '{}': {}", r.mapping, r.error);
+        }
+      }
+      if (const auto text = oracle.reported(); !text.empty()) log::info("{}", trim(text));
+    } else {
+      config.critical_messages = critical;
+      replays[0].result = trace.simulate(*topology, mappings[0], config);
+      replays[0].energy = sim::replay_energy(*replays[0].result, *topology, config.links);
     }
-    if (const auto text = oracle.reported(); !text.empty()) log::info("{}", trim(text));
-  } else {
-    config.critical_messages = critical;
-    replays[0].result = trace.simulate(*topology, mappings[0], config);
-    replays[0].energy = sim::replay_energy(*replays[0].result, *topology, config.links);
+  } catch (const Cancelled&) {
+    if (!interrupted().load()) throw;  // the time limit: its error as before
+    return stopped();
   }
+  if (interrupted().load()) return stopped();  // several mappings: each stopped in its row
 
   // With the link loads on standard output, the report goes to standard error.
   const auto to_stdout = [&](const char* option) {

@@ -1,9 +1,11 @@
 // `mapsim simulate` and `mapsim list models` end to end.
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -18,9 +20,40 @@ namespace mapsim {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::run_mapsim;
 
 const std::string kLu = std::string(MAPSIM_TEST_DATA_DIR) + "/npb/lu.S.8";
+
+// Ctrl-C during the replay (once the command says, with -v, that it stops on it): exit status
+// 130, a line saying so, no result on standard output. With several mappings, one line, not one
+// warning per mapping.
+TEST(SimulateCommand, ACtrlCStopsTheReplayAndSaysSo) {
+  for (const std::string mappers : {"in-order", "in-order,greedy"}) {
+    SCOPED_TRACE(mappers);
+    const testing::TempDir dir;
+    const auto out = dir.path() / "stdout";
+    const auto err = dir.path() / "stderr";
+    // Long enough (seconds) that the signal comes while it replays.
+    const pid_t pid = testing::spawn_mapsim(
+        {"-v", "simulate", "--trace", "npb:lu:C:256:iterations=300", "--topology", "torus:8x8x4",
+         "--compute-scale", "0", "--mapper", mappers},
+        out, err);
+    ASSERT_GT(pid, 0);
+    bool replaying = false;
+    for (int i = 0; i < 120'000 && !replaying; ++i) {
+      replaying = testing::read_file(err).find("replaying; Ctrl-C stops") != std::string::npos;
+      if (!replaying) ::usleep(1000);
+    }
+    ::kill(pid, SIGINT);
+    EXPECT_EQ(testing::wait_for(pid), 130) << testing::read_file(err);
+    ASSERT_TRUE(replaying);
+    const auto text = testing::read_file(err);
+    EXPECT_THAT(text, HasSubstr("mapsim simulate: interrupted: no result\n"));
+    EXPECT_THAT(text, Not(HasSubstr("warning")));
+    EXPECT_EQ(testing::read_file(out), "");
+  }
+}
 
 TEST(SimulateCommand, ListsModels) {
   const auto r = run_mapsim("list models");
