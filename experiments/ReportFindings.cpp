@@ -172,8 +172,20 @@ std::vector<ModelComparison> compare_models(const ReportData& data,
     auto& g = groups[key];
     if (g.findings.size() < 2) continue;
     const auto& first = found[g.findings.front()];
-    g.same_winner = std::all_of(g.findings.begin(), g.findings.end(),
-                                [&](std::size_t i) { return found[i].best == first.best; });
+    g.same_best = std::all_of(g.findings.begin(), g.findings.end(),
+                              [&](std::size_t i) { return found[i].best == first.best; });
+    // A mapper within the tie tolerance of every model's recommendation serves them all.
+    const auto wins = [&](std::size_t i, const std::string& mapper) {
+      const auto& f = found[i];
+      return f.best == mapper || std::find(f.tied_with_best.begin(), f.tied_with_best.end(),
+                                           mapper) != f.tied_with_best.end();
+    };
+    std::vector<std::string> candidates{first.best};
+    candidates.insert(candidates.end(), first.tied_with_best.begin(), first.tied_with_best.end());
+    g.same_winner = std::any_of(candidates.begin(), candidates.end(), [&](const std::string& m) {
+      return std::all_of(g.findings.begin(), g.findings.end(),
+                         [&](std::size_t i) { return wins(i, m); });
+    });
     double low = 0, high = 0;
     bool all = true;
     for (std::size_t k = 0; k < g.findings.size(); ++k) {
@@ -237,8 +249,9 @@ std::vector<ChartTable> findings_tables(const ReportData& data,
   agree.suffix = "models";
   agree.caption =
       "Workloads and machines replayed under several models: the mapper each model recommends "
-      "(with its time / in-order), whether they all recommend the same one, and how far the "
-      "recommended mappers' ratios lie apart (largest - smallest).";
+      "(with its time / in-order), whether they all recommend the same one (or one within the tie "
+      "tolerance of each model's recommendation), and how far the recommended mappers' ratios lie "
+      "apart (largest - smallest).";
   agree.header = {"workload", "machine", "recommended per model", "same mapper", "ratio spread"};
   for (const auto& m : models) {
     std::vector<std::string> picks;
@@ -248,7 +261,10 @@ std::vector<ChartTable> findings_tables(const ReportData& data,
                                   ratio_cell(f.best_ratio)));
     }
     agree.rows.push_back({m.workload, m.machine, fmt::format("{}", fmt::join(picks, "; ")),
-                          m.same_winner ? "yes" : "no",
+                          m.same_best ? "yes"
+                          : m.same_winner
+                              ? fmt::format("yes, within {}", tolerance_text(tie_tolerance))
+                              : "no",
                           m.ratio_spread ? fmt::format("{:.3f}", *m.ratio_spread) : "-"});
   }
   tables.push_back(std::move(agree));

@@ -57,7 +57,10 @@ struct ModelComparison {
   std::string workload;
   std::string machine;
   std::vector<std::size_t> findings;  ///< indices into the findings, one per model
+  /// One mapper is every model's recommendation or tied with it (ContextFinding::tied_with_best).
   bool same_winner = false;
+  /// Every model recommends the same mapper itself.
+  bool same_best = false;
   /// Largest - smallest recommended ratio over the models; nullopt if one lacks a ratio.
   std::optional<double> ratio_spread;
 };
