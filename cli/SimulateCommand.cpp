@@ -667,7 +667,15 @@ int run_simulate(const std::vector<std::string>& args) {
 
   // The bound: the same replay on the ideal machine of these ranks.
   std::optional<sim::Result> bound;
-  if (ideal) bound = trace.simulate(*ideal->topology, ideal->mapping, ideal->config);
+  if (ideal) {
+    ideal->config.stop.cancel = &interrupted();
+    try {
+      bound = trace.simulate(*ideal->topology, ideal->mapping, ideal->config);
+    } catch (const Cancelled&) {
+      if (!interrupted().load()) throw;
+      return stopped();
+    }
+  }
 
   if (format != ReportFormat::Text) {
     auto settings = settings_record(trace, *topology, config, overrides, seed);
