@@ -4,6 +4,7 @@
 
 #include "experiments/ReportData.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -198,6 +199,26 @@ TEST(ReportData, ModelTitleShowsTheMpiAndSimSettings) {
   c.eager_threshold.reset();
   c.compute_scale = 0.5;
   EXPECT_EQ(c.model_title(), "packet[size=512] (eager 0 B, compute x0.5)");
+  c.mpi = "overheads typical";
+  EXPECT_EQ(c.model_title(), "packet[size=512] (eager 0 B, compute x0.5; overheads typical)");
+  c.compute_scale.reset();
+  EXPECT_EQ(c.model_title(), "packet[size=512] (overheads typical)");
+}
+
+// Runs that differ only in their MPI settings are two contexts, their titles told apart by the
+// settings their stored configuration names.
+TEST(ReportData, ContextsOfOtherMpiSettingsAreToldApart) {
+  const TempDir dir;
+  auto plain = run_of("greedy", 1, 1.0);
+  auto costly = run_of("greedy", 1, 2.0);
+  costly.mpi = "collectives: ompi\noverheads: typical\n";
+  add_runs(dir.path() / "r.db", {plain, costly});
+  const auto data = read(dir);
+  ASSERT_EQ(data.contexts.size(), 2U);
+  std::vector<std::string> titles{data.contexts[0].model_title(), data.contexts[1].model_title()};
+  std::sort(titles.begin(), titles.end());
+  EXPECT_EQ(titles,
+            (std::vector<std::string>{"flow", "flow (collectives ompi, overheads typical)"}));
 }
 
 /// Agreement contexts:

@@ -56,6 +56,9 @@ struct HandRun {
   std::int64_t repeat = 0;
   std::optional<std::int64_t> eager_threshold;
   std::optional<double> compute_scale;
+  /// Configuration lines of MPI settings that are not the defaults, e.g. "overheads: typical\n"
+  /// (part of the context, as a sweep's).
+  std::string mpi;
   std::string name;  ///< "" = workload/machine/mapper/model/seed/repeat, like a sweep's
 
   double hop_bytes = 0;       ///< stored as an integer (rounded)
@@ -129,8 +132,8 @@ inline RunIdentity hand_identity(const HandRun& run) {
   const auto compute = detail::optional_text(run.compute_scale);
   const auto context = fmt::format(
       "workload: {}\nworkload_spec: {}\nranks: {}\nmachine: {}\ntopology: {}\nmodel: {}\n"
-      "eager_threshold: {}\ncompute_scale: {}\n",
-      run.workload, spec, run.ranks, run.machine, topology, model_label, eager, compute);
+      "eager_threshold: {}\ncompute_scale: {}\n{}",
+      run.workload, spec, run.ranks, run.machine, topology, model_label, eager, compute, run.mpi);
   const auto mapping = fmt::format("{}mapper: {}\nseed: {}\n", context, mapper_label, run.seed);
   const auto config = fmt::format("{}repeat: {}\n", mapping, run.repeat);
 
