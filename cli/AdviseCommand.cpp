@@ -22,6 +22,7 @@
 #include <tbb/parallel_for.h>
 
 #include "cli/Cli.hpp"
+#include "cli/LinkOverrides.hpp"
 #include "cli/MachineOptions.hpp"
 #include "cli/MapperChoice.hpp"
 #include "cli/MatrixChoice.hpp"
@@ -110,7 +111,8 @@ int run_advise(const std::vector<std::string>& args) {
   CommandLine line(
       "advise",
       "TRACE --topology SPEC [--allocation LIST|@FILE] [--hosts FILE] [--search[=PARAMS]] "
-      "[--out FILE --mapping-format rankfile|slurm|mpich|hostlist|plain] [--format text|json]",
+      "[--link CLASS:GBPS:NS] [--link-energy CLASS:PJ:IDLE_W:BUSY_W] [--out FILE --mapping-format "
+      "rankfile|slurm|mpich|hostlist|plain] [--format text|json]",
       "Which placement for this trace on this machine, and how much does it matter? Maps the\n"
       "ranks with a portfolio of mappers (every fast one and 'best'), replays every distinct\n"
       "mapping communication only under the flow model, the leading ones also for the whole\n"
@@ -141,6 +143,12 @@ int run_advise(const std::vector<std::string>& args) {
       "--search=KEY=VALUE[:KEY=VALUE...] sets its parameters, e.g. "
       "--search=evaluations=40:time-limit=60 ('mapsim list mappers'). replay-search may also "
       "be an item of --mapper")(
+      "link", po::value<std::vector<std::string>>()->composing(),
+      "override a link class the machine has: CLASS:GBPS:NS, e.g. grid:25:100 (repeatable; "
+      "'mapsim list link-classes'; as in simulate)")(
+      "link-energy", po::value<std::vector<std::string>>()->composing(),
+      "a link class's energy: CLASS:PJ_PER_BIT:IDLE_W:BUSY_W, e.g. grid:5:3:4 (repeatable; as in "
+      "simulate): the network energy of every replay, and what objective=energy weighs")(
       "candidates", po::value<std::string>()->default_value("2"),
       "how many of the fastest mappings to replay for the whole run too (1 to 64)")(
       "seed", po::value<std::string>()->default_value("0"),
@@ -184,6 +192,14 @@ int run_advise(const std::vector<std::string>& args) {
     items.push_back(item);
   }
   const auto topology = make_machine(options, options["topology"].as<std::string>(), "--topology");
+  const auto link_overrides = options.count("link") != 0
+                                  ? options["link"].as<std::vector<std::string>>()
+                                  : std::vector<std::string>{};
+  const auto energy_overrides = options.count("link-energy") != 0
+                                    ? options["link-energy"].as<std::vector<std::string>>()
+                                    : std::vector<std::string>{};
+  const auto links = apply_link_energy(energy_overrides, *topology,
+                                       apply_link_overrides(link_overrides, *topology));
   if (options.count("out") != 0) prepare_output(options["out"].as<std::string>(), "--out");
   TraceInput trace(options["trace"].as<std::string>(), ReadMode::Auto);
   const std::int64_t capacity =
@@ -206,6 +222,7 @@ int run_advise(const std::vector<std::string>& args) {
   sim::apply(costs, "flow", comm_only.model_options);
   comm_only.compute_scale = 0;
   comm_only.seed = seed;
+  comm_only.links = links;
   // A mapper that replays (replay-search) judges its candidates with the same settings; its
   // model and compute scale are its own parameters (by default flow, communication only).
   const tuning::ReplayOracle oracle(
@@ -235,8 +252,8 @@ int run_advise(const std::vector<std::string>& args) {
     tbb::parallel_for(std::size_t{0}, fast.size(), [&](std::size_t i) {
       const auto k = fast[i];
       try {
-        mappings[k] =
-            map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed);
+        mappings[k] = map::make_mapper(items[k].name, items[k].params)
+                          ->map(matrix, *topology, seed, nullptr, comm_only.links);
       } catch (const InputError& e) {
         refusals[k] = e.what();
       }
@@ -247,8 +264,8 @@ int run_advise(const std::vector<std::string>& args) {
   for (const auto k : searches) {
     const ProgressStep step(fmt::format("searching with {}", items[k].label));
     try {
-      mappings[k] =
-          map::make_mapper(items[k].name, items[k].params)->map(matrix, *topology, seed, &oracle);
+      mappings[k] = map::make_mapper(items[k].name, items[k].params)
+                        ->map(matrix, *topology, seed, &oracle, comm_only.links);
     } catch (const InputError& e) {  // asked for by name: say why it has no row
       refusals[k] = e.what();
       log::warning("{}: {}", items[k].label, e.what());
@@ -312,6 +329,7 @@ int run_advise(const std::vector<std::string>& args) {
   whole_run.overheads = overheads;
   whole_run.model_options = comm_only.model_options;
   whole_run.seed = seed;
+  whole_run.links = links;
   const std::size_t whole_count = std::min(candidates.size(), leading + 1);
   {
     Progress progress("replaying", whole_count, "mappings (whole run, flow)");
@@ -477,7 +495,9 @@ int run_advise(const std::vector<std::string>& args) {
         .add("reverse_traffic", comm_only.model_options.reverse_traffic)
         .add("weight_s_bytes", comm_only.model_options.weight_s)
         .add("envelope_bytes", comm_only.model_options.envelope)
-        .add("seed", seed)
+        .add("link_overrides", fmt::format("{}", fmt::join(link_overrides, " ")));
+    add_link_energy_settings(settings, energy_overrides, *topology, links);
+    settings.add("seed", seed)
         .add("mappers", items.size())
         .add("refused", fmt::format("{}", fmt::join(refused, ",")))
         .add("failed_searches", fmt::format("{}", fmt::join(failed, ",")))
@@ -549,6 +569,10 @@ int run_advise(const std::vector<std::string>& args) {
   if (o.reverse_traffic) charged.emplace_back("reverse traffic");
   if (o.weight_s != 0) charged.push_back(fmt::format("weight-S {} B", o.weight_s));
   if (o.envelope != 0) charged.push_back(fmt::format("envelope {} B", o.envelope));
+  if (!link_overrides.empty())
+    charged.push_back(fmt::format("links {}", fmt::join(link_overrides, " ")));
+  if (!energy_overrides.empty())
+    charged.push_back(fmt::format("link energy {}", fmt::join(energy_overrides, " ")));
   if (!charged.empty()) {
     fmt::print(out, "costs          {}{}\n",
                options.count("calibration") != 0

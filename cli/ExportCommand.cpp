@@ -40,9 +40,11 @@ std::string shell_word(const std::string& text) {
   return out + "'";
 }
 
-/// The placement --mapping, --mapper or in order gives the trace's ranks on `machine`.
+/// The placement --mapping, --mapper or in order gives the trace's ranks on `machine` (an
+/// energy objective weighs `links`' energy per bit).
 topo::Mapping placement(const po::variables_map& options, const traces::Trace& trace,
-                        const topo::Topology& machine, const std::vector<ChosenMapper>& chosen) {
+                        const topo::Topology& machine, const topo::LinkTable& links,
+                        const std::vector<ChosenMapper>& chosen) {
   if (options.count("mapping") != 0) {
     return map::read_mapping(options["mapping"].as<std::string>(), machine, trace.rank_count());
   }
@@ -55,7 +57,8 @@ topo::Mapping placement(const po::variables_map& options, const traces::Trace& t
   const auto matrix = counts.collectives ? traces::matrix_with_collectives(trace, counts.algorithms)
                                          : traces::point_to_point_matrix(trace);
   report_caveats(matrix, counts, trace.source, std::nullopt);
-  return map::make_mapper(chosen.front().name, chosen.front().params)->map(matrix, machine, seed);
+  return map::make_mapper(chosen.front().name, chosen.front().params)
+      ->map(matrix, machine, seed, nullptr, links);
 }
 
 }  // namespace
@@ -208,7 +211,7 @@ int run_export(const std::vector<std::string>& args) {
   std::optional<topo::Mapping> mapping;
   std::optional<topo::SimgridPlatform> platform;
   if (machine) {
-    mapping = placement(options, trace, *machine, chosen);
+    mapping = placement(options, trace, *machine, links, chosen);
     topo::PlatformOptions platform_options;
     platform_options.choice = choice;
     platform_options.hosts.assign(mapping->nodes().begin(), mapping->nodes().end());

@@ -69,7 +69,10 @@ void list_columns() {
 
 void list_metrics() {
   fmt::print("Metrics of mapsim results --metric (and of the normalized view):\n  {}\n",
-             fmt::join(exp::schema::metrics(), "\n  "));
+             fmt::join(exp::schema::normalized_metrics(), "\n  "));
+  fmt::print(
+      "Metrics of mapsim results --metric (not in the normalized view):\n  {}\n",
+      fmt::join(exp::schema::metrics().subspan(exp::schema::normalized_metrics().size()), "\n  "));
 }
 
 void list_collectives() {

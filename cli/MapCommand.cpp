@@ -203,7 +203,7 @@ Outcome run_one(const ChosenMapper& chosen, const traces::CommMatrix& matrix,
   outcome.params = chosen.described;
   const auto mapper = map::make_mapper(chosen.name, chosen.params);
   const auto start = std::chrono::steady_clock::now();
-  outcome.mapping = mapper->map(matrix, topology, seed, oracle);
+  outcome.mapping = mapper->map(matrix, topology, seed, oracle, links);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome.metrics = metrics::evaluate(matrix, topology, *outcome.mapping, links);
   return outcome;
@@ -366,10 +366,10 @@ int run_map(const std::vector<std::string>& args) {
     chosen = with_params(choose_mapper_items(mapper_list, "--mapper"), given, mapper_list);
   }
   const auto topology = make_machine(*vm, (*vm)["topology"].as<std::string>(), "--topology");
-  const auto links = apply_link_energy(vm->count("link-energy") != 0
-                                           ? (*vm)["link-energy"].as<std::vector<std::string>>()
-                                           : std::vector<std::string>{},
-                                       *topology, topo::LinkTable{});
+  const auto energy_overrides = vm->count("link-energy") != 0
+                                    ? (*vm)["link-energy"].as<std::vector<std::string>>()
+                                    : std::vector<std::string>{};
+  const auto links = apply_link_energy(energy_overrides, *topology, topo::LinkTable{});
 
   OutPlan out;
   if (vm->count("out") != 0) {
@@ -421,13 +421,18 @@ int run_map(const std::vector<std::string>& args) {
       .add("nodes", topology->node_count())
       .add("cores", topology->cores_per_node())
       .add("seed", seed);
+  add_link_energy_settings(settings, energy_overrides, *topology, links);
   if (out.given) settings.add("mapping_format", map::name(mapping_format));
   const auto mapping_settings = [&](const Outcome& o) {
-    return map::MappingSettings{{"mapsim-version", std::string(version())},
+    map::MappingSettings header{{"mapsim-version", std::string(version())},
                                 {"source", fmt::format("{} {}", input_kind, source)},
                                 {"mapper", o.mapper},
                                 {"params", o.params},
                                 {"seed", fmt::format("{}", seed)}};
+    // The energy per bit an energy objective weighed, when not the defaults.
+    if (!energy_overrides.empty())
+      header.emplace_back("link-energy", fmt::format("{}", fmt::join(energy_overrides, " ")));
+    return header;
   };
 
   // A mapper that replays (replay-search) judges mappings by replaying the trace under the

@@ -256,6 +256,7 @@ void print_bound(std::FILE* out, const sim::Result& bound, const sim::IdealMachi
 
 Record settings_record(const TraceInput& trace, const topo::Topology& topology,
                        const sim::SimConfig& config, const std::vector<std::string>& overrides,
+                       const std::vector<std::string>& energy_overrides,
                        std::optional<map::Seed> seed) {
   Record s;
   const bool packet = config.model == "packet";
@@ -292,6 +293,7 @@ Record settings_record(const TraceInput& trace, const topo::Topology& topology,
     s.add(fmt::format("link_{}_bandwidth_bytes_per_s", key), link.bandwidth)
         .add(fmt::format("link_{}_latency_s", key), link.latency);
   }
+  add_link_energy_settings(s, energy_overrides, topology, config.links);
   if (seed) {
     s.add("seed", *seed);
   } else {
@@ -512,10 +514,10 @@ int run_simulate(const std::vector<std::string>& args) {
   const auto overrides = options.count("link") != 0 ? options["link"].as<std::vector<std::string>>()
                                                     : std::vector<std::string>{};
   config.links = apply_link_overrides(overrides, *topology);
-  config.links = apply_link_energy(options.count("link-energy") != 0
-                                       ? options["link-energy"].as<std::vector<std::string>>()
-                                       : std::vector<std::string>{},
-                                   *topology, config.links);
+  const auto energy_overrides = options.count("link-energy") != 0
+                                    ? options["link-energy"].as<std::vector<std::string>>()
+                                    : std::vector<std::string>{};
+  config.links = apply_link_energy(energy_overrides, *topology, config.links);
   sim::validate(config);
   if (options.count("links") != 0) prepare_output(options["links"].as<std::string>(), "--links");
   const bool critical = options.count("critical-messages") != 0;
@@ -606,7 +608,7 @@ int run_simulate(const std::vector<std::string>& args) {
       const auto map_one = [&](std::size_t k) {
         const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
         const auto start = std::chrono::steady_clock::now();
-        mappings[k] = mapper->map(matrix, *topology, *seed, &oracle);
+        mappings[k] = mapper->map(matrix, *topology, *seed, &oracle, config.links);
         replays[k].map_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         replays[k].result = trace.simulate(*topology, mappings[k], config);
@@ -678,7 +680,7 @@ int run_simulate(const std::vector<std::string>& args) {
   }
 
   if (format != ReportFormat::Text) {
-    auto settings = settings_record(trace, *topology, config, overrides, seed);
+    auto settings = settings_record(trace, *topology, config, overrides, energy_overrides, seed);
     if (bound) {
       settings.add("placement_bound_ps", bound->makespan);
     } else {

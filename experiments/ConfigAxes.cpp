@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "mappers/Mapper.hpp"
 #include "sim/NetworkModel.hpp"
@@ -241,9 +242,12 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
           value.link_overrides.push_back({link_class, class_path, reader.origin(class_key)});
           auto link = value.links[link_class];
           auto energy = value.links.energy(link_class);
+          std::vector<std::string> energy_keys;  // the energy keys given, for messages
           for (const auto& [param_key, param] : reader.entries(params, class_path, kLinkKeys)) {
             const auto param_path = class_path + "." + param_key.Scalar();
             const auto& param_name = param_key.Scalar();
+            if (param_name != "bandwidth" && param_name != "latency")
+              energy_keys.push_back(param_name);
             if (param_name == "bandwidth") {
               link.bandwidth = reader.real(param, param_path, 1e-6, 1e6) * 1e9;  // GB/s
             } else if (param_name == "latency") {
@@ -260,7 +264,19 @@ MachineValue parse_machine(const YamlReader& reader, const YAML::Node& node,
           try {
             value.links = value.links.with_energy(link_class, energy);
           } catch (const InputError& e) {
-            throw reader.error(params, class_path, e.what());
+            // Busy below idle (the values are in range): say which power is the class's
+            // default (not given here).
+            std::vector<std::string_view> defaults;
+            for (const auto power : {"idle-w", "busy-w"}) {
+              if (std::find(energy_keys.begin(), energy_keys.end(), power) == energy_keys.end())
+                defaults.emplace_back(power);
+            }
+            throw reader.error(
+                params, class_path,
+                defaults.empty()
+                    ? std::string(e.what())
+                    : fmt::format("{} ({} not given: the class's default{})", e.what(),
+                                  fmt::join(defaults, ", "), defaults.size() > 1 ? "s" : ""));
           }
         }
       }

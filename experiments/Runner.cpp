@@ -398,7 +398,7 @@ class SweepRunner {
                          }));
         }
         state->mapping = built->map(workload->matrix, topology, static_cast<map::Seed>(first.seed),
-                                    oracle ? &*oracle : nullptr);
+                                    oracle ? &*oracle : nullptr, sweep_.machine(first).links);
         if (oracle) log::info("{}: {}", first.name, oracle->reported());
         state->stored = StoredMapping{group.mapping_key,
                                       sweep_.inputs[w].digest,

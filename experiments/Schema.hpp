@@ -57,9 +57,12 @@ std::span<const Column> simulation_columns();
 /// Provenance: who ran it, where, when, with which mapsim (never compared by merge).
 std::span<const Column> provenance_columns();
 
-/// Metrics that `normalized` divides by in-order's and `mapsim results --metric` accepts, as
-/// the `results` view names them.
+/// Metrics that `mapsim results --metric` (and `mapsim report`) accepts, as the `results` view
+/// names them: normalized_metrics(), then the replay's energy parts (energy_dynamic_j,
+/// energy_static_j, power_w).
 std::span<const std::string_view> metrics();
+/// The metrics the `normalized` view divides by in-order's.
+std::span<const std::string_view> normalized_metrics();
 /// The static metrics correlated with the makespan in `rank_correlation`.
 std::span<const std::string_view> correlated_metrics();
 

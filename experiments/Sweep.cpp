@@ -229,7 +229,18 @@ ConfigParts config_parts(const Sweep& sweep, const Run& run) {
   // A mapper that replays (replay-search; best:objective=critical-latency) searches under the
   // run's links, model options, MPI and sim settings (its model and compute scale are its own
   // parameters): its mapping depends on them, whether the run itself replays or not.
-  if (map::make_mapper(mapper.name, mapper.given)->needs_oracle()) {
+  const auto built = map::make_mapper(mapper.name, mapper.given);
+  // A mapper under an energy objective (objective=energy, time+energy; replay-search whose
+  // portfolio holds one) weighs the traffic by the links' energy per bit: its mapping depends on
+  // them when they are not the defaults (only then, so that every other mapping key stays as it
+  // was; replay-search's keys before it did carry the energies, as search-link-energy below).
+  if (built->weighs_link_energy()) {
+    if (const auto energy = link_energy_line(*sweep.machines[run.machine], machine.links);
+        !energy.empty()) {
+      parts.mapping += fmt::format("mapping-link-energy: {}\n", energy);
+    }
+  }
+  if (built->needs_oracle()) {
     parts.mapping +=
         fmt::format("search-links: {}\nsearch-eager-threshold: {}\nsearch-whole-run: {}\n",
                     links_line(*sweep.machines[run.machine], machine.links),

@@ -17,7 +17,9 @@
 // whole-run, and the repeat. Labels, names, paths and list positions are not part of it, so
 // adding a value to an axis or reordering a list leaves every existing key unchanged.
 //   run key      SHA-256 of the canonical configuration
-//   mapping key  SHA-256 of results version, workload digest, topology, mapper, params, seed:
+//   mapping key  SHA-256 of results version, workload digest, topology, mapper, params, seed
+//                (and what a mapper's result depends on beyond them: the links' energy per bit
+//                of an energy objective when not the defaults, a search's replay settings):
 //                the runs that share it reuse one mapping
 //   context key  SHA-256 of the canonical configuration without mapper, params, seed and
 //                repeat: the runs compared with each other (and with in-order)

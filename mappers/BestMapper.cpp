@@ -185,7 +185,8 @@ BestResult run_best(const traces::CommMatrix& matrix, const topo::Topology& topo
     const auto in_order = make_mapper("in-order")->map(matrix, topology, seed);
     reference.assign(in_order.nodes().begin(), in_order.nodes().end());
   }
-  const GoalSetup setup(options.goal, matrix_graph, topology, reference, options.energy_weight);
+  const GoalSetup setup(options.goal, matrix_graph, topology, reference, options.energy_weight, 8,
+                        8, options.links);
   const CommGraph& graph = setup.graph();
   const SearchSpace& space = setup.space();
   std::optional<traces::CommMatrix> sparse;
@@ -325,10 +326,15 @@ class Best final : public Mapper {
       : options_(options), weights_(std::move(weights)) {}
 
   [[nodiscard]] bool needs_oracle() const override { return critical_; }
+  [[nodiscard]] bool weighs_link_energy() const override {
+    return options_.goal == SearchGoal::Energy || options_.goal == SearchGoal::TimeEnergy;
+  }
 
  protected:
   topo::Mapping compute(const Problem& p) const override {
-    return topo::Mapping(run_best(p.matrix, p.topology, options_, p.seed, weights_.get()).nodes);
+    BestOptions options = options_;
+    options.links = p.links;
+    return topo::Mapping(run_best(p.matrix, p.topology, options, p.seed, weights_.get()).nodes);
   }
 
   // The starts map the matrix (a stencil's grid embeddings among them); the search and the
@@ -336,7 +342,7 @@ class Best final : public Mapper {
   topo::Mapping search(const Problem& p, const TimeOracle& oracle) const override {
     auto weights = std::make_shared<const traces::CommMatrix>(
         critical_path_weights(p.matrix, p.topology, oracle, p.seed));
-    return Best(options_, std::move(weights)).map(p.matrix, p.topology, p.seed);
+    return Best(options_, std::move(weights)).map(p.matrix, p.topology, p.seed, nullptr, p.links);
   }
 
  private:

@@ -60,6 +60,8 @@ struct BestOptions {
   double time_limit = 0;  ///< seconds for the local search; 0: the work budget
   /// time+energy's w, the traffic energy's weight (LocalSearch.hpp)
   double energy_weight = kTimeEnergyWeight;
+  /// The link table whose energy per bit goals Energy and TimeEnergy weigh (Problem::links).
+  topo::LinkTable links{};
 };
 
 struct BestStart {

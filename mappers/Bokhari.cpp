@@ -115,7 +115,7 @@ class Search {
       : p_(p),
         objective_(objective),
         placement_(std::move(placement)),
-        inputs_(objective, p.graph, p.topology),
+        inputs_(objective, p.graph, p.topology, p.links),
         cost_(objective_cost(objective, inputs_.graph(), p.topology, placement_.nodes(),
                              inputs_.distance())) {
     if (objective_ == Objective::Cardinality) {
@@ -507,6 +507,8 @@ class Bokhari final : public Mapper {
         max_jumps_(params.integer("max-jumps")),
         time_limit_(params.real("time-limit")),
         table_(params.text("table")) {}
+
+  [[nodiscard]] bool weighs_link_energy() const override { return word_ == "energy"; }
 
  protected:
   topo::Mapping compute(const Problem& p) const override {

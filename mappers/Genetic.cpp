@@ -229,11 +229,13 @@ class Genetic final : public Mapper {
         objective_(params.text("objective")),
         with_sweep_(params.text("initial") == "sweep") {}
 
+  [[nodiscard]] bool weighs_link_energy() const override { return objective_ == "energy"; }
+
  protected:
   topo::Mapping compute(const Problem& p) const override {
     topo::Mapping first;
     if (with_sweep_) first = sweep_or_in_order(p.matrix, p.topology, p.seed);
-    const MappingScorer scorer(objective_, p.graph, p.topology, reference(objective_, p));
+    const MappingScorer scorer(objective_, p.graph, p.topology, reference(objective_, p), p.links);
     return topo::Mapping(
         run_genetic(p.graph, p.topology, options_, scorer, p.seed, first.nodes()).best);
   }

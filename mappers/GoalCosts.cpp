@@ -70,12 +70,17 @@ void GoalReplicas::commit(Slot a, Slot b, const SearchCost& after) {
 
 GoalSetup::GoalSetup(SearchGoal goal, const CommGraph& graph, const topo::Topology& topology,
                      std::span<const topo::NodeId> reference, double energy_weight,
-                     std::size_t partners, std::size_t near)
+                     std::size_t partners, std::size_t near, const topo::LinkTable& links)
     : graph_(&graph) {
   if (goal == SearchGoal::Latency) graph_ = &messages_.emplace(graph.by_messages());
   const bool energy = goal == SearchGoal::Energy || goal == SearchGoal::TimeEnergy;
   if (energy || goal == SearchGoal::Latency) {
-    distance_.emplace(topology, energy ? RouteWeight::Energy : RouteWeight::Latency);
+    // The energy per bit in effect; latency keeps the default latencies.
+    if (energy) {
+      distance_.emplace(topology, RouteWeight::Energy, links);
+    } else {
+      distance_.emplace(topology, RouteWeight::Latency);
+    }
     distance_->check_summable(*graph_, goal == SearchGoal::TimeEnergy ? "time+energy" : "");
   }
   if (goal != SearchGoal::HopBytes && goal != SearchGoal::Energy && goal != SearchGoal::Latency) {

@@ -256,12 +256,13 @@ GoalCandidate GoalReplicas::least(std::size_t n, const Eval& eval, std::size_t p
 /// its message graph), the routes' distance (energy, latency, time+energy; checked to sum in 64
 /// bits), the link loads checked to fit 64 bits (the link goals), the reference sums of hybrid
 /// and time+energy (of `reference`, the in-order mapping; reference_nodes()), and the space.
+/// The energy distance weighs the energy per bit of `links` (Problem::links).
 /// Throws InputError when a sum could overflow.
 class GoalSetup {
  public:
   GoalSetup(SearchGoal goal, const CommGraph& graph, const topo::Topology& topology,
             std::span<const topo::NodeId> reference, double energy_weight = kTimeEnergyWeight,
-            std::size_t partners = 8, std::size_t near = 8);
+            std::size_t partners = 8, std::size_t near = 8, const topo::LinkTable& links = {});
   GoalSetup(const GoalSetup&) = delete;
   GoalSetup& operator=(const GoalSetup&) = delete;
 

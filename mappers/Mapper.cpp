@@ -14,7 +14,7 @@
 namespace mapsim::map {
 
 topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                          Seed seed, const TimeOracle* oracle) const {
+                          Seed seed, const TimeOracle* oracle, const topo::LinkTable& links) const {
   const std::int64_t capacity =
       static_cast<std::int64_t>(topology.usable_nodes()) * topology.cores_per_node();
   if (matrix.rank_count() == 0) throw InputError("the communication matrix has no ranks");
@@ -40,7 +40,8 @@ topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology
     }
     MAPSIM_EXPECTS(&oracle->topology() == &topology || oracle->topology().spec() == topology.spec(),
                    "the time oracle replays on another machine than the mapper maps onto");
-    return checked(search(Problem{matrix, topology, graph, seed}, *oracle), matrix, topology);
+    return checked(search(Problem{matrix, topology, graph, links, seed}, *oracle), matrix,
+                   topology);
   }
   if (!topology.allocation().empty()) {
     // The mapper computes on the allocated nodes as a machine of their own (NodeSubset.hpp).
@@ -48,11 +49,11 @@ topo::Mapping Mapper::map(const traces::CommMatrix& matrix, const topo::Topology
     const topo::NodeSubset allocated(
         topology, std::vector<topo::NodeId>(allocation.begin(), allocation.end()));
     return with_sockets(
-        checked(on_machine(place(matrix, allocated, graph, seed), allocated.nodes()), matrix,
+        checked(on_machine(place(matrix, allocated, graph, links, seed), allocated.nodes()), matrix,
                 topology),
         graph, topology);
   }
-  return with_sockets(checked(place(matrix, topology, graph, seed), matrix, topology), graph,
+  return with_sockets(checked(place(matrix, topology, graph, links, seed), matrix, topology), graph,
                       topology);
 }
 
@@ -68,16 +69,16 @@ topo::Mapping Mapper::with_sockets(topo::Mapping mapping, const CommGraph& graph
 }
 
 topo::Mapping Mapper::place(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                            const CommGraph& graph, Seed seed) const {
+                            const CommGraph& graph, const topo::LinkTable& links, Seed seed) const {
   const auto needed = static_cast<topo::NodeId>(
       (matrix.rank_count() + topology.cores_per_node() - 1) / topology.cores_per_node());
   if (scope() == Scope::CompactBlock && needed < topology.node_count()) {
     const auto block = topo::compact_block(topology, needed);
     if (block.machine->node_count() < topology.node_count()) {
-      return on_machine(compute(Problem{matrix, *block.machine, graph, seed}), block.nodes);
+      return on_machine(compute(Problem{matrix, *block.machine, graph, links, seed}), block.nodes);
     }
   }
-  return compute(Problem{matrix, topology, graph, seed});
+  return compute(Problem{matrix, topology, graph, links, seed});
 }
 
 topo::Mapping Mapper::on_machine(const topo::Mapping& local, std::span<const topo::NodeId> nodes) {

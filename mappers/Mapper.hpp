@@ -35,6 +35,12 @@
 // machine, and the mappings they start from come from other mappers, which take their blocks and
 // sockets themselves). Without an oracle they throw InputError saying they need a trace.
 //
+// Link energy: map() takes the link table in effect (`--link-energy`, a config machine's
+// `pj-per-bit`); the objectives that weigh the traffic's energy (objective=energy, time+energy)
+// read its energy per bit, where every other cost keeps the link classes' default bandwidths and
+// latencies. A mapper whose result depends on that table says so (weighs_link_energy), for the
+// sweeps' mapping keys (experiments/Sweep.hpp).
+//
 // Adding a mapper: declare its ParamSpec table and a factory, and add one line to the table in
 // Registry.cpp (name, one-line description, parameters, factory).
 
@@ -47,6 +53,7 @@
 #include "mappers/Parameters.hpp"
 #include "mappers/Random.hpp"
 #include "mappers/TimeOracle.hpp"
+#include "topologies/LinkClass.hpp"
 #include "topologies/Mapping.hpp"
 #include "topologies/Topology.hpp"
 #include "traces/CommMatrix.hpp"
@@ -57,7 +64,8 @@ namespace mapsim::map {
 struct Problem {
   const traces::CommMatrix& matrix;
   const topo::Topology& topology;
-  const CommGraph& graph;  ///< the matrix as an undirected graph
+  const CommGraph& graph;        ///< the matrix as an undirected graph
+  const topo::LinkTable& links;  ///< the link table in effect (its energy: the energy objectives)
   Seed seed = 0;
 
   [[nodiscard]] Rank ranks() const { return matrix.rank_count(); }
@@ -80,13 +88,18 @@ class Mapper {
   /// Places every rank. Throws InputError if the ranks do not fit on the machine (or if the
   /// mapper cannot handle this input, saying why). The result is valid: a bug otherwise.
   /// `oracle` replays the workload on `topology` for the mappers that need one (needs_oracle);
-  /// the others ignore it.
+  /// the others ignore it. `links`: the link table in effect, whose energy per bit the energy
+  /// objectives weigh (default: the link classes' defaults).
   [[nodiscard]] topo::Mapping map(const traces::CommMatrix& matrix, const topo::Topology& topology,
-                                  Seed seed = 0, const TimeOracle* oracle = nullptr) const;
+                                  Seed seed = 0, const TimeOracle* oracle = nullptr,
+                                  const topo::LinkTable& links = {}) const;
 
   [[nodiscard]] virtual Scope scope() const { return Scope::CompactBlock; }
   /// Whether map() judges mappings by replaying the workload (a TimeOracle).
   [[nodiscard]] virtual bool needs_oracle() const { return false; }
+  /// Whether map() weighs the traffic's energy by the link table's energy per bit (an energy
+  /// objective: objective=energy or time+energy), so that its mapping depends on that table.
+  [[nodiscard]] virtual bool weighs_link_energy() const { return false; }
 
  protected:
   /// Preconditions: 1 <= ranks <= nodes * cores per node; with Scope::CompactBlock the
@@ -101,7 +114,7 @@ class Mapper {
   /// compute() on the compact block of `topology` for the ranks, or on all of it.
   [[nodiscard]] topo::Mapping place(const traces::CommMatrix& matrix,
                                     const topo::Topology& topology, const CommGraph& graph,
-                                    Seed seed) const;
+                                    const topo::LinkTable& links, Seed seed) const;
   /// A mapping onto a part of a machine (node k = nodes[k]) as a mapping onto the machine.
   static topo::Mapping on_machine(const topo::Mapping& local, std::span<const topo::NodeId> nodes);
   /// `mapping` after checking it is a valid mapping of every rank (a bug otherwise).

@@ -9,7 +9,8 @@ namespace mapsim::map {
 
 MappingScorer::MappingScorer(std::string_view word, const CommGraph& graph,
                              const topo::Topology& topology,
-                             std::span<const topo::NodeId> reference)
+                             std::span<const topo::NodeId> reference,
+                             const topo::LinkTable& link_table)
     : topology_(topology) {
   if (links(word)) {
     goal_ = parse_search_goal(word);
@@ -22,7 +23,7 @@ MappingScorer::MappingScorer(std::string_view word, const CommGraph& graph,
     return;
   }
   objective_ = parse_objective(word);
-  inputs_.emplace(objective_, graph, topology);
+  inputs_.emplace(objective_, graph, topology, link_table);
 }
 
 MappingCost MappingScorer::operator()(std::span<const topo::NodeId> node_of_rank) const {

@@ -46,10 +46,11 @@ class MappingScorer {
     return word == "congestion" || word == "congestion-smooth" || word == "hybrid";
   }
   /// `word`: one of kScoredObjectives; `reference`: for the link objectives, the in-order
-  /// mapping (hybrid's sums are relative to its; reference() below), else unused. Throws
-  /// InputError if the sums could pass 64 bits.
+  /// mapping (hybrid's sums are relative to its; reference() below), else unused; `link_table`:
+  /// the link table whose energy per bit `energy` weighs (Problem::links). Throws InputError if the
+  /// sums could pass 64 bits.
   MappingScorer(std::string_view word, const CommGraph& graph, const topo::Topology& topology,
-                std::span<const topo::NodeId> reference);
+                std::span<const topo::NodeId> reference, const topo::LinkTable& link_table = {});
 
   /// The cost of `node_of_rank`; safe to call from several threads at once.
   [[nodiscard]] MappingCost operator()(std::span<const topo::NodeId> node_of_rank) const;

@@ -600,7 +600,8 @@ class GoalExchangePhase {
  public:
   GoalExchangePhase(const CommGraph& graph, const topo::Topology& topology,
                     const std::vector<NodeId>& f, const OhtmaOptions& options)
-      : setup_(options.goal, graph, topology, options.reference),
+      : setup_(options.goal, graph, topology, options.reference, kTimeEnergyWeight, 8, 8,
+               options.links),
         copies_(setup_.space(), options.goal, Placement(topology, f)),
         n_(graph.rank_count()),
         start_(copies_.cost()) {
@@ -767,6 +768,8 @@ class OhtmaMapper final : public Mapper {
         loop_(params.integer("loop")),
         time_limit_(params.real("time-limit")) {}
 
+  [[nodiscard]] bool weighs_link_energy() const override { return word_ == "energy"; }
+
  protected:
   topo::Mapping compute(const Problem& p) const override {
     OhtmaOptions options;
@@ -774,6 +777,7 @@ class OhtmaMapper final : public Mapper {
     if (GoalSetup::needs_reference(options.goal)) options.reference = reference(word_, p);
     options.loop = loop_;
     options.time_limit = time_limit_;
+    options.links = p.links;
     return topo::Mapping(run_ohtma(p.graph, p.topology, options).final);
   }
 

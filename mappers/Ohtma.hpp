@@ -85,6 +85,8 @@ struct OhtmaOptions {
   SearchGoal goal = SearchGoal::HopBytes;
   /// The in-order mapping, for goal Hybrid (its sums are relative to in-order's).
   std::vector<topo::NodeId> reference{};
+  /// The link table whose energy per bit goal Energy weighs (Mapper.hpp, Problem::links).
+  topo::LinkTable links{};
 };
 
 struct OhtmaExchange {

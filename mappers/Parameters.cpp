@@ -59,8 +59,8 @@ ParamValues::Value parse_value(std::string_view owner, const ParamSpec& spec,
       for (const auto word : valid) {
         if (word == text) return std::string(text);
       }
-      throw InputError(
-          fmt::format("{}: '{}' is not one of {}", what, text, fmt::join(valid, ", ")));
+      throw InputError(fmt::format("{}: '{}' is not one of {}{}", what, text,
+                                   fmt::join(valid, ", "), suggest_suffix(text, valid)));
     }
     case ParamType::Text:
       return std::string(text);

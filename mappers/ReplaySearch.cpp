@@ -259,6 +259,13 @@ class ReplaySearch final : public Mapper {
   }
 
   [[nodiscard]] bool needs_oracle() const override { return true; }
+  /// Its portfolio's members under an energy objective (the default portfolio's
+  /// best:objective=energy) map by the link table's energy per bit.
+  [[nodiscard]] bool weighs_link_energy() const override {
+    return std::any_of(options_.portfolio.begin(), options_.portfolio.end(), [](const auto& m) {
+      return make_mapper(m.name, m.params)->weighs_link_energy();
+    });
+  }
 
  protected:
   topo::Mapping compute(const Problem&) const override {
@@ -292,7 +299,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     topo::Mapping mapping;
     try {
       // (best:objective=critical-latency replays through the same oracle.)
-      mapping = make_mapper(member.name, member.params)->map(p.matrix, p.topology, p.seed, &oracle);
+      mapping = make_mapper(member.name, member.params)
+                    ->map(p.matrix, p.topology, p.seed, &oracle, p.links);
     } catch (const NotForMachine& e) {  // the first says why in full, the others in short
       report += fmt::format("  portfolio: {} skipped: {}\n", member.label,
                             refused_machine ? "the machine has " + e.lacks() : e.what());

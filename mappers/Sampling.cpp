@@ -115,9 +115,11 @@ class Sampling final : public Mapper {
       : samples_(static_cast<std::uint64_t>(params.integer("samples"))),
         objective_(params.text("objective")) {}
 
+  [[nodiscard]] bool weighs_link_energy() const override { return objective_ == "energy"; }
+
  protected:
   topo::Mapping compute(const Problem& p) const override {
-    const MappingScorer scorer(objective_, p.graph, p.topology, reference(objective_, p));
+    const MappingScorer scorer(objective_, p.graph, p.topology, reference(objective_, p), p.links);
     return topo::Mapping(run_sampling(p.graph, p.topology, scorer, samples_, p.seed).best);
   }
 

@@ -19,15 +19,17 @@ bool by_distance(Objective objective) {
 }  // namespace
 
 ObjectiveInputs::ObjectiveInputs(Objective objective, const CommGraph& graph,
-                                 const topo::Topology& topology)
+                                 const topo::Topology& topology, const topo::LinkTable& links)
     : graph_(&graph) {
   if (objective == Objective::Latency) {
     messages_ = std::make_unique<const CommGraph>(graph.by_messages());
     graph_ = messages_.get();
   }
   if (by_distance(objective)) {
-    distance_ = std::make_unique<const RouteDistance>(
-        topology, objective == Objective::Energy ? RouteWeight::Energy : RouteWeight::Latency);
+    // The energy per bit in effect; the latency objective keeps the default latencies.
+    distance_ = objective == Objective::Energy
+                    ? std::make_unique<const RouteDistance>(topology, RouteWeight::Energy, links)
+                    : std::make_unique<const RouteDistance>(topology, RouteWeight::Latency);
     distance_->check_summable(*graph_);
   }
 }

@@ -20,7 +20,9 @@
 //                is congestion's part (LocalSearch.hpp), not this one's.
 // Deltas of a swap or a move are O(deg) from the sparse graph. The distance objectives (energy,
 // latency) sum over the graph of ObjectiveInputs (latency: weighted by messages) with its
-// RouteDistance, built once per machine by the mapper (`distance` below; null otherwise).
+// RouteDistance, built once per machine by the mapper (`distance` below; null otherwise): the
+// energy's with the energy per bit of the link table in effect (Mapper.hpp), the latency's with
+// the link classes' default latencies.
 
 #include <cstdint>
 #include <memory>
@@ -41,10 +43,12 @@ Objective parse_objective(std::string_view word);
 
 /// What an objective sums over: the problem's graph (latency: its message counts,
 /// CommGraph::by_messages) and the RouteDistance of a distance objective (energy, latency; null
-/// otherwise), checked to sum in 64 bits (InputError otherwise). Built once per problem.
+/// otherwise), checked to sum in 64 bits (InputError otherwise). Built once per problem; the
+/// energy distance weighs the energy per bit of `links` (Problem::links).
 class ObjectiveInputs {
  public:
-  ObjectiveInputs(Objective objective, const CommGraph& graph, const topo::Topology& topology);
+  ObjectiveInputs(Objective objective, const CommGraph& graph, const topo::Topology& topology,
+                  const topo::LinkTable& links = {});
 
   [[nodiscard]] const CommGraph& graph() const { return *graph_; }
   [[nodiscard]] const RouteDistance* distance() const { return distance_.get(); }

@@ -86,12 +86,23 @@ double parse_real(std::string_view text, std::string_view what) {
 }
 
 double parse_real(std::string_view text, std::string_view what, double min, double max) {
-  const double value = parse_real(text, what);
-  if (value > max)
-    throw InputError(fmt::format("{}: {} is too large (limit {:g})", what, text, max));
-  if (value < min) {
-    throw InputError(fmt::format("{}: {} is out of range [{:g}, {:g}]", what, text, min, max));
+  const auto out_of_range = [&] {
+    return InputError(fmt::format("{}: {} is out of range [{:g}, {:g}]", what, text, min, max));
+  };
+  double value = 0;
+  try {
+    value = parse_real(text, what);
+  } catch (const InputError&) {
+    // A number past a double's range is past this range too: say this one, not the double's.
+    const std::string whole(text);
+    char* end = nullptr;
+    const double parsed = std::strtod(whole.c_str(), &end);
+    if (end == whole.c_str() + whole.size() && std::isinf(parsed) &&
+        whole.find_first_of("iInN") == std::string::npos)
+      throw out_of_range();
+    throw;
   }
+  if (value > max || value < min) throw out_of_range();
   return value;
 }
 

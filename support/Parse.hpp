@@ -19,7 +19,8 @@ std::int64_t parse_integer(std::string_view text, std::string_view what, std::in
 /// number beyond a double's range is "too large (limit ...)".
 double parse_real(std::string_view text, std::string_view what);
 
-/// The same in [min, max]: above max "too large (limit max)", below min "out of range [min, max]".
+/// The same in [min, max]: outside it (a number past a double's range included) "out of range
+/// [min, max]".
 double parse_real(std::string_view text, std::string_view what, double min, double max);
 
 /// `text` without leading and trailing blanks (spaces, tabs, carriage returns).

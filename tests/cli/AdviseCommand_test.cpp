@@ -211,6 +211,48 @@ TEST(AdviseCommand, ItsEnergiesAreWhatSimulateMeasures) {
                                          HasSubstr("no mapping spends less")));
 }
 
+// --link and --link-energy as simulate takes them: every replay runs on those links and spends
+// those energies (in-order's row is simulate's under the same options), the energy objective
+// weighs them, and the settings and the text say them.
+TEST(AdviseCommand, TakesLinkAndLinkEnergyAsSimulateDoes) {
+  const std::string machine = "haec:2x2x2";
+  const auto trace = kTraces / "mg.S.8";
+  const std::string links = " --link haec-wireless:10:500 --link-energy haec-wireless:1:0.5:2";
+  const std::string base = "advise " + sh(trace) + " --topology " + machine +
+                           " --mapper in-order,greedy,best:objective=energy";
+  const auto r = run_mapsim(base + " --format json" + links);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto advice = parse(r.out);
+  ASSERT_GE(advice.rows.size(), 2U);
+  const auto s = run_mapsim("simulate --trace " + sh(trace) + " --topology " + machine +
+                            " --compute-scale 0 --format json" + links);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  auto simulated = fields_of(s.out);
+  EXPECT_EQ(advice.rows[0]["comm_ps"], simulated["makespan_ps"]);
+  const double in_order = std::stod(advice.rows[0]["comm_energy_j"]);
+  EXPECT_NEAR(in_order, std::stod(simulated["energy_j"]), 1e-9 * in_order);
+  // Without the options: other times and energies.
+  auto plain = parse(run_mapsim(base + " --format json").out);
+  ASSERT_FALSE(plain.rows.empty());
+  EXPECT_NE(plain.rows[0]["comm_ps"], advice.rows[0]["comm_ps"]);
+  EXPECT_NE(plain.rows[0]["comm_energy_j"], advice.rows[0]["comm_energy_j"]);
+  EXPECT_EQ(advice.settings["link_overrides"], "haec-wireless:10:500");
+  EXPECT_EQ(advice.settings["link_energy_overrides"], "haec-wireless:1:0.5:2");
+  EXPECT_EQ(advice.settings["link_haec-wireless_pj_per_bit"], "1");
+  EXPECT_EQ(advice.settings["link_haec-wireless_idle_w"], "0.5");
+  EXPECT_EQ(advice.settings["link_haec-wireless_busy_w"], "2");
+  EXPECT_EQ(plain.settings["link_energy_overrides"], "");
+  EXPECT_EQ(plain.settings["link_haec-wireless_pj_per_bit"], "20");
+  const auto text = run_mapsim(base + links);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("\ncosts          links haec-wireless:10:500; link energy "
+                                  "haec-wireless:1:0.5:2\n"));
+  // A class the machine lacks is refused, naming the option.
+  const auto absent = run_mapsim(base + " --link-energy grid:1:0:1");
+  EXPECT_EQ(absent.exit_code, 1);
+  EXPECT_THAT(absent.err, HasSubstr("--link-energy 'grid:1:0:1'"));
+}
+
 TEST(AdviseCommand, PrintsATableAndAVerdict) {
   const auto r = run_mapsim("advise " + sh(kTraces / "lu.S.8") +
                             " --topology torus:2x2x2 --mapper in-order,greedy,random");

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/CsvText.hpp"
 #include "tests/support/RunMapsim.hpp"
 #include "tests/support/TempDir.hpp"
 
@@ -42,6 +43,51 @@ TEST(MapCommand, PrintsEveryMetricAndTheMappingTime) {
   EXPECT_THAT(r.out, HasSubstr("IePLC 8: IaNLC 0 intra-node, IeNLC 8 inter-node; 0 to self"));
   EXPECT_THAT(r.out, HasSubstr("per direction  4 links: messages 8/2/2.00/2"));
   EXPECT_THAT(r.out, HasSubstr("congestion"));
+}
+
+// --link-energy: an energy objective weighs it (haec:2x1x2, boards {0, 1} and {2, 3}; ranks 0-1
+// and 2-3 exchange 1000 bytes each: by default a pair on one board costs 2 pJ/bit (optical)
+// against 20 across (wireless); with the wireless links at 0.5 pJ/bit best:objective=energy
+// splits both pairs over the boards: 2000 bytes x 8 x 0.5 pJ = 8e-09 J, where keeping them on a
+// board would print 3.2e-08 J). The settings of csv and json and the mapping file's header
+// record the energy in effect.
+TEST(MapCommand, EnergyObjectiveWeighsTheLinkEnergyGivenAndRecordsIt) {
+  const testing::TempDir dir;
+  const auto pairs = dir.write("pairs.csv", "src,dst,messages,bytes\n0,1,1,1000\n2,3,1,1000\n");
+  const std::string base =
+      "map --matrix " + pairs.string() + " --topology haec:2x1x2 --mapper best:objective=energy";
+  const auto plain = run_mapsim(base + " --format csv");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(testing::csv_cell(plain.out, 0, "traffic_energy_j"), "3.2e-08");
+  EXPECT_EQ(testing::csv_cell(plain.out, 0, "link_energy_overrides"), "");
+  EXPECT_EQ(testing::csv_cell(plain.out, 0, "link_haec-wireless_pj_per_bit"), "20");
+  const auto cheap = run_mapsim(base + " --link-energy haec-wireless:0.5:0:1 --format csv");
+  ASSERT_EQ(cheap.exit_code, 0) << cheap.err;
+  EXPECT_EQ(testing::csv_cell(cheap.out, 0, "traffic_energy_j"), "8e-09");
+  EXPECT_EQ(testing::csv_cell(cheap.out, 0, "link_energy_overrides"), "haec-wireless:0.5:0:1");
+  EXPECT_EQ(testing::csv_cell(cheap.out, 0, "link_haec-wireless_pj_per_bit"), "0.5");
+  EXPECT_EQ(testing::csv_cell(cheap.out, 0, "link_haec-wireless_idle_w"), "0");
+  EXPECT_EQ(testing::csv_cell(cheap.out, 0, "link_haec-wireless_busy_w"), "1");
+  EXPECT_EQ(testing::csv_cell(cheap.out, 0, "link_haec-optical_pj_per_bit"), "2");
+  const auto json = run_mapsim(base + " --link-energy haec-wireless:0.5:0:1 --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"link_energy_overrides\": \"haec-wireless:0.5:0:1\""));
+  EXPECT_THAT(json.out, HasSubstr("\"link_haec-wireless_pj_per_bit\": 0.5"));
+  // The mapping file's header says it (only when given), and the file reads back.
+  const auto file = dir.path() / "cheap.map";
+  ASSERT_EQ(
+      run_mapsim(base + " --link-energy haec-wireless:0.5:0:1 --out " + file.string()).exit_code,
+      0);
+  EXPECT_THAT(testing::read_file(file), HasSubstr("\n# link-energy: haec-wireless:0.5:0:1\n"));
+  const auto back = run_mapsim("map --matrix " + pairs.string() +
+                               " --topology haec:2x1x2 --link-energy haec-wireless:0.5:0:1 "
+                               "--mapping " +
+                               file.string() + " --format csv");
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_EQ(testing::csv_cell(back.out, 0, "traffic_energy_j"), "8e-09");
+  const auto plain_file = dir.path() / "plain.map";
+  ASSERT_EQ(run_mapsim(base + " --out " + plain_file.string()).exit_code, 0);
+  EXPECT_THAT(testing::read_file(plain_file), Not(HasSubstr("link-energy")));
 }
 
 TEST(MapCommand, TakesParametersAndSeed) {

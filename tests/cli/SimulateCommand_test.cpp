@@ -111,6 +111,37 @@ TEST(SimulateCommand, ReportsTheNetworksEnergy) {
   EXPECT_NEAR(std::stod(energy[0]), busy, busy * 1e-6);
 }
 
+// The energy in effect is in the settings of json and csv, as the --link overrides are: the
+// --link-energy texts and every class's energy per bit, idle and busy power (the defaults where
+// not given), only the classes the machine has.
+TEST(SimulateCommand, SettingsRecordTheLinkEnergy) {
+  const auto base = "simulate --trace " + kLu + " --topology haec:2x2x2 --compute-scale 0";
+  const auto json = run_mapsim(base + " --link-energy haec-wireless:10:0:1 --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto value = [&](const std::string& key) {
+    const auto values = testing::json_values(json.out, key);
+    return values.size() == 1 ? values[0] : "<" + std::to_string(values.size()) + " values>";
+  };
+  EXPECT_EQ(value("link_energy_overrides"), "haec-wireless:10:0:1");
+  EXPECT_EQ(value("link_haec-wireless_pj_per_bit"), "10");
+  EXPECT_EQ(value("link_haec-wireless_idle_w"), "0");
+  EXPECT_EQ(value("link_haec-wireless_busy_w"), "1");
+  EXPECT_EQ(value("link_haec-optical_pj_per_bit"), "2");  // the default
+  EXPECT_EQ(value("link_intra-node_pj_per_bit"), "20");
+  EXPECT_THAT(json.out, Not(HasSubstr("link_grid_pj_per_bit")));
+  const auto csv = run_mapsim(base +
+                              " --mapper in-order,greedy --link-energy "
+                              "haec-optical:3:0.25:0.5 --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  for (std::size_t row : {0U, 1U}) {
+    EXPECT_EQ(testing::csv_cell(csv.out, row, "link_energy_overrides"), "haec-optical:3:0.25:0.5");
+    EXPECT_EQ(testing::csv_cell(csv.out, row, "link_haec-optical_pj_per_bit"), "3");
+    EXPECT_EQ(testing::csv_cell(csv.out, row, "link_haec-optical_idle_w"), "0.25");
+    EXPECT_EQ(testing::csv_cell(csv.out, row, "link_haec-optical_busy_w"), "0.5");
+    EXPECT_EQ(testing::csv_cell(csv.out, row, "link_haec-wireless_pj_per_bit"), "20");
+  }
+}
+
 // The model's corrections (size factors, reverse traffic, weight-S) in the text report, one
 // replay or a table; none printed without them.
 TEST(SimulateCommand, TextReportNamesTheCorrections) {
@@ -227,6 +258,25 @@ TEST(SimulateCommand, BadLinkEnergyIsNamed) {
   const auto twice = run_mapsim(base + " --link-energy grid:5:3:4 --link-energy grid:1:1:1");
   EXPECT_NE(twice.exit_code, 0);
   EXPECT_THAT(twice.err, HasSubstr("set twice"));
+  // An unknown class names the option, as a class the machine lacks does.
+  const auto unknown = run_mapsim(base + " --link-energy gird:2:0.5:1");
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_THAT(unknown.err, HasSubstr("--link-energy 'gird:2:0.5:1': unknown link class 'gird'"));
+  EXPECT_THAT(unknown.err, HasSubstr("did you mean 'grid'?"));
+  const auto link = run_mapsim(base + " --link gird:10:100");
+  EXPECT_THAT(link.err, HasSubstr("--link 'gird:10:100': unknown link class 'gird'"));
+  // A value past a double's range is past the parameter's: its real range, [0, 1e+06].
+  const auto huge = run_mapsim(base + " --link-energy grid:1e400:0:1");
+  EXPECT_NE(huge.exit_code, 0);
+  EXPECT_THAT(huge.err, HasSubstr("--link-energy 'grid:1e400:0:1': energy per bit (pJ): 1e400 is "
+                                  "out of range [0, 1e+06]"));
+  EXPECT_THAT(huge.err, Not(HasSubstr("1.79769e+308")));
+  const auto large = run_mapsim(base + " --link-energy grid:5:0:2e6");
+  EXPECT_THAT(large.err, HasSubstr("busy power (W): 2e6 is out of range [0, 1e+06]"));
+  // The option's text, a colon, then the field.
+  const auto garbage = run_mapsim(base + " --link-energy grid:abc:0:1");
+  EXPECT_THAT(garbage.err, HasSubstr("--link-energy 'grid:abc:0:1': energy per bit (pJ): 'abc' "
+                                     "is not a finite number"));
 }
 
 // FT on 12 ranks: Open MPI's rules replace the pairwise all-to-all by the linear one for its
@@ -305,7 +355,7 @@ TEST(SimulateCommand, BadOverheadsAreNamed) {
            {"network.o_s=x", "o_s in --overheads ('network.o_s=x')"},
            {"socket.g=1", "unknown channel 'socket'"},
            {"network.latency=1", "unknown cost 'latency'"},
-           {"typical,network.g=2e9", "2e9 is too large"}}) {
+           {"typical,network.g=2e9", "2e9 is out of range [0, 1e+09]"}}) {
     const auto r = run_mapsim(
         fmt::format("simulate --trace {} --topology torus:4x2 --overheads '{}'", kLu, spec));
     EXPECT_EQ(r.exit_code, 1) << spec;

@@ -764,6 +764,30 @@ TEST(ConfigErrors, NumbersOutOfRange) {
       AllOf(StartsWith(at(2, 60, "machines[0].links.grid.bandwidth")), HasSubstr("out of range")));
 }
 
+// A link's energy: busy power below idle says which value is the class's default (not given);
+// a value past a double's range says the parameter's own range, not the double's.
+TEST(ConfigErrors, LinkEnergiesNameDefaultsAndTheirRange) {
+  const auto machine = [](const std::string& links) {
+    return "workloads: [npb:lu:S:4]\nmachines: [{topology: haec:2x2x2, links: {" + links +
+           "}}]\nmappers: [in-order]\n";
+  };
+  const auto idle = error_of(machine("haec-optical: {idle-w: 2}"));
+  EXPECT_THAT(idle, AllOf(HasSubstr("machines[0].links.haec-optical"),
+                          HasSubstr("busy power of link class 'haec-optical' is 1 W, below its "
+                                    "idle power 2 W"),
+                          HasSubstr("(busy-w not given: the class's default)")));
+  // Both powers given: no default to name.
+  EXPECT_THAT(error_of(machine("haec-optical: {busy-w: 0.25}")),
+              HasSubstr("is 0.25 W, below its idle power 0.5 W (a link's power rises with its "
+                        "load: idle + (busy - idle) x utilisation) (idle-w not given: the class's "
+                        "default)"));
+  EXPECT_THAT(error_of(machine("haec-optical: {pj-per-bit: 1, idle-w: 2, busy-w: 1}")),
+              AllOf(HasSubstr("below its idle power 2 W"), Not(HasSubstr("not given"))));
+  EXPECT_THAT(error_of(machine("haec-optical: {pj-per-bit: 1e400}")),
+              AllOf(HasSubstr("machines[0].links.haec-optical.pj-per-bit"),
+                    HasSubstr("1e400 is out of range [0, 1e+06]"), Not(HasSubstr("1.79769e+308"))));
+}
+
 // ---- errors: values -----------------------------------------------------------------------------
 
 TEST(ConfigErrors, UnknownMapperNamesLineAndColumn) {

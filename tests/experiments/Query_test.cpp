@@ -15,6 +15,7 @@
 #include "experiments/Digest.hpp"
 #include "experiments/RankCorrelation.hpp"
 #include "experiments/Runner.hpp"
+#include "experiments/Schema.hpp"
 #include "experiments/Workloads.hpp"
 #include "mappers/Mapper.hpp"
 #include "support/Error.hpp"
@@ -407,6 +408,46 @@ TEST(QueryResults, AcceptsHyphenatedMetricNames) {
   for (std::size_t t = 0; t < plain.size(); ++t) {
     for (std::size_t i = 0; i < plain[t].rows.size(); ++i)
       EXPECT_EQ(hyphenated[t].rows[i].values, plain[t].rows[i].values);
+  }
+}
+
+// The replay's energy parts are stored columns and metrics too (energy_j = dynamic + static,
+// power_w = energy_j / makespan_s), normalised like any other; the normalized view keeps its
+// columns.
+TEST(QueryResults, TheReplaysEnergyPartsAreMetrics) {
+  const TempDir dir;
+  const auto r = run_query_sweep(dir);
+  ResultsQuery q;
+  q.metrics = {"energy_j", "energy-dynamic-j", "energy_static_j", "power_w", "makespan_s"};
+  const auto tables = query(r.database, q);
+  ASSERT_FALSE(tables.empty());
+  int replayed = 0;
+  for (const auto& table : tables) {
+    EXPECT_THAT(table.metrics, ElementsAre("energy_j", "energy_dynamic_j", "energy_static_j",
+                                           "power_w", "makespan_s"));
+    for (const auto& row : table.rows) {
+      const auto& v = row.values;
+      if (!v[0]) continue;  // a static run
+      ++replayed;
+      ASSERT_TRUE(v[1] && v[2] && v[3] && v[4]);
+      EXPECT_NEAR(*v[1] + *v[2], *v[0], 1e-12 * *v[0]);
+      EXPECT_NEAR(*v[3], *v[0] / *v[4], 1e-9 * *v[3]);
+    }
+  }
+  EXPECT_GT(replayed, 0);
+  q.normalize = true;
+  for (const auto& table : query(r.database, q)) {
+    for (const auto& row : table.rows) {
+      if (row.mapper == "in-order" && row.values[3]) {
+        EXPECT_DOUBLE_EQ(*row.values[3], 1.0);
+      }
+    }
+  }
+  const auto all = schema::metrics();
+  for (const auto* part : {"energy_dynamic_j", "energy_static_j", "power_w"}) {
+    EXPECT_NE(std::find(all.begin(), all.end(), part), all.end()) << part;
+    const auto view = schema::normalized_metrics();
+    EXPECT_EQ(std::find(view.begin(), view.end(), part), view.end()) << part;
   }
 }
 

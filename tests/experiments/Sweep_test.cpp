@@ -1004,6 +1004,49 @@ TEST(SweepKeys, LinkEnergiesEnterTheMappingKeyOfAReplayingMapper) {
   EXPECT_NE(scotch.runs[0].key, with("scotch", false).runs[0].key);  // its energies differ
 }
 
+// An energy objective weighs the traffic by the links' energy per bit: a machine's link
+// energies other than the defaults enter its mapping key (a mapping found under one set of
+// energies is not reused under another); under the defaults its keys are what they were, and a
+// mapper of another objective keeps one mapping key.
+TEST(SweepKeys, LinkEnergiesEnterTheMappingKeyOfAnEnergyObjective) {
+  const std::string cheap =
+      "machines:\n  - topology: torus:4x4\n    links:\n"
+      "      grid: {pj-per-bit: 1, idle-w: 0.5, busy-w: 1}\n";
+  const auto with = [&](const std::string& mapper, bool energies) {
+    auto text = changed("mappers: [scotch]", "mappers: [" + mapper + "]");
+    if (energies) {
+      const auto at = text.find("machines: [torus:4x4]\n");
+      text.replace(at, std::string("machines: [torus:4x4]\n").size(), cheap);
+    }
+    return expand_text(text);
+  };
+  for (const char* mapper : {"{name: best, params: {objective: energy}}",
+                             "{name: best, params: {objective: time+energy}}",
+                             "{name: bokhari, params: {objective: energy}}",
+                             "{name: sampling, params: {objective: energy}}"}) {
+    SCOPED_TRACE(mapper);
+    const auto given = with(mapper, true);
+    const auto defaults = with(mapper, false);
+    EXPECT_THAT(canonical_config(given, given.runs[0]),
+                HasSubstr("mapping-link-energy: grid:1:0.5:1\n"));
+    EXPECT_THAT(canonical_config(defaults, defaults.runs[0]), Not(HasSubstr("mapping-link")));
+    EXPECT_NE(given.runs[0].mapping_key, defaults.runs[0].mapping_key);
+  }
+  // replay-search's default portfolio holds best:objective=energy: its key had the energies
+  // (search-link-energy) and gains the line that its portfolio now weighs them; one without an
+  // energy mapper in its portfolio does not.
+  const auto search = with("replay-search", true);
+  EXPECT_THAT(canonical_config(search, search.runs[0]),
+              AllOf(HasSubstr("mapping-link-energy: grid:1:0.5:1\n"),
+                    HasSubstr("search-link-energy: grid:1:0.5:1\n")));
+  const auto plain = with("{name: replay-search, params: {portfolio: \"in-order,best\"}}", true);
+  EXPECT_THAT(canonical_config(plain, plain.runs[0]), Not(HasSubstr("mapping-link-energy")));
+  const auto hops = with("{name: best, params: {objective: hop-bytes}}", true);
+  EXPECT_THAT(canonical_config(hops, hops.runs[0]), Not(HasSubstr("mapping-link-energy")));
+  EXPECT_EQ(hops.runs[0].mapping_key,
+            with("{name: best, params: {objective: hop-bytes}}", false).runs[0].mapping_key);
+}
+
 TEST(SweepKeys, BadCollectivesAreNamedAtTheirLine) {
   try {
     (void)expand_text(plus("mpi: {collectives: \"ompi,alltoall=brook\"}"));

@@ -118,6 +118,47 @@ TEST(EnergyObjective, BestNeverEndsAboveItsBestStart) {
   EXPECT_EQ(make_mapper("best", {{"objective", "energy"}})->map(matrix, *haec, 5), best);
 }
 
+TEST(EnergyObjective, WeighsTheLinkEnergyGiven) {
+  // haec:2x1x2: boards {0, 1} and {2, 3}; on a board one optical hop (2 pJ/bit by default),
+  // between boards one wireless hop (20 pJ/bit by default). Ranks 0-1 and 2-3 exchange 1000
+  // bytes each, every mapping has hop-bytes 2000. By default a pair on one board spends
+  // 2 x 8000 bits x 2 pJ = 32 nJ, across boards 320 nJ: the energy objective keeps each pair on
+  // a board. With the wireless links at 0.5 pJ/bit (the table given) across boards spends 8 nJ:
+  // every pair is split over the boards.
+  const auto haec = topo::make_topology("haec:2x1x2");
+  traces::CommMatrixBuilder builder(4);
+  builder.add(0, 1, 1, 1000);
+  builder.add(2, 3, 1, 1000);
+  const auto matrix = builder.build();
+  const auto cheap_wireless = topo::LinkTable{}.with_energy(LinkClass::HaecWireless, {0.5, 0, 1});
+  const std::vector<std::pair<const char*, ParamList>> mappers = {
+      {"bokhari", {{"objective", "energy"}}},
+      {"sampling", {{"objective", "energy"}}},
+      {"genetic", {{"objective", "energy"}}},
+      {"ohtma", {{"objective", "energy"}}},
+      {"best", {{"objective", "energy"}}},
+      {"best", {{"objective", "time+energy"}, {"energy-weight", "1"}}},
+  };
+  const auto board = [](NodeId node) { return node / 2; };
+  for (const auto& [name, params] : mappers) {
+    SCOPED_TRACE(std::string(name) + " " + params.front().second);
+    const auto mapper = make_mapper(name, params);
+    EXPECT_TRUE(mapper->weighs_link_energy());
+    const auto by_default = mapper->map(matrix, *haec, 1);
+    EXPECT_EQ(board(by_default.node(0)), board(by_default.node(1)));
+    EXPECT_EQ(board(by_default.node(2)), board(by_default.node(3)));
+    const auto cheap = mapper->map(matrix, *haec, 1, nullptr, cheap_wireless);
+    EXPECT_NE(board(cheap.node(0)), board(cheap.node(1)));
+    EXPECT_NE(board(cheap.node(2)), board(cheap.node(3)));
+    EXPECT_NEAR(metrics::evaluate(matrix, *haec, cheap, cheap_wireless).traffic_energy_joules, 8e-9,
+                1e-18);
+  }
+  // The objectives that do not weigh energy say so (their mapping keys ignore the table).
+  EXPECT_FALSE(make_mapper("best")->weighs_link_energy());
+  EXPECT_FALSE(make_mapper("bokhari", {{"objective", "latency"}})->weighs_link_energy());
+  EXPECT_FALSE(make_mapper("greedy")->weighs_link_energy());
+}
+
 TEST(EnergyObjective, ACostBeyond64BitsIsRefused) {
   // 2^62 bytes between two ranks: times 20000 thousandths of a pJ, past 2^63.
   const auto haec = topo::make_topology("haec:2x2x2");

@@ -29,6 +29,15 @@ std::string error_of(const ParamList& given) {
   return "";
 }
 
+std::string make_mapper_error(std::string_view name, const ParamList& given) {
+  try {
+    (void)make_mapper(name, given);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(Parameters, DefaultsApplyWhenNothingIsGiven) {
   const auto values = parse_params("mapper 'test'", kSpecs, {});
   EXPECT_EQ(values.integer("loops"), 10);
@@ -68,9 +77,22 @@ TEST(Parameters, RejectsIntegerOutOfRangeOrMalformed) {
 }
 
 TEST(Parameters, RejectsRealOutOfRange) {
+  // Above and below in the same words, with the range; past a double's range too.
   EXPECT_THAT(error_of({{"rate", "1.5"}}),
-              HasSubstr("parameter 'rate': 1.5 is too large (limit 1)"));
-  EXPECT_THAT(error_of({{"rate", "-0.5"}}), HasSubstr("parameter 'rate': -0.5 is out of range"));
+              HasSubstr("parameter 'rate': 1.5 is out of range [0, 1]"));
+  EXPECT_THAT(error_of({{"rate", "-0.5"}}),
+              HasSubstr("parameter 'rate': -0.5 is out of range [0, 1]"));
+  EXPECT_THAT(error_of({{"rate", "1e400"}}),
+              HasSubstr("parameter 'rate': 1e400 is out of range [0, 1]"));
+  EXPECT_THAT(error_of({{"rate", "inf"}}), HasSubstr("'inf' is not a finite number"));
+}
+
+TEST(Parameters, AMisspelledChoiceGetsASuggestion) {
+  EXPECT_THAT(error_of({{"layers", "fodl"}}), HasSubstr("did you mean 'fold'?"));
+  EXPECT_THAT(make_mapper_error("best", {{"objective", "enrgy"}}),
+              HasSubstr("'enrgy' is not one of hop-bytes, congestion"));
+  EXPECT_THAT(make_mapper_error("best", {{"objective", "enrgy"}}),
+              HasSubstr("did you mean 'energy'?"));
 }
 
 TEST(Parameters, RejectsBadBooleanAndChoice) {
