@@ -7,70 +7,12 @@
 #include <limits>
 #include <span>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace mapsim::sim {
 namespace {
 
 constexpr std::uint32_t kFlowDrained = kModelEvents;
 constexpr std::uint32_t kResolve = kModelEvents + 1;
 constexpr std::uint32_t kFlowJoins = kModelEvents + 2;
-/// The scan's shares come in whole blocks of this many (padded with infinity).
-constexpr std::size_t kShareBlock = 8;
-
-/// The first index of the smallest value below infinity in `shares` (whose size is a multiple of
-/// kShareBlock), or its size if there is none: what a scan comparing each value by '<' and then
-/// '==' finds (+0 and -0 alike). x86-64 compares two values per instruction (MINPD(a, b) is
-/// exactly a < b ? a : b per lane) in four independent running minima, so that the scan is not
-/// a chain of dependent comparisons.
-std::size_t first_least(std::span<const double> shares) {
-  constexpr double kNone = std::numeric_limits<double>::infinity();
-  const std::size_t n = shares.size();
-  const double* const s = shares.data();
-  static_assert(kShareBlock == 8);
-#if defined(__SSE2__)
-  __m128d least0 = _mm_set1_pd(kNone);
-  __m128d least1 = least0;
-  __m128d least2 = least0;
-  __m128d least3 = least0;
-  for (std::size_t i = 0; i < n; i += kShareBlock) {
-    least0 = _mm_min_pd(_mm_loadu_pd(s + i), least0);
-    least1 = _mm_min_pd(_mm_loadu_pd(s + i + 2), least1);
-    least2 = _mm_min_pd(_mm_loadu_pd(s + i + 4), least2);
-    least3 = _mm_min_pd(_mm_loadu_pd(s + i + 6), least3);
-  }
-  const __m128d all = _mm_min_pd(_mm_min_pd(least0, least1), _mm_min_pd(least2, least3));
-  const double smallest = std::min(_mm_cvtsd_f64(all), _mm_cvtsd_f64(_mm_unpackhi_pd(all, all)));
-  if (!(smallest < kNone)) return n;
-  const __m128d wanted = _mm_set1_pd(smallest);
-  const auto holds = [&](std::size_t i) {
-    const __m128d a = _mm_or_pd(_mm_cmpeq_pd(_mm_loadu_pd(s + i), wanted),
-                                _mm_cmpeq_pd(_mm_loadu_pd(s + i + 2), wanted));
-    const __m128d b = _mm_or_pd(_mm_cmpeq_pd(_mm_loadu_pd(s + i + 4), wanted),
-                                _mm_cmpeq_pd(_mm_loadu_pd(s + i + 6), wanted));
-    return _mm_movemask_pd(_mm_or_pd(a, b)) != 0;
-  };
-  std::size_t at = 0;
-  while (!holds(at)) at += kShareBlock;
-#else
-  std::array<double, kShareBlock> least{};
-  least.fill(kNone);
-  for (std::size_t i = 0; i < n; i += kShareBlock) {
-    for (std::size_t k = 0; k < kShareBlock; ++k) {
-      least[k] = s[i + k] < least[k] ? s[i + k] : least[k];
-    }
-  }
-  double smallest = kNone;
-  for (const double v : least) smallest = v < smallest ? v : smallest;
-  if (!(smallest < kNone)) return n;
-  std::size_t at = 0;
-#endif
-  while (!(s[at] == smallest)) ++at;
-  return at;
-}
-
 }  // namespace
 
 FlowModel::FlowModel(Engine& engine, Network& network, const ModelOptions& options,
@@ -622,64 +564,28 @@ void FlowModel::resolve() {
     link.weights = weights;
   }
   // Progressive filling: each round saturates the link with the smallest share per weight (the
-  // first in component order among equal ones). Large components find it in a heap of
-  // (share, component index), refreshed for the links each round changes; small ones by a scan.
-  // Both choose the same link.
-  const bool by_heap = component_links_.size() > scan_links_;
-  candidates_.clear();
+  // first in component order among equal ones). Each link's share is kept by component index
+  // (a link without unfixed bundles has none) and refreshed as the rounds change the link; small
+  // components find the smallest by a scan of them, large ones in blocks with their least
+  // (LeastShare). Both choose the same link.
+  const bool blocked = component_links_.size() > scan_links_;
   constexpr double kNoShare = std::numeric_limits<double>::infinity();
-  if (!by_heap) {
-    // Each link's share kept by component index, refreshed as the rounds change the link (a
-    // link without unfixed bundles has none), padded to whole blocks: the scan reads them in
-    // order.
-    shares_.assign((component_links_.size() + kShareBlock - 1) / kShareBlock * kShareBlock,
-                   kNoShare);
-    for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
-      auto& link = links_[static_cast<std::size_t>(component_links_[i])];
-      link.index = i;
-      if (link.unfixed > 0) shares_[i] = share_of(link);
-    }
-  } else {
-    for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
-      auto& link = links_[static_cast<std::size_t>(component_links_[i])];
-      link.index = i;
-      link.round = 0;
-      if (link.unfixed > 0) candidates_.push_back(Candidate{share_of(link), i, ++link.version});
-    }
-    std::make_heap(candidates_.begin(), candidates_.end(), Candidate::later);
+  // Padded to whole blocks: the scan reads them in order.
+  shares_.assign((component_links_.size() + kShareBlock - 1) / kShareBlock * kShareBlock, kNoShare);
+  for (std::uint32_t i = 0; i < component_links_.size(); ++i) {
+    auto& link = links_[static_cast<std::size_t>(component_links_[i])];
+    link.index = i;
+    if (link.unfixed > 0) shares_[i] = share_of(link);
   }
-  std::uint32_t round = 0;
+  if (blocked) least_share_.assign(std::span<const double>(shares_).first(component_links_.size()));
   std::size_t unfixed_bundles = component_bundles_.size();
   while (unfixed_bundles > 0) {
-    ++round;
-    ResourceId bottleneck = -1;
-    double share = std::numeric_limits<double>::infinity();
-    if (by_heap) {
-      while (!candidates_.empty()) {
-        std::pop_heap(candidates_.begin(), candidates_.end(), Candidate::later);
-        const Candidate c = candidates_.back();
-        candidates_.pop_back();
-        const ResourceId r = component_links_[c.index];
-        const auto& link = links_[static_cast<std::size_t>(r)];
-        if (c.version != link.version || link.unfixed == 0) continue;        // superseded
-        if (!(c.share < std::numeric_limits<double>::infinity())) continue;  // as the scan
-        share = c.share;
-        bottleneck = r;
-        break;
-      }
-    } else {
-      // The first smallest share below infinity, as a scan of share_of() over the links with
-      // unfixed bundles would find it.
-      const std::size_t at = first_least(shares_);
-      if (at < shares_.size()) {
-        share = shares_[at];
-        bottleneck = component_links_[at];
-      }
-    }
-    MAPSIM_EXPECTS(bottleneck >= 0, "unfixed flows but no link carries them");
+    const std::size_t at = blocked ? least_share_.least() : first_least(shares_);
+    MAPSIM_EXPECTS(at < component_links_.size(), "unfixed flows but no link carries them");
+    const double share = blocked ? least_share_.value(at) : shares_[at];
+    const ResourceId bottleneck = component_links_[at];
     // Rounding may leave a link a hair below zero; never let a flow stall at rate 0.
     const double least = network_->bandwidth(bottleneck) * 1e-12;
-    changed_.clear();
     for (const auto [b, k] : links_[static_cast<std::size_t>(bottleneck)].bundles) {
       Bundle& bundle = bundles_[b];
       if (bundle.fixed) continue;
@@ -693,20 +599,14 @@ void FlowModel::resolve() {
         link.residual -= c * rate;
         link.weights -= c * bundle.weight;
         --link.unfixed;
-        if (!by_heap) {
-          shares_[link.index] = link.unfixed > 0 ? share_of(link) : kNoShare;
-        } else if (link.round != round) {
-          link.round = round;
-          changed_.push_back(loaded[j]);
+        const double now = link.unfixed > 0 ? share_of(link) : kNoShare;
+        if (blocked) {
+          least_share_.set(link.index, now);
+        } else {
+          shares_[link.index] = now;
         }
       }
       set_rate(b, rate);
-    }
-    for (const auto r : changed_) {
-      auto& link = links_[static_cast<std::size_t>(r)];
-      if (link.unfixed == 0) continue;
-      candidates_.push_back(Candidate{share_of(link), link.index, ++link.version});
-      std::push_heap(candidates_.begin(), candidates_.end(), Candidate::later);
     }
   }
   arm();

@@ -71,14 +71,15 @@
 // - Only what changed is re-solved. The allocation decomposes over connected components of the
 //   bundle/link sharing graph; the re-solve covers the components of the dirty links, every
 //   other bundle keeps its rate and its drain time.
-// - Each round of progressive filling finds its bottleneck by a scan of the component's links'
-//   shares, kept in an array in component order and refreshed as a round changes a link (the
-//   scan takes the smallest value with eight running minima, two per SSE2 instruction, then the
-//   first block of eight and the first link in it holding that value: no division and no
-//   dependent chain of comparisons per link), or, in components of more than
-//   kScanLinks links (Valiant routes spread a job over most of a dragonfly), in a heap of the
-//   links' shares refreshed for the links the round changed: the same link either way (the
-//   smallest share, the first in component order among equal ones).
+// - Each round of progressive filling finds its bottleneck among the component's links' shares,
+//   kept in an array in component order and refreshed as a round changes a link (no division
+//   and no dependent chain of comparisons per link): by a scan (sim/LeastShare.hpp: the smallest
+//   value with eight running minima, two per SSE2 instruction, then the first block of eight
+//   and the first link in it holding that value), or, in components of more than kScanLinks
+//   links, in blocks of 64 shares with each block's least, of which a round reads the leasts and
+//   one block (a round changes the shares of the few links its flows cross, and shares only grow
+//   as flows are fixed): the same link either way (the smallest share, the first in component
+//   order among equal ones).
 // - Solving touches each bundle once per link of its route: the component search resets each
 //   link as it reaches it, and a bundle that empties leaves its links' lists in O(1) (each
 //   bundle knows its place in them).
@@ -115,6 +116,7 @@
 #include <vector>
 
 #include "sim/KeyIndex.hpp"
+#include "sim/LeastShare.hpp"
 #include "sim/NetworkModel.hpp"
 #include "sim/SlotPool.hpp"
 
@@ -122,15 +124,16 @@ namespace mapsim::sim {
 
 class FlowModel final : public NetworkModel {
  public:
-  /// Components of more links than this find their bottlenecks in a heap, not by a scan (the
-  /// same links either way). The scan costs rounds x links, the heap rounds x the links a round
-  /// changes x log links: measured, the scan is faster in every component up to 5,799 links
-  /// (LU class D, 2 iterations, on 4,096 ranks of dragonfly:8,32,16,4 under Valiant routing,
-  /// communication only, components of 1,525 links on average: 99 s by scan, 181 s with the heap
-  /// above 256 links; CG class D, 1 iteration, on 1,024 ranks there: 11.1 s and 17.9 s).
-  static constexpr std::size_t kScanLinks = 8192;
+  /// Components of more links than this find their bottlenecks in blocks (LeastShare), not by a
+  /// scan (the same links either way). The scan costs rounds x links, the blocks rounds x
+  /// (links / 64 + 64 + the blocks a round changes the least of). Measured (CG class D, 1
+  /// iteration, 512 ranks of torus:8x8x8 mapped at random, communication only: 543,000
+  /// re-solves, 33 M rounds, nearly all in components of 512-2,047 links): 9.4 s by scan, 8.2 s
+  /// in blocks above 256 links, 8.2-8.4 s above 128 or 512. Blocks of 16 or 32 shares: 8.9 and
+  /// 8.4 s; of 128: 8.5 s.
+  static constexpr std::size_t kScanLinks = 256;
 
-  /// `scan_links`: kScanLinks, or (tests) 0 for the heap always, SIZE_MAX for the scan always.
+  /// `scan_links`: kScanLinks, or (tests) 0 for the blocks always, SIZE_MAX for the scan always.
   /// `inline_resolves`: true, or (tests) false for a re-solve event every time one is due and a
   /// delivery event for every delivery (NetworkModel::deliver_now).
   FlowModel(Engine& engine, Network& network, const ModelOptions& options = {},
@@ -195,19 +198,7 @@ class FlowModel final : public NetworkModel {
     double weights = 0;  // of the unfixed bundles
     std::uint32_t unfixed = 0;
     std::uint32_t mark = 0;
-    std::uint32_t index = 0;    // in component_links_
-    std::uint32_t version = 0;  // of its latest candidate (heap solve)
-    std::uint32_t round = 0;    // the last round that changed it (heap solve)
-  };
-  /// A link's share per weight when it was last changed, for the heap solve.
-  struct Candidate {
-    double share;
-    std::uint32_t index;
-    std::uint32_t version;
-    /// The heap's order: the smallest share first, then the first link in component order.
-    static bool later(const Candidate& a, const Candidate& b) {
-      return a.share > b.share || (a.share == b.share && a.index > b.index);
-    }
+    std::uint32_t index = 0;  // in component_links_
   };
   /// A link's share per unit of weight: residual / weights of its unfixed bundles (NaN read as
   /// no bottleneck, as the scan's comparison reads it).
@@ -340,9 +331,8 @@ class FlowModel final : public NetworkModel {
   std::vector<ResourceId> stack_;
   std::vector<ResourceId> component_links_;
   std::vector<std::uint32_t> component_bundles_;
-  std::vector<ResourceId> changed_;
-  std::vector<Candidate> candidates_;
-  std::vector<double> shares_;  // by component index (scan solve)
+  std::vector<double> shares_;  // by component index
+  LeastShare least_share_;      // over shares_ (large components)
   std::vector<std::uint32_t> due_;
   // Per bundle, route_block_ entries from id * route_block_: the links it loads (its route's,
   // then with reverse traffic the route back's) and where the bundle sits in each link's list

@@ -629,24 +629,24 @@ TEST(FlowBundles, MatchesPerFlowReferenceWithWeightS) {
   check_random_instances(options, "weight_s");
 }
 
-// The bottleneck search by heap (every component, here) against the reference, and against the
-// scan: the same deliveries to the picosecond, as both choose the same links.
-TEST(FlowBundles, HeapAndScanFindTheSameBottlenecks) {
+// The bottleneck search in blocks (LeastShare; every component, here) against the reference, and
+// against the scan: the same deliveries to the picosecond, as both choose the same links.
+TEST(FlowBundles, BlocksAndScanFindTheSameBottlenecks) {
   sim::ModelOptions reverse;
   reverse.reverse_traffic = true;
-  check_random_instances({}, "heap", 0);
-  check_random_instances(reverse, "heap, reverse traffic", 0);
+  check_random_instances({}, "blocks", 0);
+  check_random_instances(reverse, "blocks, reverse traffic", 0);
   for (const auto& machine : kMachines) {
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
       const auto instance = random_instance(machine.spec, machine.links(), seed);
       const auto topology = topo::make_topology(instance.spec);
-      const auto heap = run_flow_model(*topology, instance.links, instance.transfers, {}, 0);
+      const auto blocks = run_flow_model(*topology, instance.links, instance.transfers, {}, 0);
       const auto scan = run_flow_model(*topology, instance.links, instance.transfers, {},
                                        std::numeric_limits<std::size_t>::max());
-      ASSERT_EQ(heap.size(), scan.size()) << machine.spec << ", seed " << seed;
-      for (std::size_t k = 0; k < heap.size(); ++k) {
-        EXPECT_EQ(heap[k].id, scan[k].id) << machine.spec << ", seed " << seed << ", #" << k;
-        EXPECT_EQ(heap[k].at, scan[k].at) << machine.spec << ", seed " << seed << ", #" << k;
+      ASSERT_EQ(blocks.size(), scan.size()) << machine.spec << ", seed " << seed;
+      for (std::size_t k = 0; k < blocks.size(); ++k) {
+        EXPECT_EQ(blocks[k].id, scan[k].id) << machine.spec << ", seed " << seed << ", #" << k;
+        EXPECT_EQ(blocks[k].at, scan[k].at) << machine.spec << ", seed " << seed << ", #" << k;
       }
     }
   }
