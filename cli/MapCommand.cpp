@@ -454,7 +454,8 @@ int run_map(const std::vector<std::string>& args) {
         *topology, std::move(config),
         [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
           return trace->simulate(*topology, mapping, c, slice);
-        });
+        },
+        [&](const map::Slice& slice) { trace->check_slice(slice); });
   }
 
   std::vector<Outcome> outcomes;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/Cli.hpp"
 #include "mappers/Mapper.hpp"
@@ -90,9 +91,47 @@ std::vector<ChosenMapper> with_params(const std::vector<map::MapperItem>& items,
     params.insert(params.end(), share.begin(), share.end());
     auto described =
         map::parse_params(fmt::format("mapper '{}'", item.label), info.params, params).describe();
-    out.push_back({info.name, item.label, std::move(params), std::move(described)});
+    out.push_back({info.name, item.label, std::move(params), std::move(described), {}});
   }
   return out;
+}
+
+std::string inherit_replay_settings(std::string_view name, map::ParamList& params,
+                                    const CommandReplay& command) {
+  const auto& info = map::find_mapper(name);
+  const auto takes = [&](std::string_view key) {
+    return std::any_of(info.params.begin(), info.params.end(),
+                       [&](const map::ParamSpec& spec) { return spec.key == key; });
+  };
+  const auto given = [&](std::string_view key) {
+    return std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
+  };
+  std::vector<std::string> filled;
+  if (takes("model") && !given("model")) {
+    params.emplace_back("model", command.model);
+    filled.push_back(fmt::format("model={} from {}", command.model, command.model_source));
+  }
+  if (takes("compute-scale") && !given("compute-scale")) {
+    params.emplace_back("compute-scale", fmt::format("{}", command.compute_scale));
+    filled.push_back(
+        fmt::format("compute-scale={} from {}", command.compute_scale, command.scale_source));
+  }
+  if (filled.empty()) return {};
+  return fmt::format("{}, not given as parameters", fmt::join(filled, ", "));
+}
+
+void inherit_replay_settings(std::vector<ChosenMapper>& chosen, const CommandReplay& command) {
+  for (auto& c : chosen) {
+    c.inherited = inherit_replay_settings(c.name, c.params, command);
+    if (c.inherited.empty()) continue;
+    const auto& info = map::find_mapper(c.name);
+    try {
+      c.described =
+          map::parse_params(fmt::format("mapper '{}'", c.label), info.params, c.params).describe();
+    } catch (const InputError& e) {  // e.g. a --compute-scale beyond the mapper's range
+      throw InputError(fmt::format("{} ({})", e.what(), c.inherited));
+    }
+  }
 }
 
 }  // namespace mapsim::cli

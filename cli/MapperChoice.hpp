@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mappers/Mapper.hpp"
@@ -33,6 +34,9 @@ struct ChosenMapper {
   std::string label;      ///< the item as written: the name, or NAME:key=value...
   map::ParamList params;  ///< the item's, then its share of --param ("MAPPER." removed)
   std::string described;  ///< every parameter, defaults filled in: "key=value key=value"
+  /// The replay settings the command filled in (inherit_replay_settings), for the search's
+  /// report: "" if none.
+  std::string inherited;
 };
 
 /// The chosen mappers with their share of `given` (--param): validated now (see
@@ -40,5 +44,49 @@ struct ChosenMapper {
 /// with several mappers is a command-line error. `list` is the --mapper text, for messages.
 std::vector<ChosenMapper> with_params(const std::vector<map::MapperItem>& items,
                                       std::span<const std::string> given, std::string_view list);
+
+/// The replay under which a command shows or ranks its mappings: a mapper that replays to choose
+/// (replay-search) and was not given `model=` or `compute-scale=` searches under this one, so
+/// that its row is never slower than its portfolio's members under what the command shows.
+/// Sweeps keep the mappers' own defaults: their keys name the parameters.
+struct CommandReplay {
+  std::string model;
+  double compute_scale = 0;
+  std::string_view model_source;  ///< "--model"
+  std::string_view scale_source;  ///< "--compute-scale"
+};
+
+/// Adds `model=` and `compute-scale=` from `command` to `params` where mapper `name` takes them
+/// and they are not given there. Returns what it added and whence, for the search's report
+/// ("model=analytic from --model, compute-scale=1 from --compute-scale, not given as
+/// parameters"), or "" if nothing.
+std::string inherit_replay_settings(std::string_view name, map::ParamList& params,
+                                    const CommandReplay& command);
+/// The same for every chosen mapper, with its `described` and `inherited` updated.
+void inherit_replay_settings(std::vector<ChosenMapper>& chosen, const CommandReplay& command);
+
+/// `oracle` as it is, with a note on where the search's replay settings came from
+/// (TimeOracle::settings_note): one per mapper item that inherited them.
+class NotedOracle final : public map::TimeOracle {
+ public:
+  NotedOracle(const map::TimeOracle& oracle, std::string note)
+      : oracle_(oracle), note_(std::move(note)) {}
+
+  [[nodiscard]] const topo::Topology& topology() const override { return oracle_.topology(); }
+  [[nodiscard]] std::vector<map::Judgement> judge(std::span<const topo::Mapping> mappings,
+                                                  const map::Fidelity& fidelity) const override {
+    return oracle_.judge(mappings, fidelity);
+  }
+  void check_slice(const map::Slice& slice) const override { oracle_.check_slice(slice); }
+  void report(std::string_view text) const override { oracle_.report(text); }
+  void progress(std::string_view line) const override { oracle_.progress(line); }
+  [[nodiscard]] std::string settings_note() const override {
+    return note_.empty() ? oracle_.settings_note() : note_;
+  }
+
+ private:
+  const map::TimeOracle& oracle_;
+  std::string note_;
+};
 
 }  // namespace mapsim::cli

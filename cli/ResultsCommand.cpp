@@ -33,9 +33,10 @@ int run_results(const std::vector<std::string>& args) {
       "normalize", po::value<std::string>(),
       "in-order: divide every value by in-order's in the same workload, machine and model")(
       "format", po::value<std::string>(),
-      "table, csv, json or markdown (default table); with --mapping: plain, rankfile or "
-      "hostlist (default plain)")("mapping", po::value<std::string>(),
-                                  "export the mapping of this run")(
+      fmt::format("table, csv, json or markdown (default table); with --mapping: one of {} "
+                  "(default plain; as `mapsim map --mapping-format`)",
+                  map::mapping_format_names())
+          .c_str())("mapping", po::value<std::string>(), "export the mapping of this run")(
       "tie-tolerance", po::value<std::string>(),
       "relative difference within which hop-bytes or makespans count as equal for the rank "
       "correlation, in [0, 1) (default 0.001, i.e. 0.1 %; 0: exact)");

@@ -396,7 +396,9 @@ int run_simulate(const std::vector<std::string>& args) {
       "mapper", po::value<std::string>(),
       "compute the mapping with this mapper (a comma list, or 'all'; an item may carry "
       "parameters, NAME:key=value[:key=value...]) from the trace's matrix, collectives "
-      "included unless --p2p-only ('mapsim list mappers')")(
+      "included unless --p2p-only ('mapsim list mappers'); a mapper that replays to choose "
+      "(replay-search) searches under --model and --compute-scale unless given its own "
+      "model= and compute-scale=")(
       "seed", po::value<std::string>()->default_value("0"),
       "random seed of the mappers and of per-message routes (routing=ecmp, valiant, ugal)")(
       "param", po::value<std::vector<std::string>>()->composing(),
@@ -519,6 +521,11 @@ int run_simulate(const std::vector<std::string>& args) {
                                     : std::vector<std::string>{};
   config.links = apply_link_energy(energy_overrides, *topology, config.links);
   sim::validate(config);
+  // A mapper that replays to choose (replay-search) and was not given its model or compute scale
+  // searches under this command's, so that its row is never slower than its portfolio's members
+  // under the replay the table shows.
+  inherit_replay_settings(chosen,
+                          {config.model, config.compute_scale, "--model", "--compute-scale"});
   if (options.count("links") != 0) prepare_output(options["links"].as<std::string>(), "--links");
   const bool critical = options.count("critical-messages") != 0;
   if (critical) {
@@ -594,12 +601,14 @@ int run_simulate(const std::vector<std::string>& args) {
         replays[k].placement = fmt::format("{} (seed {})", chosen[k].label, *seed);
       }
       // A mapper that replays (replay-search) judges mappings with this command's replay
-      // settings; its model and compute scale are its own parameters.
+      // settings; its model and compute scale are its parameters, filled in from --model and
+      // --compute-scale where not given (above; its report says so).
       const tuning::ReplayOracle oracle(
           *topology, config,
           [&](const topo::Mapping& mapping, const sim::SimConfig& c, const map::Slice& slice) {
             return trace.simulate(*topology, mapping, c, slice);
-          });
+          },
+          [&](const map::Slice& slice) { trace.check_slice(slice); });
       if (critical && chosen.size() != 1)
         throw po::error("--critical-messages takes one mapping, not several mappers");
       // The final replay keeps its critical path's messages (the oracle's replays decide
@@ -608,7 +617,8 @@ int run_simulate(const std::vector<std::string>& args) {
       const auto map_one = [&](std::size_t k) {
         const auto mapper = map::make_mapper(chosen[k].name, chosen[k].params);
         const auto start = std::chrono::steady_clock::now();
-        mappings[k] = mapper->map(matrix, *topology, *seed, &oracle, config.links);
+        const NotedOracle noted(oracle, chosen[k].inherited);
+        mappings[k] = mapper->map(matrix, *topology, *seed, &noted, config.links);
         replays[k].map_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         replays[k].result = trace.simulate(*topology, mappings[k], config);

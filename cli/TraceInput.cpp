@@ -122,6 +122,29 @@ sim::Result TraceInput::simulate(const topo::Topology& topology, const topo::Map
   return sim::simulate(streams, topology, mapping, config);
 }
 
+void TraceInput::check_slice(const map::Slice& slice) const {
+  if (slice.iterations == 0) return;  // a share of the events cuts any trace
+  if (!generator_) {
+    throw InputError(fmt::format(
+        "{} is an OTF2 trace, whose iterations are not marked; cut it by a share of each rank's "
+        "events with train-share= (e.g. train-share=0.25)",
+        source_));
+  }
+  const auto iterations = traces::make_workload(*generator_)->iterations();
+  if (!iterations) {
+    throw InputError(fmt::format(
+        "{} has no iterations to cut ({} has no iteration count); train-share= cuts it by a "
+        "share of each rank's events",
+        text_, generator_->kernel));
+  }
+  if (slice.iterations >= *iterations) {
+    throw InputError(fmt::format(
+        "{} runs {} iteration{}, so its first {} are no slice of it; give train= below {} (0: "
+        "search on the whole workload)",
+        text_, *iterations, *iterations == 1 ? "" : "s", slice.iterations, *iterations));
+  }
+}
+
 std::shared_ptr<const traces::Trace> TraceInput::slice(double share) {
   return slices_.get(share, stored_ ? &*stored_ : nullptr,
                      [this]() -> std::unique_ptr<traces::EventStreams> {

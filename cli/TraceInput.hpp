@@ -66,6 +66,10 @@ class TraceInput {
   /// any trace's events (traces/TraceSlice.hpp), cut once and shared by the replays.
   [[nodiscard]] sim::Result simulate(const topo::Topology& topology, const topo::Mapping& mapping,
                                      const sim::SimConfig& config, const map::Slice& slice);
+  /// Throws InputError if the trace cannot be cut as `slice` (map::TimeOracle::check_slice): its
+  /// first iterations of an archive (not marked), of a workload without iterations, or as many
+  /// as the workload runs or more (not a slice). Cheap: before any replay.
+  void check_slice(const map::Slice& slice) const;
 
  private:
   std::string text_;

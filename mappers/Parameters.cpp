@@ -47,8 +47,14 @@ ParamValues::Value parse_value(std::string_view owner, const ParamSpec& spec,
     case ParamType::Integer:
       return parse_integer(text, what, static_cast<std::int64_t>(spec.min),
                            static_cast<std::int64_t>(spec.max));
-    case ParamType::Real:
-      return parse_real(text, what, spec.min, spec.max);
+    case ParamType::Real: {
+      const double value = parse_real(text, what, spec.min, spec.max);
+      if (spec.above_min && value <= spec.min) {
+        throw InputError(fmt::format("{}: {} is not above {} (the range: above {}, at most {})",
+                                     what, text, spec.min, spec.min, spec.max));
+      }
+      return value;
+    }
     case ParamType::Boolean:
       if (text == "true" || text == "yes" || text == "on" || text == "1") return true;
       if (text == "false" || text == "no" || text == "off" || text == "0") return false;
@@ -214,7 +220,8 @@ std::string describe_params(std::span<const ParamSpec> specs) {
   for (const auto& spec : specs) {
     std::string range;
     if (spec.type == ParamType::Integer || spec.type == ParamType::Real) {
-      range = fmt::format(", {} to {}", spec.min, spec.max);
+      range = spec.above_min ? fmt::format(", above {}, at most {}", spec.min, spec.max)
+                             : fmt::format(", {} to {}", spec.min, spec.max);
     } else if (spec.type == ParamType::Choice) {
       range = fmt::format(": {}", spec.choices);
     }

@@ -33,6 +33,8 @@ struct ParamSpec {
   double min = 0;                 ///< Integer and Real only
   double max = 0;                 ///< Integer and Real only
   std::string_view choices = {};  ///< Choice only: "stack|fold|best"
+  /// Real only: the value must be above `min`, not equal to it ("above 0, at most 1").
+  bool above_min = false;
 };
 
 /// What the user gave: key=value pairs in order.

@@ -31,13 +31,17 @@ constexpr ParamSpec kParams[] = {
      0, 0, "time|energy|time+energy"},
     {"energy-weight", ParamType::Real, "0.5",
      "objective=time+energy: the energy's weight w, the time's 1 - w", 0, 1},
-    {"model", ParamType::Choice, "flow", "the network model whose replay the search minimises", 0,
-     0, "analytic|flow|packet"},
+    {"model", ParamType::Choice, "flow",
+     "the network model whose replay the search minimises; unless given, simulate's --model in "
+     "simulate (advise ranks under flow)",
+     0, 0, "analytic|flow|packet"},
     {"screen", ParamType::Choice, "analytic",
      "the model that screens each round's candidates before the best are replayed under `model`", 0,
      0, "analytic|flow|packet"},
     {"compute-scale", ParamType::Real, "0",
-     "factor on the recorded computation in the search's replays (0: communication only)", 0, 1e6},
+     "factor on the recorded computation in the search's replays (0: communication only); "
+     "unless given, simulate's --compute-scale in simulate (advise ranks with 0)",
+     0, 1e6},
     {"portfolio", ParamType::Text,
      "in-order,round-robin,random,hilbert,scan,greedy,rcm,bisection,scotch,treematch,mxovlp,mht,"
      "random-router,group-striped,best,best:objective=congestion,best:objective=congestion-smooth,"
@@ -63,20 +67,31 @@ constexpr ParamSpec kParams[] = {
      "search on the first N iterations of a generated workload (0: the whole workload); the "
      "portfolio's mappings and the search's choice are then judged on the whole workload",
      0, 1000000000},
-    {"train-share", ParamType::Real, "1",
+    {"train-share",
+     ParamType::Real,
+     "1",
      "search on the first share of each rank's events of any trace, cut so that every message "
      "and collective is kept whole or left out (1: the whole workload); judged as with train=",
-     0, 1},
+     0,
+     1,
+     {},
+     /*above_min=*/true},
     {"train-start", ParamType::Choice, "whole",
      "with train= or train-share=: start the search from the portfolio mapping fastest on the "
      "whole workload (whole), or on the slice (slice: the portfolio judged on the whole at the "
      "end)",
      0, 0, "whole|slice"},
     {"time-limit", ParamType::Real, "0",
-     "wall-clock seconds for the improvement, 0 for none (when it strikes the result depends on "
-     "the machine's speed)",
+     "wall-clock seconds from the start of the mapping (the portfolio's mapping and replays "
+     "included) after which no further round starts, 0 for none (when it strikes the result "
+     "depends on the machine's speed)",
      0, 1e9},
 };
+
+/// "1 round", "3 rounds".
+std::string count(std::int64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
 
 std::vector<MapperItem> parse_portfolio(const std::string& text) {
   std::vector<MapperItem> members;
@@ -153,6 +168,13 @@ class Goal {
   [[nodiscard]] double gain(const Judgement& from, const Judgement& to) const {
     const double c = cost(from);
     return c > 0 ? 100.0 * (cost(to) - c) / c : 0.0;
+  }
+  /// The gain as the report shows it: "no change" if the costs are the same, else with digits
+  /// enough to show it ("-1.25 %", "-0.0031 %": never "-0.00 %").
+  [[nodiscard]] std::string gain_text(const Judgement& from, const Judgement& to) const {
+    if (!less(from, to) && !less(to, from)) return "no change";
+    const double g = gain(from, to);
+    return std::abs(g) >= 0.01 ? fmt::format("{:+.2f} %", g) : fmt::format("{:+.2g} %", g);
   }
 
  private:
@@ -246,10 +268,8 @@ class ReplaySearch final : public Mapper {
     options_.time_limit = params.real("time-limit");
     options_.train = {params.integer("train"), params.real("train-share")};
     options_.start_whole = params.text("train-start") == "whole";
-    if (options_.train.share <= 0) {
-      throw InputError(
-          "mapper 'replay-search': train-share must be above 0 (1: the whole workload)");
-    }
+    // (train-share's range, above 0, is checked with its value: ParamSpec::above_min.)
+    MAPSIM_EXPECTS(options_.train.share > 0, "train-share passed its range check at 0");
     if (options_.train.iterations > 0 && options_.train.share < 1) {
       throw InputError(
           "mapper 'replay-search': train= and train-share= both cut the workload; give one");
@@ -282,14 +302,28 @@ class ReplaySearch final : public Mapper {
 topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) const {
   const auto start = Clock::now();
   const Goal objective(options_.objective, options_.energy_weight);
+  // A slice the workload cannot be cut to fails now, before the portfolio is mapped.
+  if (!options_.train.whole()) {
+    try {
+      oracle.check_slice(options_.train);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("replay-search: {} cannot apply: {}",
+                                   options_.train.iterations > 0
+                                       ? fmt::format("train={}", options_.train.iterations)
+                                       : fmt::format("train-share={:g}", options_.train.share),
+                                   e.what()));
+    }
+  }
+  const auto note = oracle.settings_note();
   std::string report =
-      fmt::format("replay-search: minimising the {} {}{}\n", options_.model.model,
+      fmt::format("replay-search: minimising the {} {}{}{}\n", options_.model.model,
                   objective.kind() == Goal::Kind::Time     ? "makespan"
                   : objective.kind() == Goal::Kind::Energy ? "network energy"
                                                            : "time+energy cost",
                   options_.model.compute_scale == 0
                       ? " of communication only"
-                      : fmt::format(" (compute x {})", options_.model.compute_scale));
+                      : fmt::format(" (compute x {})", options_.model.compute_scale),
+                  note.empty() ? std::string() : fmt::format(" ({})", note));
 
   // 1. The portfolio, merged, replayed under the model.
   std::vector<topo::Mapping> starts;
@@ -312,7 +346,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     }
     const auto same = std::find(starts.begin(), starts.end(), mapping);
     if (same != starts.end()) {
-      origins[static_cast<std::size_t>(same - starts.begin())] += "=" + member.label;
+      // " / ": "=" would read as one item's key=value.
+      origins[static_cast<std::size_t>(same - starts.begin())] += " / " + member.label;
     } else {
       starts.push_back(std::move(mapping));
       origins.push_back(member.label);
@@ -359,8 +394,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   topo::Mapping incumbent = starts[best];
   Judgement measured = std::move(judged[best]);
   const Judgement portfolio_best = measured;
-  report += fmt::format("  start: {} ({}); {} distinct mappings replayed\n", origins[best],
-                        goal.text(portfolio_best), starts.size());
+  report += fmt::format("  start: {} ({}); {} replayed\n", origins[best], goal.text(portfolio_best),
+                        count(static_cast<std::int64_t>(starts.size()), "distinct mapping"));
   oracle.progress(fmt::format("replay-search: portfolio of {} mappings replayed, best {} ({})",
                               starts.size(), origins[best], goal.text(portfolio_best)));
 
@@ -432,6 +467,8 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   const auto replays_text = [](double n) {
     return n == std::floor(n) ? fmt::format("{:.0f}", n) : fmt::format("{:.1f}", n);
   };
+  bool no_moves = false;                   // the incumbent had no move to draw
+  std::int64_t skipped_while_stalled = 0;  // plateau_skipped in the rounds since the last gain
   while (stalled < options_.stall && evaluations + per_round <= budget && !out_of_time()) {
     auto random = Random::stream(p.seed, round + 1);
     const replay::Placement placement(p.topology, incumbent);
@@ -467,7 +504,10 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       if (auto moved = placement.moved_near(mover, placement.node(anchor), random))
         candidates.push_back(std::move(*moved));
     }
-    if (candidates.empty()) break;
+    if (candidates.empty()) {
+      no_moves = true;
+      break;
+    }
     if (candidates.size() > options_.batch) candidates.resize(options_.batch);
 
     std::vector<std::size_t> order(candidates.size());
@@ -503,6 +543,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
           const auto before = order.size();
           std::erase_if(order, [&](std::size_t k) { return screen_tied[k]; });
           plateau_skipped += static_cast<std::int64_t>(before - order.size());
+          skipped_while_stalled += static_cast<std::int64_t>(before - order.size());
         }
       }
       std::vector<topo::Mapping> chosen;
@@ -556,41 +597,84 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
       if (incumbent_screen) incumbent_screen = std::move(screened[order[winner]]);
       tied_screens_failed = 0;
       stalled = 0;
+      skipped_while_stalled = 0;
       ++accepted;
       refresh();
     } else {
       ++stalled;
     }
     ++round;
-    oracle.progress(fmt::format("replay-search: round {}, {} of {} replays, best {} ({:+.2f} %)",
-                                round, replays_text(evaluations), options_.evaluations,
-                                goal.text(measured), goal.gain(portfolio_best, measured)));
+    oracle.progress(fmt::format("replay-search: round {}, {} of {} replays, best {} ({})", round,
+                                replays_text(evaluations), options_.evaluations,
+                                goal.text(measured), goal.gain_text(portfolio_best, measured)));
   }
-  report +=
-      fmt::format("  improvement: {} rounds, {} replays, {} moves taken: {} -> {} ({:+.2f} %)\n",
-                  round, replays_text(evaluations), accepted, goal.text(portfolio_best),
-                  goal.text(measured), goal.gain(portfolio_best, measured));
+  // Why the rounds stopped, as the loop's tests go (a round under way always finishes).
+  std::string stop;
+  if (no_moves) {
+    stop = "the incumbent had no move to draw";
+  } else if (stalled >= options_.stall) {
+    stop = fmt::format("the stall rule ({} without a gain, stall={})", count(stalled, "round"),
+                       options_.stall);
+    if (skipped_while_stalled > 0) {
+      stop += fmt::format(
+          "; in them the plateau rule (plateau={}) left {} tied with the incumbent's screen "
+          "unconfirmed",
+          options_.plateau, count(skipped_while_stalled, "candidate"));
+    }
+  } else if (evaluations + per_round > budget) {
+    // A round's replays: its screens and confirmations (a slice's counted at its share of the
+    // whole's events), and with train-start=whole one replay of the whole workload.
+    std::string need = screening ? fmt::format("batch {} + confirm {}", options_.batch,
+                                               std::min(options_.confirm, options_.batch))
+                                 : fmt::format("batch {}", options_.batch);
+    if (slice_cost != 1.0) need = fmt::format("({}) x {:.2f} of a whole replay", need, slice_cost);
+    if (start_whole) need += " + 1 on the whole workload";
+    stop =
+        round == 0 && evaluations == 0
+            ? fmt::format(
+                  "evaluations={} is too small for one round, which needs {} = {} "
+                  "replays",
+                  options_.evaluations, need, replays_text(per_round))
+        : round == 0
+            ? fmt::format(
+                  "evaluations={} is too small for one round, which needs {} = {} "
+                  "replays after the {} already counted",
+                  options_.evaluations, need, replays_text(per_round), replays_text(evaluations))
+            : fmt::format("the evaluations budget (evaluations={}: {} made, a round needs {})",
+                          options_.evaluations, replays_text(evaluations), replays_text(per_round));
+  } else {
+    stop = fmt::format(
+        "the time limit (time-limit={:g} s, counted from the start of the mapping, the "
+        "portfolio's included)",
+        options_.time_limit);
+  }
+  report += fmt::format("  improvement: {}, {} {}, {} taken: {} -> {} ({}); stopped by {}\n",
+                        count(static_cast<std::int64_t>(round), "round"), replays_text(evaluations),
+                        evaluations == 1 ? "replay" : "replays", count(accepted, "move"),
+                        goal.text(portfolio_best), goal.text(measured),
+                        goal.gain_text(portfolio_best, measured), stop);
   if (ties > 0) {
     // Moves the model cannot tell from the incumbent: where most tie, the placement sits on a
     // plateau of the model's time (a sign that further moves of this kind will not gain).
-    report += fmt::format("  {} of {} confirmed candidates tied the incumbent exactly\n", ties,
-                          confirmations);
+    report += fmt::format("  {} of {} tied the incumbent exactly\n", ties,
+                          count(confirmations, "confirmed candidate"));
   }
   if (plateau_skipped > 0) {
     report += fmt::format(
-        "  {} screened candidates tied their incumbent's screen after {} such had been confirmed "
-        "without a gain (a plateau), and were not confirmed\n",
-        plateau_skipped, options_.plateau);
+        "  {} tied their incumbent's screen after {} such had been confirmed without a gain (a "
+        "plateau), and {} not confirmed\n",
+        count(plateau_skipped, "screened candidate"), options_.plateau,
+        plateau_skipped == 1 ? "was" : "were");
   }
   if (stopped > 0) {
-    report += fmt::format(
-        "  {} of {} confirmations stopped early, once their replay passed the incumbent's "
-        "makespan\n",
-        stopped, confirmations);
+    report +=
+        fmt::format("  {} of {} stopped early, once their replay passed the incumbent's makespan\n",
+                    stopped, count(confirmations, "confirmation"));
   }
   if (rejected_on_whole > 0) {
-    report += fmt::format("  {} moves faster on the slice were slower on the whole workload\n",
-                          rejected_on_whole);
+    report +=
+        fmt::format("  {} faster on the slice {} slower on the whole workload\n",
+                    count(rejected_on_whole, "move"), rejected_on_whole == 1 ? "was" : "were");
   }
   if (train) {
     // Chosen on the first iterations: the choice and every portfolio mapping on the whole
@@ -622,7 +706,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
     report +=
         fmt::format("  whole workload: the choice on {} {}; {}\n",
                     options_.train.iterations > 0
-                        ? fmt::format("{} iterations", options_.train.iterations)
+                        ? count(options_.train.iterations, "iteration")
                         : fmt::format("{:g} % of each rank's events", options_.train.share * 100),
                     whole_goal.text(judged_whole[0]),
                     fastest == 0 ? std::string("kept (no portfolio mapping is better)")

@@ -2,7 +2,10 @@
 // replay-search: a mapper that optimises the replayed time of the workload, not a static proxy
 // for it. Cost of a mapping f, by `objective=`, from the replay of the trace under f with the
 // model and compute scale of `model=` and `compute-scale=` (default: flow, communication only —
-// the placement's own effect, which computation would hide):
+// the placement's own effect, which computation would hide; in `simulate`, those not given are
+// its --model and --compute-scale, so that its row is never slower than its portfolio's members
+// under the replay the table shows, and the report's first line says so: cli/MapperChoice.hpp;
+// sweeps keep the defaults, their keys name the parameters):
 //   time         T(f), the replay's makespan (the default)
 //   energy       E(f), the network's energy over the replay (sim/Energy.hpp: traffic and links'
 //                power, every link and channel)
@@ -54,8 +57,11 @@
 //    plateau rule's screen of the start, screened and confirmed alike; with train-start=whole,
 //    below, counted in replays of the whole workload: a replay of the slice counts as its share
 //    of the whole's trace events, so that the slice's cheaper replays buy more rounds; a
-//    candidate looked up counts as replayed), after `stall` rounds without a gain, or at
-//    `time-limit`.
+//    candidate looked up counts as replayed), after `stall` rounds without a gain, or once
+//    `time-limit` seconds have passed since the mapping began (the portfolio's mapping and
+//    replays included; a round under way finishes). The report's improvement line ends with
+//    which stopped it (the budget, the stall rule — and the plateau rule's share in it — the
+//    time limit, or a budget too small for one round, with the replays a round needs).
 // 4. Choose on a slice, win on the whole: with `train=N` the search's replays run the first N
 //    iterations of the workload only (a generated workload run with N iterations: its
 //    iterations repeat the same messages, so N of them show the placement's effect at a fraction

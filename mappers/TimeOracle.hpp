@@ -90,6 +90,17 @@ class TimeOracle {
   /// One line of progress while a search runs (after the portfolio, after each round), for the
   /// user waiting on a long search; shown at once or dropped, never kept (default: dropped).
   virtual void progress(std::string_view /*line*/) const {}
+
+  /// Throws InputError saying why the workload cannot be replayed cut as `slice` (a trace file,
+  /// whose iterations are not marked; a workload without iterations; a cut at as many iterations
+  /// as it has or more), so that a search refuses it before it maps or replays anything; the
+  /// default checks nothing (judge() throws then).
+  virtual void check_slice(const Slice& /*slice*/) const {}
+
+  /// Where the caller took a search's replay settings from, when not from the mapper's own
+  /// parameters (simulate fills an unset model= and compute-scale= from its --model and
+  /// --compute-scale: cli/MapperChoice.hpp), for the report line that names them; "" otherwise.
+  [[nodiscard]] virtual std::string settings_note() const { return {}; }
 };
 
 }  // namespace mapsim::map

@@ -13,9 +13,17 @@
 
 namespace mapsim::tuning {
 
-ReplayOracle::ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay)
-    : topology_(topology), base_(std::move(base)), replay_(std::move(replay)) {
+ReplayOracle::ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay,
+                           SliceCheck check)
+    : topology_(topology),
+      base_(std::move(base)),
+      replay_(std::move(replay)),
+      check_(std::move(check)) {
   sim::validate(base_);
+}
+
+void ReplayOracle::check_slice(const map::Slice& slice) const {
+  if (check_) check_(slice);
 }
 
 std::vector<map::Judgement> ReplayOracle::judge(std::span<const topo::Mapping> mappings,

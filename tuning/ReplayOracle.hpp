@@ -38,11 +38,17 @@ class ReplayOracle final : public map::TimeOracle {
   using Replayer =
       std::function<sim::Result(const topo::Mapping&, const sim::SimConfig&, const map::Slice&)>;
 
-  ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay);
+  /// Checks that the workload can be cut as a slice (TimeOracle::check_slice): throws InputError
+  /// saying why not.
+  using SliceCheck = std::function<void(const map::Slice&)>;
+
+  ReplayOracle(const topo::Topology& topology, sim::SimConfig base, Replayer replay,
+               SliceCheck check = {});
 
   [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
   [[nodiscard]] std::vector<map::Judgement> judge(std::span<const topo::Mapping> mappings,
                                                   const map::Fidelity& fidelity) const override;
+  void check_slice(const map::Slice& slice) const override;
   void report(std::string_view text) const override;
   /// Logs the line at once (log::info).
   void progress(std::string_view line) const override;
@@ -56,6 +62,7 @@ class ReplayOracle final : public map::TimeOracle {
   const topo::Topology& topology_;
   sim::SimConfig base_;
   Replayer replay_;
+  SliceCheck check_;
   mutable std::atomic<std::int64_t> replays_{0};
   mutable std::mutex mutex_;
   mutable std::string reported_;

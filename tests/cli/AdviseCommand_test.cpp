@@ -189,7 +189,8 @@ TEST(AdviseCommand, ItsEnergiesAreWhatSimulateMeasures) {
   const double chosen = std::stod((*row)["comm_energy_j"]);
   EXPECT_NEAR(chosen, energy_of(rankfile), 1e-9 * chosen);
   EXPECT_NEAR(std::stod(advice.settings["energy_vs_in_order"]), chosen / in_order, 1e-12);
-  // The most frugal: the least energy of every row (the first on ties), its ratio to in-order.
+  // The most frugal: the least energy of every row (the first on ties), its ratio to in-order;
+  // the recommended mapping if it spends as much to a relative 1e-9.
   auto frugal = advice.rows[0];
   std::set<std::string> energies;
   for (auto& f : advice.rows) {
@@ -199,6 +200,7 @@ TEST(AdviseCommand, ItsEnergiesAreWhatSimulateMeasures) {
     if (std::stod(f["comm_energy_j"]) < std::stod(frugal["comm_energy_j"])) frugal = f;
   }
   EXPECT_GT(energies.size(), 1U);  // the mappings do differ in energy here
+  if (std::stod(frugal["comm_energy_j"]) >= chosen * (1 - 1e-9)) frugal = *row;
   EXPECT_EQ(advice.settings["frugal"], frugal["mapper"]);
   EXPECT_NEAR(std::stod(advice.settings["frugal_energy_vs_in_order"]),
               std::stod(frugal["comm_energy_j"]) / in_order, 1e-12);
@@ -209,6 +211,24 @@ TEST(AdviseCommand, ItsEnergiesAreWhatSimulateMeasures) {
   EXPECT_THAT(text.out, HasSubstr("energy         "));
   EXPECT_THAT(text.out, ::testing::AnyOf(HasSubstr("most frugal is " + frugal["mapper"]),
                                          HasSubstr("no mapping spends less")));
+}
+
+// BT on a 4x4x4 torus: scotch maps as bisection does up to rank order on a node, and its energy
+// differs from the recommended bisection's by floating-point noise (5e-17 J of 0.42 J, the same
+// replay time): no "most frugal" mapping is named for that, the recommended one counts as it.
+TEST(AdviseCommand, EnergiesWithinNoiseOfTheRecommendedOnesAreTheSame) {
+  const std::string command =
+      "advise npb:bt:A:64:iterations=3 --topology torus:4x4x4 --overheads typical --mapper "
+      "in-order,bisection,scotch,random";
+  const auto text = run_mapsim(command);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("recommended    bisection"));
+  EXPECT_THAT(text.out, Not(HasSubstr("most frugal")));
+  EXPECT_THAT(text.out, HasSubstr("; no mapping spends less"));
+  const auto json = run_mapsim(command + " --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto advice = parse(json.out);
+  EXPECT_EQ(advice.settings["frugal"], advice.settings["recommended"]);
 }
 
 // --link and --link-energy as simulate takes them: every replay runs on those links and spends
@@ -354,7 +374,10 @@ TEST(AdviseCommand, SearchesWithItsOwnReplaysInTheLoop) {
     const auto r = run_mapsim("advise " + sh(trace) + " --topology " + machine + costs +
                               " --format json" + how);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("replay-search: minimising the flow makespan"));
+    // Its model and compute scale, not given, are advise's ranking's, and it says so.
+    EXPECT_THAT(r.err, HasSubstr("replay-search: minimising the flow makespan of communication "
+                                 "only (model=flow from advise's ranking, compute-scale=0 from "
+                                 "advise's ranking, not given as parameters)"));
     auto advice = parse(r.out);
     EXPECT_EQ(advice.settings["refused"], "");
     const auto searched = std::find_if(advice.rows.begin(), advice.rows.end(), [&](Fields& f) {
@@ -378,7 +401,8 @@ TEST(AdviseCommand, SearchesWithItsOwnReplaysInTheLoop) {
   EXPECT_THAT(failed.out, HasSubstr("; could not search: replay-search:train=1\n"));
   EXPECT_THAT(failed.out, Not(HasSubstr("refused the machine")));
   EXPECT_THAT(failed.err, HasSubstr("warning: replay-search:train=1: "));
-  EXPECT_THAT(failed.err, HasSubstr("only a generated workload can be replayed"));
+  EXPECT_THAT(failed.err, HasSubstr("train=1 cannot apply: " + (trace / "traces.otf2").string() +
+                                    " is an OTF2 trace"));
   EXPECT_THAT(failed.out, HasSubstr("\nrecommended    "));
 }
 

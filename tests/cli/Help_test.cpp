@@ -1,6 +1,8 @@
 // The CLI for people: `mapsim help`, "did you mean" for misspelt names, no abbreviated options,
 // and no progress text when stderr is not a terminal.
 
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -24,6 +26,37 @@ TEST(Help, PrintsTheCommandsHelp) {
     EXPECT_THAT(help.out, HasSubstr(std::string("Usage: mapsim ") + command));
     EXPECT_EQ(help.out, option.out) << command;
   }
+}
+
+/// `text` with every run of white space (the help's line breaks) as one space.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\n';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
+// `results --help` names every mapping format --mapping exports (as `map` writes them).
+TEST(Help, ResultsNamesEveryMappingFormat) {
+  const auto help = run_mapsim("results --help");
+  ASSERT_EQ(help.exit_code, 0);
+  EXPECT_THAT(one_line(help.out),
+              HasSubstr("with --mapping: one of plain, rankfile, hostlist, slurm, mpich"));
+}
+
+// `list mappers` says what replay-search's model and compute scale follow when not given, and
+// what its time limit's clock covers.
+TEST(Help, ListMappersSaysWhatReplaySearchsDefaultsFollow) {
+  const auto list = run_mapsim("list mappers");
+  ASSERT_EQ(list.exit_code, 0);
+  const auto text = one_line(list.out);
+  EXPECT_THAT(text, HasSubstr("unless given, simulate's --model in simulate"));
+  EXPECT_THAT(text, HasSubstr("unless given, simulate's --compute-scale in simulate"));
+  EXPECT_THAT(text, HasSubstr("wall-clock seconds from the start of the mapping (the portfolio's "
+                              "mapping and replays included)"));
 }
 
 TEST(Help, WithoutACommandPrintsTheOverview) {

@@ -378,6 +378,31 @@ TEST(MapCommand, ReplaySearchReplaysTheTrace) {
   EXPECT_THAT(own.err, Not(HasSubstr("  portfolio: scotch")));
 }
 
+// train=N must cut the workload: N at or above the workload's iterations, or a workload without
+// iterations, is an error naming train=N and why, raised before the portfolio is mapped (not as
+// a failed replay of a candidate).
+TEST(MapCommand, ReplaySearchRefusesATrainingSliceTheWorkloadCannotHave) {
+  const auto over = run_mapsim(
+      "map --trace npb:bt:S:4:iterations=3 --topology torus:2x2 --mapper replay-search --param "
+      "train=5");
+  EXPECT_EQ(over.exit_code, 1);
+  EXPECT_THAT(over.err, HasSubstr("replay-search: train=5 cannot apply: npb:bt:S:4:iterations=3 "
+                                  "runs 3 iterations, so its first 5 are no slice of it; give "
+                                  "train= below 3"));
+  const auto equal = run_mapsim(
+      "map --trace npb:bt:S:4:iterations=3 --topology torus:2x2 --mapper replay-search --param "
+      "train=3");
+  EXPECT_EQ(equal.exit_code, 1);
+  EXPECT_THAT(equal.err, HasSubstr("replay-search: train=3 cannot apply"));
+  const auto none = run_mapsim(
+      "map --trace npb:ep:S:4 --topology torus:2x2 --mapper replay-search --param train=1");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_THAT(none.err, HasSubstr("replay-search: train=1 cannot apply: npb:ep:S:4 has no "
+                                  "iterations to cut (ep has no iteration count); train-share="));
+  for (const auto& r : {over, equal, none})
+    EXPECT_THAT(r.err, Not(HasSubstr("replaying candidate mapping")));
+}
+
 TEST(MapCommand, ReplaySearchNeedsATrace) {
   const testing::TempDir dir;
   const auto r = run_mapsim("map --matrix " + ring_csv(dir) +

@@ -615,6 +615,33 @@ TEST(SimulateCommand, MapsWithReplaySearch) {
   EXPECT_THAT(many.err, HasSubstr("replay-search: minimising"));
 }
 
+// replay-search without model= and compute-scale= searches under the table's --model and
+// --compute-scale (here analytic, communication only), says so on its first report line and in
+// its params, so that its row is no slower than its portfolio's members the table also shows;
+// given ones are its own.
+TEST(SimulateCommand, ReplaySearchSearchesUnderTheCommandsModelUnlessGivenOne) {
+  const std::string base =
+      "simulate --trace npb:cg:S:16:iterations=1 --topology torus:2x2x2:cores=2 --model analytic "
+      "--compute-scale 0 --format csv --mapper ";
+  const auto r = run_mapsim(base +
+                            "in-order,best,best:objective=energy,replay-search --param "
+                            "replay-search.evaluations=20");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("replay-search: minimising the analytic makespan of communication "
+                               "only (model=analytic from --model, compute-scale=0 from "
+                               "--compute-scale, not given as parameters)"));
+  EXPECT_THAT(testing::csv_cell(r.out, 3, "params"), HasSubstr("model=analytic"));
+  const auto search = std::stoll(testing::csv_cell(r.out, 3, "makespan_ps"));
+  for (std::size_t row = 0; row < 3; ++row)
+    EXPECT_LE(search, std::stoll(testing::csv_cell(r.out, row, "makespan_ps"))) << row;
+  // Given: its own, and no note.
+  const auto own = run_mapsim(base + "replay-search --param model=flow --param evaluations=8");
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_THAT(own.err, HasSubstr("replay-search: minimising the flow makespan of communication "
+                                 "only (compute-scale=0 from --compute-scale, not given as "
+                                 "parameters)\n"));
+}
+
 // On an OTF2 trace, replay-search searches on a share of its events (train-share=), the choice
 // then judged on the whole trace; train= (iterations) is refused there, naming train-share=, and
 // so is giving both.
@@ -629,7 +656,14 @@ TEST(SimulateCommand, ReplaySearchTrainsOnAShareOfATrace) {
                                      " --topology torus:4x2 --mapper replay-search --param "
                                      "evaluations=8 --param train=2");
   EXPECT_EQ(iterations.exit_code, 1);
-  EXPECT_THAT(iterations.err, HasSubstr("train-share="));
+  // Refused before the portfolio is mapped, saying why (not as a candidate's failed replay).
+  EXPECT_THAT(
+      iterations.err,
+      HasSubstr(
+          "replay-search: train=2 cannot apply: " + kLu +
+          "/traces.otf2 is an OTF2 trace, whose iterations are not marked; cut it by a share of "
+          "each rank's events with train-share="));
+  EXPECT_THAT(iterations.err, Not(HasSubstr("replaying candidate mapping")));
   const auto both = run_mapsim("simulate --trace " + kLu +
                                " --topology torus:4x2 --mapper replay-search --param train=2 "
                                "--param train-share=0.5");

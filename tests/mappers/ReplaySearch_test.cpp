@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -420,7 +421,7 @@ TEST(ReplaySearch, StopsAfterStallRoundsWithoutGain) {
     EXPECT_THAT(lines[0], HasSubstr("portfolio of"));
     for (std::size_t k = 1; k < lines.size(); ++k)
       EXPECT_THAT(lines[k], HasSubstr(fmt::format("round {}, ", k)));
-    EXPECT_THAT(lines[3], HasSubstr("(+0.00 %)"));  // flat: no move gains
+    EXPECT_THAT(lines[3], HasSubstr("(no change)"));  // flat: no move gains
     // Every confirmation (four a round) costs what the incumbent does.
     EXPECT_THAT(oracle.reported(),
                 HasSubstr("  12 of 12 confirmed candidates tied the incumbent exactly\n"));
@@ -441,6 +442,42 @@ long count_before(const std::string& report, const std::string& what) {
   auto start = report.rfind(' ', at - 1);
   start = start == std::string::npos ? 0 : start + 1;
   return std::stol(report.substr(start, at - start));
+}
+
+// The improvement line ends with what stopped the rounds: a budget too small for one round (with
+// the replays a round needs), the budget spent, the stall rule (and the plateau rule's part in
+// it), or the time limit, which counts from the start of the mapping.
+TEST(ReplaySearch, ReportsWhyTheRoundsStopped) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 9);
+  const auto stopped_by = [&](const ParamList& params, bool flat) {
+    const FakeOracle oracle(*machine, matrix, flat);
+    (void)search(matrix, *machine, oracle, params);
+    const auto report = oracle.reported();
+    const auto at = report.find("; stopped by ");
+    if (at == std::string::npos) return "(no stop reason) " + report;
+    return report.substr(at + 13, report.find('\n', at) - at - 13);
+  };
+  // A round screens batch (16) and confirms confirm (4): 20 replays.
+  EXPECT_EQ(stopped_by({{"evaluations", "10"}}, false),
+            "evaluations=10 is too small for one round, which needs batch 16 + confirm 4 = 20 "
+            "replays");
+  EXPECT_EQ(stopped_by({{"evaluations", "10"}, {"screen", "flow"}}, false),
+            "evaluations=10 is too small for one round, which needs batch 16 = 16 replays");
+  // Flat: nothing gains. 45 replays: two rounds of 20, then 5 left.
+  EXPECT_EQ(stopped_by({{"evaluations", "45"}, {"stall", "100"}, {"plateau", "0"}}, true),
+            "the evaluations budget (evaluations=45: 40 made, a round needs 20)");
+  EXPECT_EQ(stopped_by({{"evaluations", "100000"}, {"stall", "3"}, {"plateau", "0"}}, true),
+            "the stall rule (3 rounds without a gain, stall=3)");
+  // plateau=2: the first round's four confirmations fail; the next four rounds' 16 screen-tied
+  // candidates are left unconfirmed.
+  EXPECT_EQ(stopped_by({{"evaluations", "100000"}, {"stall", "5"}, {"plateau", "2"}}, true),
+            "the stall rule (5 rounds without a gain, stall=5); in them the plateau rule "
+            "(plateau=2) left 16 candidates tied with the incumbent's screen unconfirmed");
+  // The portfolio alone takes longer than a nanosecond: no round starts.
+  EXPECT_THAT(stopped_by({{"evaluations", "100000"}, {"time-limit", "1e-9"}}, false),
+              ::testing::StartsWith("the time limit (time-limit=1e-09 s, counted from the start "
+                                    "of the mapping, the portfolio's included)"));
 }
 
 // Nothing improves, so every round draws from the same incumbent and draws some candidates again:
@@ -658,7 +695,12 @@ TEST(ReplaySearch, ChoosesOnAShareOfTheEventsAndKeepsWhatIsFastestOnTheWhole) {
               HasSubstr("whole workload: the choice on 25 % of each rank's events"));
   EXPECT_THROW((void)make_mapper("replay-search", {{"train", "2"}, {"train-share", "0.5"}}),
                InputError);
-  EXPECT_THROW((void)make_mapper("replay-search", {{"train-share", "0"}}), InputError);
+  // 0 is refused with its value and the range (above 0, at most 1), as the help gives it.
+  EXPECT_THAT(construction_error({{"train-share", "0"}}),
+              HasSubstr("parameter 'train-share': 0 is not above 0 (the range: above 0, at most "
+                        "1)"));
+  EXPECT_THAT(describe_params(replay_search_params()),
+              HasSubstr("train-share (number, above 0, at most 1, default 1)"));
   EXPECT_THROW((void)make_mapper("replay-search", {{"train-share", "1.5"}}), InputError);
 }
 
@@ -1107,7 +1149,7 @@ TEST(ReplaySearch, TimeAndEnergyScreensAgainstTheReferencesScreenReplay) {
     EXPECT_EQ(calls[1].fidelity, screen);
     ASSERT_EQ(calls[1].mappings.size(), 1U);
     EXPECT_EQ(calls[1].mappings[0], make_mapper("random")->map(matrix, *machine, 0));
-    EXPECT_THAT(oracle.reported(), HasSubstr("improvement: 0 rounds, 1 replays"));
+    EXPECT_THAT(oracle.reported(), HasSubstr("improvement: 0 rounds, 1 replay, "));
   }
   {
     const ScoredOracle oracle(*machine, matrix, hop_bytes_and_spread);
@@ -1379,6 +1421,92 @@ TEST(ReplaySearch, TriesTheSlicesNextFastestWhenItsFastestLosesOnTheWhole) {
   }
   EXPECT_TRUE(second_try);
   EXPECT_LE(replays, evaluations);
+}
+
+// Counts of one are singular ("1 round", "1 iteration"), and a gain too small for two decimals
+// shows its digits, no change says so: never "-0.00 %".
+TEST(ReplaySearch, ReportsSingularsAndSmallGains) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 9);
+  {
+    const FakeOracle oracle(*machine, matrix, /*flat=*/true);
+    (void)search(matrix, *machine, oracle, {{"stall", "1"}, {"plateau", "0"}});
+    const auto report = oracle.reported();
+    EXPECT_THAT(report, HasSubstr("improvement: 1 round, 20 replays, 0 moves taken: "));
+    EXPECT_THAT(report, HasSubstr("(no change); stopped by"));
+    EXPECT_THAT(report, Not(HasSubstr("0.00 %")));
+  }
+  {
+    // Makespans of 1 s plus the hop-bytes in picoseconds: every gain is below 0.01 %.
+    const ScoredOracle oracle(
+        *machine, matrix,
+        [](const topo::Mapping&, const Fidelity&, const Judgement& j) -> std::optional<Score> {
+          return Score{1'000'000'000'000 + j.makespan, 0};
+        });
+    (void)search(matrix, *machine, oracle, {{"portfolio", "random"}, {"evaluations", "60"}});
+    const auto report = oracle.reported();
+    EXPECT_THAT(report, Not(HasSubstr("0.00 %"))) << report;
+    EXPECT_THAT(report, ::testing::ContainsRegex(R"(\(-0\.000[1-9][0-9]* %\); stopped by)"))
+        << report;
+  }
+  {
+    const SliceOracle oracle(*machine, matrix);
+    (void)search(matrix, *machine, oracle,
+                 {{"train", "1"}, {"evaluations", "20"}, {"portfolio", "random,in-order"}});
+    EXPECT_THAT(oracle.reported(), HasSubstr("whole workload: the choice on 1 iteration "));
+  }
+}
+
+/// An oracle whose workload cannot be cut as asked: check_slice() refuses every slice.
+class UncuttableOracle final : public TimeOracle {
+ public:
+  explicit UncuttableOracle(const topo::Topology& topology) : topology_(topology) {}
+  [[nodiscard]] const topo::Topology& topology() const override { return topology_; }
+  [[nodiscard]] std::vector<Judgement> judge(std::span<const topo::Mapping> mappings,
+                                             const Fidelity&) const override {
+    judged_ += static_cast<std::int64_t>(mappings.size());
+    std::vector<Judgement> judgements(mappings.size());
+    for (std::size_t k = 0; k < mappings.size(); ++k) {
+      judgements[k].rank_finish.assign(static_cast<std::size_t>(mappings[k].rank_count()), 0);
+      judgements[k].link_busy.assign(static_cast<std::size_t>(topology_.link_count()), 0);
+    }
+    return judgements;
+  }
+  void check_slice(const Slice&) const override {
+    throw InputError("the workload runs 3 iterations");
+  }
+  void report(std::string_view text) const override { reported_ += text; }
+  [[nodiscard]] std::int64_t judged() const { return judged_; }
+  [[nodiscard]] const std::string& reported() const { return reported_; }
+
+ private:
+  const topo::Topology& topology_;
+  mutable std::int64_t judged_ = 0;  // judge() is called from one thread
+  mutable std::string reported_;
+};
+
+// A slice the workload cannot have (train=, train-share=) fails before anything is mapped or
+// replayed, naming the parameter and the oracle's reason; the whole workload asks nothing.
+TEST(ReplaySearch, RefusesASliceTheWorkloadCannotHaveBeforeThePortfolio) {
+  const auto machine = topo::make_topology("torus:4x4");
+  const auto matrix = testing::random_matrix(16, 3, 9);
+  for (const auto& [key, value, named] :
+       {std::tuple{"train", "5", "train=5"}, std::tuple{"train-share", "0.5", "train-share=0.5"}}) {
+    const UncuttableOracle oracle(*machine);
+    try {
+      (void)search(matrix, *machine, oracle, {{key, value}});
+      ADD_FAILURE() << named << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(
+          std::string(e.what()),
+          fmt::format("replay-search: {} cannot apply: the workload runs 3 iterations", named));
+    }
+    EXPECT_EQ(oracle.judged(), 0) << named;
+    EXPECT_EQ(oracle.reported(), "") << named;
+  }
+  const UncuttableOracle whole(*machine);
+  (void)search(matrix, *machine, whole, {{"portfolio", "in-order"}, {"evaluations", "0"}});
+  EXPECT_EQ(whole.judged(), 1);
 }
 
 }  // namespace
