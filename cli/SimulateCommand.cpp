@@ -217,6 +217,9 @@ void print_table(std::FILE* out, const std::vector<Replay>& replays, const Trace
                seconds(static_cast<sim::Time>(r.latency.mean())), r.latency.mean_slowdown(),
                r.wall_seconds, replay.energy.joules());
   }
+  // Only when some replay has one (every row may have failed).
+  if (std::none_of(replays.begin(), replays.end(), [](const Replay& r) { return r.result; }))
+    return;
   fmt::print(out, "\ncritical path (shares of each makespan; Result.hpp, CriticalPath):\n");
   for (const auto& replay : replays) {
     if (replay.result)

@@ -120,7 +120,7 @@ TEST(SimulateCommand, SettingsRecordTheLinkEnergy) {
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto value = [&](const std::string& key) {
     const auto values = testing::json_values(json.out, key);
-    return values.size() == 1 ? values[0] : "<" + std::to_string(values.size()) + " values>";
+    return values.size() == 1 ? values[0] : fmt::format("<{} values>", values.size());
   };
   EXPECT_EQ(value("link_energy_overrides"), "haec-wireless:10:0:1");
   EXPECT_EQ(value("link_haec-wireless_pj_per_bit"), "10");
@@ -696,6 +696,8 @@ TEST(SimulateCommand, TimeLimitStopsAReplay) {
       "1e-9");
   EXPECT_EQ(two.exit_code, 1);
   EXPECT_THAT(two.out, HasSubstr("greedy       error: time limit of 1e-09 s reached"));
+  // No replay finished: no critical path section without a line in it.
+  EXPECT_THAT(two.out, Not(HasSubstr("critical path")));
   const auto ample =
       run_mapsim("simulate --trace npb:lu:S:16 --topology torus:4x4 --time-limit 600");
   EXPECT_EQ(ample.exit_code, 0) << ample.err;
