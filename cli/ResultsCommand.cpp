@@ -21,9 +21,9 @@ int run_results(const std::vector<std::string>& args) {
       "results", "DB [--where EXPR] [--metric M ...] [--normalize in-order] [--format F]",
       "Prints the results of a sweep: a table per workload, machine and model, with a row per\n"
       "mapper (averaged over repeats) and the rank correlation of hop-bytes and simulated\n"
-      "makespan (values within --tie-tolerance are ties; mostly tied contexts say so). --mapping "
-      "RUN exports the mapping of one run instead (RUN: its name, or its\n"
-      "key or a prefix of 6 or more hex digits). Works while a sweep writes the database.");
+      "makespan (values within --tie-tolerance are ties; mostly tied contexts say so).\n"
+      "--mapping RUN exports the mapping of one run instead (RUN: its name, or its key or a\n"
+      "prefix of 6 or more hex digits). Works while a sweep writes the database.");
   line.options.add_options()("db", po::value<std::string>()->required(), "results database")(
       "where", po::value<std::string>(),
       "SQL condition over the columns of the results view, e.g. \"workload LIKE 'npb:lu%'\"")(

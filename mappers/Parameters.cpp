@@ -48,10 +48,12 @@ ParamValues::Value parse_value(std::string_view owner, const ParamSpec& spec,
       return parse_integer(text, what, static_cast<std::int64_t>(spec.min),
                            static_cast<std::int64_t>(spec.max));
     case ParamType::Real: {
-      const double value = parse_real(text, what, spec.min, spec.max);
-      if (spec.above_min && value <= spec.min) {
-        throw InputError(fmt::format("{}: {} is not above {} (the range: above {}, at most {})",
-                                     what, text, spec.min, spec.min, spec.max));
+      if (!spec.above_min) return parse_real(text, what, spec.min, spec.max);
+      // One wording on both sides of a range open at its bottom.
+      const double value = parse_real(text, what);
+      if (!(value > spec.min && value <= spec.max)) {
+        throw InputError(fmt::format("{}: {} is out of range (above {}, at most {})", what, text,
+                                     spec.min, spec.max));
       }
       return value;
     }

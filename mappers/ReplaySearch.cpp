@@ -396,8 +396,9 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
   const Judgement portfolio_best = measured;
   report += fmt::format("  start: {} ({}); {} replayed\n", origins[best], goal.text(portfolio_best),
                         count(static_cast<std::int64_t>(starts.size()), "distinct mapping"));
-  oracle.progress(fmt::format("replay-search: portfolio of {} mappings replayed, best {} ({})",
-                              starts.size(), origins[best], goal.text(portfolio_best)));
+  oracle.progress(fmt::format("replay-search: portfolio of {} replayed, best {} ({})",
+                              count(static_cast<std::int64_t>(starts.size()), "mapping"),
+                              origins[best], goal.text(portfolio_best)));
 
   // 2. Rounds of moves. The budget counts replays of the whole workload: with train-start=whole
   // a replay of the slice counts as its share of the whole's trace events, so that the slice's
@@ -648,7 +649,7 @@ topo::Mapping ReplaySearch::search(const Problem& p, const TimeOracle& oracle) c
         "portfolio's included)",
         options_.time_limit);
   }
-  report += fmt::format("  improvement: {}, {} {}, {} taken: {} -> {} ({}); stopped by {}\n",
+  report += fmt::format("  improvement: {}, {} {}, {} taken: {} -> {} ({}); stopped: {}\n",
                         count(static_cast<std::int64_t>(round), "round"), replays_text(evaluations),
                         evaluations == 1 ? "replay" : "replays", count(accepted, "move"),
                         goal.text(portfolio_best), goal.text(measured),

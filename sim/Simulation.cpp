@@ -12,7 +12,7 @@ void validate(const SimConfig& config) {
   // Each message names the parameter as the CLI option and the config key spell it.
   if (!(config.compute_scale >= 0 && config.compute_scale <= kMaxComputeScale)) {
     throw InputError(fmt::format(
-        "compute scale {:g} is out of range [0, {:g}] (--compute-scale, sim.compute-scale)",
+        "compute scale {} is out of range [0, {:g}] (--compute-scale, sim.compute-scale)",
         config.compute_scale, kMaxComputeScale));
   }
   if (config.eager_threshold < 0 || config.eager_threshold > kMaxEagerThreshold) {

@@ -1,6 +1,7 @@
 // The CLI for people: `mapsim help`, "did you mean" for misspelt names, no abbreviated options,
 // and no progress text when stderr is not a terminal.
 
+#include <sstream>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -45,6 +46,12 @@ TEST(Help, ResultsNamesEveryMappingFormat) {
   ASSERT_EQ(help.exit_code, 0);
   EXPECT_THAT(one_line(help.out),
               HasSubstr("with --mapping: one of plain, rankfile, hostlist, slurm, mpich"));
+  // Its description is wrapped as the others (one line of 155 characters was not).
+  std::istringstream lines(help.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("Usage:", 0) == 0) continue;
+    EXPECT_LE(line.size(), 100u) << line;
+  }
 }
 
 // `list mappers` says what replay-search's model and compute scale follow when not given, and

@@ -49,6 +49,11 @@ TEST(NumericInput, ComputeScaleOutOfRangeIsAnErrorNotAZeroMakespan) {
         << scale;
     EXPECT_THAT(r.out, Not(HasSubstr("makespan")));
   }
+  // Just past the limit: the value as given, not rounded onto the limit ("1e+06 is out of range
+  // [0, 1e+06]").
+  const auto just = simulate("--compute-scale 1000001");
+  EXPECT_EQ(just.exit_code, 1);
+  EXPECT_THAT(just.err, HasSubstr("1000001 is out of range [0, 1e+06]"));
 }
 
 TEST(NumericInput, TooLargeNumbersSayTheLimit) {

@@ -454,9 +454,9 @@ TEST(ReplaySearch, ReportsWhyTheRoundsStopped) {
     const FakeOracle oracle(*machine, matrix, flat);
     (void)search(matrix, *machine, oracle, params);
     const auto report = oracle.reported();
-    const auto at = report.find("; stopped by ");
+    const auto at = report.find("; stopped: ");
     if (at == std::string::npos) return "(no stop reason) " + report;
-    return report.substr(at + 13, report.find('\n', at) - at - 13);
+    return report.substr(at + 11, report.find('\n', at) - at - 11);
   };
   // A round screens batch (16) and confirms confirm (4): 20 replays.
   EXPECT_EQ(stopped_by({{"evaluations", "10"}}, false),
@@ -697,8 +697,10 @@ TEST(ReplaySearch, ChoosesOnAShareOfTheEventsAndKeepsWhatIsFastestOnTheWhole) {
                InputError);
   // 0 is refused with its value and the range (above 0, at most 1), as the help gives it.
   EXPECT_THAT(construction_error({{"train-share", "0"}}),
-              HasSubstr("parameter 'train-share': 0 is not above 0 (the range: above 0, at most "
-                        "1)"));
+              HasSubstr("parameter 'train-share': 0 is out of range (above 0, at most 1)"));
+  // Above the top: the same wording (it said "out of range [0, 1]", as if 0 were in it).
+  EXPECT_THAT(construction_error({{"train-share", "1.5"}}),
+              HasSubstr("parameter 'train-share': 1.5 is out of range (above 0, at most 1)"));
   EXPECT_THAT(describe_params(replay_search_params()),
               HasSubstr("train-share (number, above 0, at most 1, default 1)"));
   EXPECT_THROW((void)make_mapper("replay-search", {{"train-share", "1.5"}}), InputError);
@@ -1433,8 +1435,16 @@ TEST(ReplaySearch, ReportsSingularsAndSmallGains) {
     (void)search(matrix, *machine, oracle, {{"stall", "1"}, {"plateau", "0"}});
     const auto report = oracle.reported();
     EXPECT_THAT(report, HasSubstr("improvement: 1 round, 20 replays, 0 moves taken: "));
-    EXPECT_THAT(report, HasSubstr("(no change); stopped by"));
+    EXPECT_THAT(report, HasSubstr("(no change); stopped: "));
     EXPECT_THAT(report, Not(HasSubstr("0.00 %")));
+  }
+  {
+    const FakeOracle oracle(*machine, matrix, /*flat=*/true);
+    (void)search(matrix, *machine, oracle, {{"portfolio", "in-order"}, {"evaluations", "8"}});
+    const auto lines = oracle.progress_lines();
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+      return line.find("portfolio of 1 mapping replayed") != std::string::npos;
+    })) << ::testing::PrintToString(lines);
   }
   {
     // Makespans of 1 s plus the hop-bytes in picoseconds: every gain is below 0.01 %.
@@ -1446,7 +1456,7 @@ TEST(ReplaySearch, ReportsSingularsAndSmallGains) {
     (void)search(matrix, *machine, oracle, {{"portfolio", "random"}, {"evaluations", "60"}});
     const auto report = oracle.reported();
     EXPECT_THAT(report, Not(HasSubstr("0.00 %"))) << report;
-    EXPECT_THAT(report, ::testing::ContainsRegex(R"(\(-0\.000[1-9][0-9]* %\); stopped by)"))
+    EXPECT_THAT(report, ::testing::ContainsRegex(R"(\(-0\.000[1-9][0-9]* %\); stopped: )"))
         << report;
   }
   {
